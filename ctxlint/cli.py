@@ -1,0 +1,269 @@
+"""Command-line interface: argument parsing only; the engine does the work.
+
+Subcommands: check (default), rules, explain, lsp, sandbox, template-probe.
+Exit codes (DESIGN.md): 0 no findings, 1 findings, 2 usage or internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ctxlint import __version__
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse's default exits 2 too; keep it one line
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"ctxlint: error: {message}\n")
+        sys.exit(EXIT_ERROR)
+
+
+def _codes(value: str) -> list[str]:
+    return [c.strip().upper() for c in value.split(",") if c.strip()]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="ctxlint", description="Find request-context and cache-lifecycle leaks in LLM-serving code.")
+    p.add_argument("--version", action="version", version=f"ctxlint {__version__}")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+
+    c = sub.add_parser("check", help="lint files and directories")
+    c.add_argument("paths", nargs="*", default=["."], help="files or directories (default: .)")
+    c.add_argument("--select", type=_codes, default=None, help="codes or prefixes to enable, comma-separated (CTX5,CTX103)")
+    c.add_argument("--extend-select", type=_codes, default=None, help="codes to enable on top of the selection")
+    c.add_argument("--ignore", type=_codes, default=None, help="codes or prefixes to disable")
+    c.add_argument("--output-format", choices=("text", "json", "sarif", "github"), default="text")
+    c.add_argument("--config", help="config file (pyproject.toml or ctxlint.toml)")
+    c.add_argument("--exclude", action="append", default=[], help="gitignore-style pattern to exclude (repeatable)")
+    c.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: CPU count)")
+    c.add_argument("--no-cache", action="store_true", help="do not read or write .ctxlint_cache/")
+    c.add_argument("--statistics", action="store_true", help="print the number of findings per code")
+    c.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    c.add_argument("--quiet", "-q", action="store_true", help="print findings only, no summary or notices")
+    fx = c.add_argument_group("fixes")
+    fx.add_argument("--fix", action="store_true", help="apply safe fixes in place")
+    fx.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes that change behaviour")
+    fx.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; write nothing")
+    fx.add_argument("--fix-only", action="store_true", help="apply fixes; report only what remains unfixable as exit status")
+    ad = c.add_argument_group("adoption")
+    ad.add_argument("--write-baseline", metavar="FILE", help="record today's findings in FILE")
+    ad.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
+    ad.add_argument("--add-noqa", action="store_true", help="add suppression comments for today's findings")
+    c.add_argument("--stdin-filename", help="lint standard input, reported under this path")
+
+    r = sub.add_parser("rules", help="list the rules")
+    r.add_argument("--output-format", choices=("text", "json"), default="text")
+
+    e = sub.add_parser("explain", help="print a rule's documentation with its examples")
+    e.add_argument("code")
+
+    sub.add_parser("lsp", help="run the language server on stdio")
+
+    s = sub.add_parser("sandbox", help="drive a KV-cache manager under multi-tenant load and check its invariants")
+    s.add_argument("target", help="path/to/module.py:factory")
+    s.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--json", action="store_true", help="print the report as JSON")
+    s.add_argument("--timeout", type=float, default=120.0, help="wall-clock limit for the child, seconds")
+
+    t = sub.add_parser("template-probe", help="render a template in jinja2's sandbox and report SecurityErrors")
+    t.add_argument("file")
+    t.add_argument("--json", action="store_true")
+    return p
+
+
+def _err(msg: str) -> int:
+    sys.stderr.write(f"ctxlint: error: {msg}\n")
+    return EXIT_ERROR
+
+
+def run_check(args) -> int:
+    """`ctxlint check`: config -> rules -> engine -> (fixers) -> reporter -> exit code."""
+    from ctxlint import engine
+    from ctxlint.config import ConfigError, load_config
+    from ctxlint.report import ReportContext, render
+    from ctxlint.rules import all_rules, select_rules
+
+    try:
+        config = load_config(args.config, args.paths[0] if args.paths else ".")
+    except ConfigError as exc:
+        return _err(str(exc))
+    if args.select is not None:
+        config.select = args.select
+    if args.ignore is not None:
+        config.ignore = [*config.ignore, *args.ignore]
+    if args.extend_select is not None:
+        config.extend_select = [*config.extend_select, *args.extend_select]
+    try:
+        rules = select_rules(config.select, config.ignore, config.extend_select)
+    except ValueError as exc:
+        return _err(str(exc))
+    if args.jobs is not None and args.jobs < 1:
+        return _err("--jobs must be at least 1")
+
+    if args.stdin_filename:
+        data = sys.stdin.buffer.read()
+        sf = engine.SourceFile(args.stdin_filename, __import__("pathlib").Path(args.stdin_filename),
+                               engine.language_of(args.stdin_filename) or "python")
+        findings, notices, _ = engine.lint_bytes(sf, data, config, rules)
+        result = engine.RunResult(findings=findings, notices=[n for n in notices if n != "__internal__"], files=1)
+    else:
+        try:
+            files = engine.discover(args.paths, config, args.exclude)
+        except FileNotFoundError as exc:
+            return _err(f"path does not exist: {exc.args[0]}")
+        progress = _progress(len(files), args)
+        try:
+            result = engine.lint_paths(args.paths, config, rules, jobs=args.jobs,
+                                       use_cache=not args.no_cache, files=files,
+                                       progress=progress.advance if progress else None)
+        finally:
+            if progress:
+                progress.close()
+
+    findings = result.findings
+    fixed = 0
+    if args.fix or args.diff or args.fix_only:
+        from ctxlint.fixers import run_fixes
+        outcome = run_fixes(result, config, rules, unsafe=args.unsafe_fixes, write=not args.diff)
+        if args.diff:
+            sys.stdout.write(outcome.diff)
+            for n in outcome.notices:
+                sys.stderr.write(n + "\n")
+            return EXIT_FINDINGS if outcome.diff else EXIT_CLEAN
+        findings, fixed = outcome.remaining, outcome.fixed
+        result.notices.extend(outcome.notices)
+
+    if args.write_baseline or args.baseline or args.add_noqa:
+        from ctxlint import baseline
+        if args.write_baseline:
+            baseline.write(args.write_baseline, findings)
+        if args.baseline:
+            try:
+                findings = baseline.filter_new(args.baseline, findings)
+            except (OSError, ValueError) as exc:
+                return _err(f"cannot read baseline {args.baseline}: {exc}")
+        if args.add_noqa:
+            added = baseline.add_noqa(findings)
+            sys.stderr.write(f"Added {added} suppression comment{'s' if added != 1 else ''}.\n")
+            findings = []
+
+    ctx = ReportContext(rules=all_rules(), files=result.files, statistics=args.statistics, fixed=fixed)
+    out = render(args.output_format, findings, ctx)
+    if args.quiet and args.output_format == "text":
+        out = "\n".join(line for line in out.splitlines() if line.count(":") >= 3)
+    if out:
+        sys.stdout.write(out + "\n")
+    if not args.quiet:
+        for n in result.notices:
+            sys.stderr.write(f"ctxlint: {n}\n")
+    if result.internal_errors:
+        return EXIT_ERROR
+    if args.exit_zero or (args.fix_only and not findings):
+        return EXIT_CLEAN
+    return EXIT_FINDINGS if findings else EXIT_CLEAN
+
+
+def _progress(total: int, args):
+    """A rich progress bar on stderr for big runs when stderr is a TTY; else None."""
+    if total < 200 or not sys.stderr.isatty() or args.quiet:
+        return None
+    from rich.progress import Progress
+
+    class _Bar:
+        def __init__(self):
+            self.p = Progress(transient=True, console=__import__("rich.console", fromlist=["Console"]).Console(stderr=True))
+            self.p.start()
+            self.task = self.p.add_task("linting", total=total)
+
+        def advance(self, n: int = 1):
+            self.p.advance(self.task, n)
+
+        def close(self):
+            self.p.stop()
+    return _Bar()
+
+
+def run_rules(args) -> int:
+    """`ctxlint rules`: the registry as a table (or JSON)."""
+    import json
+
+    from ctxlint.rules import all_rules
+    rules = all_rules()
+    if args.output_format == "json":
+        print(json.dumps([{"code": r.code, "name": r.name, "language": r.language,
+                           "fixable": r.fix_safety is not None, "fix_safety": r.fix_safety,
+                           "default": r.default, "summary": r.summary} for r in rules.values()], indent=2))
+        return EXIT_CLEAN
+    print(f"{'code':<7} {'name':<42} {'lang':<7} {'fix':<7} summary")
+    for r in rules.values():
+        fix = r.fix_safety or "-"
+        print(f"{r.code:<7} {r.name:<42} {r.language:<7} {fix:<7} {r.summary}")
+    return EXIT_CLEAN
+
+
+def run_explain(args) -> int:
+    """`ctxlint explain CODE`: the rule's doc followed by its corpus examples."""
+    from ctxlint.rules import get_rule
+    rule = get_rule(args.code)
+    if rule is None:
+        return _err(f"unknown rule code '{args.code}'")
+    print(f"# {rule.code} {rule.name}\n")
+    print(f"{rule.summary}\n")
+    print(f"Language: {rule.language}.  Fix: {rule.fix_safety or 'none'}.  "
+          f"{'On by default.' if rule.default else 'Off by default.'}\n")
+    print(rule.doc.rstrip())
+    for kind, title in (("bad", "Flagged (from the corpus)"), ("good", "Not flagged (from the corpus)")):
+        examples = corpus_examples(rule.code, kind)
+        if examples:
+            print(f"\n## {title}")
+            for name, text in examples[:2]:
+                print(f"\n### {name}\n```\n{text.rstrip()}\n```")
+    return EXIT_CLEAN
+
+
+def corpus_examples(code: str, kind: str) -> list[tuple[str, str]]:
+    """(file name, text) of corpus/<code>/<kind>/* — from the source tree or the installed copy."""
+    from pathlib import Path
+    roots = [Path(__file__).resolve().parent.parent / "corpus", Path(__file__).resolve().parent / "_corpus"]
+    for root in roots:
+        d = root / code / kind
+        if d.is_dir():
+            return [(f.name, f.read_text(encoding="utf-8", errors="replace"))
+                    for f in sorted(d.iterdir()) if f.is_file()]
+    return []
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `ctxlint` console script. Returns the exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] not in ("check", "rules", "explain", "lsp", "sandbox", "template-probe", "-h", "--help", "--version"):
+        argv.insert(0, "check")
+    if not argv:
+        argv = ["check"]
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "check":
+            return run_check(args)
+        if args.command == "rules":
+            return run_rules(args)
+        if args.command == "explain":
+            return run_explain(args)
+        if args.command == "lsp":
+            from ctxlint.lsp import main as lsp_main
+            return lsp_main()
+        if args.command == "sandbox":
+            from ctxlint.sandbox.runner import main as sandbox_main
+            return sandbox_main(args)
+        if args.command == "template-probe":
+            from ctxlint.languages.jinja import probe_main
+            return probe_main(args)
+    except KeyboardInterrupt:
+        sys.stderr.write("ctxlint: interrupted\n")
+        return EXIT_ERROR
+    except BrokenPipeError:
+        return EXIT_ERROR
+    return EXIT_ERROR

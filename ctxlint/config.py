@@ -1,0 +1,175 @@
+"""Configuration: `[tool.ctxlint]` in pyproject.toml, or a `ctxlint.toml` file.
+
+The nearest pyproject.toml (with a `[tool.ctxlint]` table) or ctxlint.toml above
+the first checked path is used unless `--config FILE` names one. Keys are
+kebab-case as in ruff; an unknown key or a value of the wrong shape raises
+`ConfigError` with a one-line message naming it (the CLI turns that into exit 2).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+#: Scope ids: names whose presence in a cache key scopes it to one tenant,
+#: request, user, session, adapter/LoRA, cache salt or multimodal input.
+DEFAULT_SCOPE_IDS: tuple[str, ...] = (
+    "tenant_id", "tenant", "org_id", "organization_id", "account_id", "workspace_id",
+    "project_id", "customer_id", "namespace",
+    "request_id", "req_id", "rid", "seq_id", "sequence_id",
+    "user_id", "user", "uid",
+    "session_id", "conversation_id", "thread_id",
+    "adapter_id", "adapter_name", "lora_id", "lora_int_id", "lora_name", "lora_path",
+    "lora_request", "adapter_digest", "weights_digest", "lora_hash",
+    "cache_salt", "salt", "tenant_salt",
+    "mm_hash", "mm_hashes", "image_hash", "image_digest", "image_digests", "mm_digest",
+    "multimodal_hash",
+)
+
+DEFAULT_EXCLUDES: tuple[str, ...] = (
+    ".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "node_modules",
+    "__pycache__", "build", "dist", ".ctxlint_cache", ".mypy_cache", ".pytest_cache",
+    ".ruff_cache", "site-packages",
+)
+
+DEFAULT_MAX_FILE_SIZE = 2 * 1024 * 1024  # bytes
+
+
+class ConfigError(Exception):
+    """A configuration problem, worded as one line for the user."""
+
+
+@dataclass
+class Config:
+    """Resolved settings for one run.
+
+    Attributes:
+        select / ignore: code prefixes ("CTX5", "CTX501"); empty select = all
+            default-on rules.
+        exclude / extend_exclude: gitignore-style patterns.
+        per_file_ignores: pattern -> list of code prefixes.
+        scope_ids: identifier names that scope a cache key (see DEFAULT_SCOPE_IDS).
+        template_dirs: extra directories holding Jinja templates.
+        max_file_size: bytes; larger files are skipped with a notice.
+        root: directory the config file was found in (patterns are relative to it).
+        source: the config file, or None.
+    """
+
+    select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    extend_select: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
+    extend_exclude: list[str] = field(default_factory=list)
+    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
+    scope_ids: list[str] = field(default_factory=lambda: list(DEFAULT_SCOPE_IDS))
+    template_dirs: list[str] = field(default_factory=list)
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    respect_gitignore: bool = True
+    root: Path = field(default_factory=Path.cwd)
+    source: Path | None = None
+
+    def digest(self) -> str:
+        """A stable hash of everything that changes what a file's findings are."""
+        payload = {
+            "select": self.select, "ignore": self.ignore, "extend_select": self.extend_select,
+            "scope_ids": sorted(self.scope_ids), "template_dirs": self.template_dirs,
+            "per_file_ignores": self.per_file_ignores,
+        }
+        return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _str_list(key: str, value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"config key '{key}' must be a list of strings")
+    return list(value)
+
+
+def _apply(cfg: Config, table: dict, source: str) -> None:
+    for key, value in table.items():
+        k = key.replace("_", "-")
+        if k in ("select", "ignore", "extend-select", "exclude", "extend-exclude", "template-dirs"):
+            setattr(cfg, k.replace("-", "_"), _str_list(key, value))
+        elif k == "scope-ids":
+            cfg.scope_ids = _str_list(key, value)
+        elif k == "extend-scope-ids":
+            cfg.scope_ids = cfg.scope_ids + _str_list(key, value)
+        elif k == "per-file-ignores":
+            if not isinstance(value, dict):
+                raise ConfigError(f"config key '{key}' must be a table of pattern = [codes]")
+            cfg.per_file_ignores = {p: _str_list(f"{key}.{p}", v) for p, v in value.items()}
+        elif k == "max-file-size":
+            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                raise ConfigError(f"config key '{key}' must be a positive integer (bytes)")
+            cfg.max_file_size = value
+        elif k == "respect-gitignore":
+            if not isinstance(value, bool):
+                raise ConfigError(f"config key '{key}' must be true or false")
+            cfg.respect_gitignore = value
+        else:
+            raise ConfigError(f"unknown config key '{key}' in {source}")
+
+
+def find_config_file(start: Path) -> Path | None:
+    """Return the nearest ctxlint.toml, or pyproject.toml with [tool.ctxlint], at or above `start`."""
+    start = start.resolve()
+    if start.is_file() or not start.exists():
+        start = start.parent
+    for d in (start, *start.parents):
+        c = d / "ctxlint.toml"
+        if c.is_file():
+            return c
+        p = d / "pyproject.toml"
+        if p.is_file():
+            try:
+                if "ctxlint" in tomllib.loads(p.read_text(encoding="utf-8")).get("tool", {}):
+                    return p
+            except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
+                # A broken pyproject.toml that is not ours is not our error to report.
+                continue
+    return None
+
+
+def load_config(explicit: str | None = None, first_path: str | None = None) -> Config:
+    """Load settings from `explicit` (a file path) or the nearest config above `first_path`.
+
+    Raises:
+        ConfigError: the file is missing, is not valid TOML, or has an unknown key
+            or a value of the wrong type.
+    """
+    if explicit:
+        path = Path(explicit)
+        if not path.is_file():
+            raise ConfigError(f"config file not found: {explicit}")
+    else:
+        path = find_config_file(Path(first_path or "."))
+    cfg = Config()
+    if path is None:
+        return cfg
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    if path.name == "pyproject.toml":
+        table = data.get("tool", {}).get("ctxlint", {})
+    else:
+        table = data.get("tool", {}).get("ctxlint", data)
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.ctxlint] must be a table")
+    _apply(cfg, table, str(path))
+    cfg.root = path.parent.resolve()
+    cfg.source = path
+    return cfg
+
+
+def apply_overrides(cfg: Config, overrides: dict) -> None:
+    """Apply settings from the LSP client or CLI in the same key space as the file.
+
+    Raises:
+        ConfigError: unknown key or wrong value shape.
+    """
+    _apply(cfg, overrides, "settings")

@@ -1,0 +1,458 @@
+"""The engine: file discovery, language dispatch, process pool, content-hash cache.
+
+Data flows one way: paths -> discover() -> per file: read once, decode, prefilter
+(rules whose literal tokens occur), parse once, rules over shared facts,
+suppressions -> findings. The CLI, the LSP server and the flake8 plugin all call
+`lint_text` (one in-memory source) or `lint_paths` (a tree); none re-implements
+a rule.
+
+Cache: `.ctxlint_cache/` beside the config (or the cwd), one JSON map per
+(ctxlint version, resolved config digest, selected rules) from the blake2b digest
+of a file's bytes to its findings, so an unchanged file is neither decoded nor
+parsed again (the ruff model).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from ctxlint import __version__
+from ctxlint.config import DEFAULT_EXCLUDES, Config
+from ctxlint.findings import Finding
+from ctxlint.suppress import Suppression, apply_suppressions, file_ignored
+
+#: suffix -> language name; language name -> module implementing `lint`.
+SUFFIX_LANGUAGE: dict[str, str] = {
+    ".py": "python", ".pyi": "python",
+    ".go": "go",
+    ".j2": "jinja", ".jinja": "jinja", ".jinja2": "jinja",
+}
+LANGUAGE_MODULES: dict[str, str] = {
+    "python": "ctxlint.languages.python",
+    "go": "ctxlint.languages.go",
+    "jinja": "ctxlint.languages.jinja",
+}
+#: Suffixes of files under a template directory that are linted as Jinja.
+TEMPLATE_DIR_SUFFIXES = (".html", ".htm", ".xml", ".txt", ".md", ".j2", ".jinja", ".jinja2", ".tmpl", ".prompt")
+
+
+@dataclass
+class SourceFile:
+    """A file to lint: `display` is the path reported; `path` the filesystem path."""
+
+    display: str
+    path: Path
+    language: str
+
+
+@dataclass
+class RunResult:
+    """What one `lint_paths` run produced.
+
+    findings: sorted, after suppression and per-file ignores.
+    notices: one-line messages for stderr (skipped large files, rule errors).
+    files: number of files considered; parsed: files actually parsed (cache misses
+    that passed the prefilter); internal_errors: rule crashes (exit 2).
+    texts: display path -> decoded text, for files the fixers or reporters need.
+    """
+
+    findings: list[Finding] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    files: int = 0
+    parsed: int = 0
+    cached: int = 0
+    internal_errors: int = 0
+
+
+# ---------------------------------------------------------------- discovery
+def language_of(path: str | Path) -> str | None:
+    return SUFFIX_LANGUAGE.get(Path(path).suffix.lower())
+
+
+def discover(paths: Iterable[str], config: Config, extra_excludes: Iterable[str] = ()) -> list[SourceFile]:
+    """Expand `paths` into source files.
+
+    Directories are walked recursively, honouring .gitignore files (pathspec's
+    gitwildmatch), the default excludes and the configured excludes. A file named
+    explicitly is always checked (even when excluded or of an unknown suffix
+    that is under a template dir). Files under configured `template-dirs` are
+    Jinja regardless of suffix (within TEMPLATE_DIR_SUFFIXES).
+
+    Raises:
+        FileNotFoundError: a path does not exist (the CLI reports it, exit 2).
+    """
+    import pathspec
+
+    patterns = [*config.exclude, *config.extend_exclude, *extra_excludes]
+    user_spec = pathspec.PathSpec.from_lines("gitwildmatch", patterns) if patterns else None
+    template_dirs = [(config.root / d).resolve() for d in config.template_dirs]
+    out: list[SourceFile] = []
+    seen: set[Path] = set()
+
+    def lang_for(p: Path) -> str | None:
+        lang = language_of(p)
+        if lang is None and template_dirs and p.suffix.lower() in TEMPLATE_DIR_SUFFIXES:
+            rp = p.resolve()
+            if any(rp.is_relative_to(t) for t in template_dirs):
+                return "jinja"
+        return lang
+
+    def rel_to_root(p: Path) -> str | None:
+        try:
+            return p.resolve().relative_to(config.root).as_posix()
+        except ValueError:
+            return None
+
+    for raw in paths:
+        p = Path(raw)
+        if not p.exists():
+            raise FileNotFoundError(raw)
+        if p.is_file():
+            lang = lang_for(p) or "python"
+            rp = p.resolve()
+            if rp not in seen:
+                seen.add(rp)
+                out.append(SourceFile(raw, p, lang))
+            continue
+        # Directory walk with nested .gitignore support.
+        stack: list[tuple[Path, list[tuple[Path, object]]]] = [(p, [])]
+        while stack:
+            d, specs = stack.pop()
+            if config.respect_gitignore:
+                gi = d / ".gitignore"
+                if gi.is_file():
+                    try:
+                        spec = pathspec.GitIgnoreSpec.from_lines(gi.read_text(encoding="utf-8", errors="replace").splitlines())
+                        specs = [*specs, (d, spec)]
+                    except Exception:  # a malformed .gitignore must not stop the run
+                        pass
+            try:
+                entries = sorted(os.scandir(d), key=lambda e: e.name)
+            except OSError:
+                continue
+            subdirs = []
+            for e in entries:
+                ep = Path(e.path)
+                try:
+                    is_dir = e.is_dir(follow_symlinks=False)
+                    is_file = e.is_file()
+                except OSError:
+                    continue
+                if e.name in DEFAULT_EXCLUDES and is_dir:
+                    continue
+                if _ignored(ep, is_dir, specs):
+                    continue
+                if user_spec is not None:
+                    rel = rel_to_root(ep)
+                    if rel is not None and user_spec.match_file(rel + ("/" if is_dir else "")):
+                        continue
+                    if user_spec.match_file(e.name + ("/" if is_dir else "")):
+                        continue
+                if is_dir:
+                    subdirs.append((ep, specs))
+                elif is_file:
+                    lang = lang_for(ep)
+                    if lang is None:
+                        continue
+                    rp = ep.resolve()
+                    if rp in seen:
+                        continue
+                    seen.add(rp)
+                    out.append(SourceFile(str(ep), ep, lang))
+            stack.extend(reversed(subdirs))
+    return out
+
+
+def _ignored(path: Path, is_dir: bool, specs: list) -> bool:
+    ignored = False
+    for base, spec in specs:
+        try:
+            rel = path.relative_to(base).as_posix()
+        except ValueError:
+            continue
+        if is_dir:
+            rel += "/"
+        res = spec.check_file(rel) if hasattr(spec, "check_file") else None
+        if res is not None and getattr(res, "include", None) is not None:
+            ignored = bool(res.include)
+        elif spec.match_file(rel):
+            ignored = True
+    return ignored
+
+
+# ------------------------------------------------------------------ decode
+def decode(raw: bytes, language: str, display: str) -> tuple[str | None, Finding | None]:
+    """Decode file bytes to text.
+
+    UTF-8 (with or without BOM) first; for Python a PEP 263 coding cookie is
+    honoured. NUL bytes mark a binary file. Returns (text, None) or
+    (None, CTX000 finding).
+    """
+    if b"\x00" in raw[:8192]:
+        pos = raw.index(b"\x00")
+        return None, Finding("CTX000", "parse-error", display, 1, 1, 1, 1,
+                             f"file looks binary (NUL byte at offset {pos}); not linted")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        if language == "python":
+            import io
+            import tokenize
+            try:
+                enc, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+                if enc not in ("utf-8", "utf-8-sig"):
+                    return raw.decode(enc), None
+            except (SyntaxError, LookupError, UnicodeDecodeError):
+                pass
+        line = raw[: exc.start].count(b"\n") + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        return None, Finding("CTX000", "parse-error", display, line, col, line, col + 1,
+                             f"file is not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start}); not linted")
+    if "\r" in text:
+        # Normalise line endings for analysis; offsets of fixes are computed on
+        # this text and the fixers re-apply the file's own newline style.
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text, None
+
+
+# ------------------------------------------------------------------ lint one
+def _language_module(language: str):
+    return importlib.import_module(LANGUAGE_MODULES[language])
+
+
+def rules_for(language: str, rules: list) -> list:
+    return [r for r in rules if r.language in (language, "any")]
+
+
+def lint_text(display: str, text: str, language: str, rules: list, config: Config,
+              tree=None, with_suppressions: bool = False):
+    """Lint one decoded source: prefilter, parse once, run rules, apply suppressions.
+
+    Args:
+        display: path to report.
+        text: decoded source (LSP buffers and flake8 hand theirs in).
+        language: "python" | "go" | "jinja".
+        rules: the selected rules (all languages; filtered here).
+        tree: a parsed `ast.Module` for Python (flake8), to avoid a second parse.
+        with_suppressions: also return the suppression comments (for CTX001).
+    Returns:
+        findings (sorted), or (findings, suppressions) when `with_suppressions`.
+    """
+    sups: list[Suppression] = []
+    if file_ignored(text):
+        return ([], sups) if with_suppressions else []
+    lang_rules = [r for r in rules_for(language, rules) if r.code not in ("CTX000", "CTX001")]
+    wanted = [r for r in lang_rules if r.wants(text)] if not os.environ.get("CTXLINT_NO_PREFILTER") else lang_rules
+    findings: list[Finding] = []
+    if wanted:
+        mod = _language_module(language)
+        if tree is not None:
+            findings = mod.lint(display, text, wanted, config, tree=tree)
+        else:
+            findings = mod.lint(display, text, wanted, config)
+    findings = _per_file_ignores(findings, display, config)
+    findings, sups = apply_suppressions(findings, text, language)
+    if any(r.code == "CTX001" for r in rules):
+        from ctxlint.rules.meta import unused_suppressions
+        findings.extend(unused_suppressions(display, sups, {r.code for r in rules}, text))
+    findings.sort(key=Finding.sort_key)
+    return (findings, sups) if with_suppressions else findings
+
+
+def _per_file_ignores(findings: list[Finding], display: str, config: Config) -> list[Finding]:
+    if not config.per_file_ignores or not findings:
+        return findings
+    import pathspec
+    try:
+        rel = Path(display).resolve().relative_to(config.root).as_posix()
+    except ValueError:
+        rel = Path(display).as_posix()
+    ignored: list[str] = []
+    for pattern, codes in config.per_file_ignores.items():
+        if pathspec.PathSpec.from_lines("gitwildmatch", [pattern]).match_file(rel):
+            ignored.extend(c.upper() for c in codes)
+    if not ignored:
+        return findings
+    return [f for f in findings if not any(f.code.startswith(c) or c == "ALL" for c in ignored)]
+
+
+# Worker state (set by _init_worker in each pool process).
+_W: dict = {}
+
+
+def _init_worker(config: Config, codes: list[str]) -> None:
+    from ctxlint.rules import all_rules
+    rules = all_rules()
+    _W["config"] = config
+    _W["rules"] = [rules[c] for c in codes]
+
+
+def lint_file(sf: SourceFile, config: Config, rules: list) -> tuple[list[Finding], list[str], bool]:
+    """Read, decode and lint one file. Returns (findings, notices, parsed?). Never raises."""
+    try:
+        st = sf.path.stat()
+        if st.st_size > config.max_file_size:
+            return [], [f"{sf.display}: skipped, {st.st_size} bytes is over the {config.max_file_size}-byte limit (max-file-size)"], False
+        raw = sf.path.read_bytes()
+    except OSError as exc:
+        return [], [f"{sf.display}: cannot read: {exc.strerror or exc}"], False
+    return lint_bytes(sf, raw, config, rules)
+
+
+def lint_bytes(sf: SourceFile, raw: bytes, config: Config, rules: list) -> tuple[list[Finding], list[str], bool]:
+    if not raw.strip():
+        return [], [], False
+    text, err = decode(raw, sf.language, sf.display)
+    if err is not None:
+        return [err], [], False
+    try:
+        return lint_text(sf.display, text, sf.language, rules, config), [], True
+    except Exception as exc:  # a rule bug must not lose the rest of the run
+        import traceback
+        tb = traceback.format_exc(limit=-3).strip().splitlines()
+        return [], [f"{sf.display}: internal error ({type(exc).__name__}: {exc}); {tb[-3] if len(tb) >= 3 else ''}".strip(), "__internal__"], True
+
+
+def _pool_task(item: tuple[SourceFile, bytes | None]):
+    sf, raw = item
+    if raw is None:
+        return lint_file(sf, _W["config"], _W["rules"])
+    return lint_bytes(sf, raw, _W["config"], _W["rules"])
+
+
+# ------------------------------------------------------------------ cache
+class Cache:
+    """Content-hash cache: digest of file bytes -> serialized findings.
+
+    One JSON file per (version, config digest, selected codes) under
+    `<root>/.ctxlint_cache/`. Written atomically at the end of a run; any read or
+    write problem silently disables the cache for the run.
+    """
+
+    def __init__(self, root: Path, config: Config, codes: list[str]):
+        key = hashlib.sha256(f"{__version__}|{config.digest()}|{','.join(codes)}".encode()).hexdigest()[:20]
+        self.dir = root / ".ctxlint_cache"
+        self.file = self.dir / f"findings-{key}.json"
+        self.data: dict[str, list] = {}
+        self.dirty = False
+        try:
+            self.data = json.loads(self.file.read_text(encoding="utf-8"))
+            if not isinstance(self.data, dict):
+                self.data = {}
+        except (OSError, ValueError):
+            self.data = {}
+
+    @staticmethod
+    def digest(raw: bytes) -> str:
+        return hashlib.blake2b(raw, digest_size=16).hexdigest()
+
+    def get(self, digest: str):
+        return self.data.get(digest)
+
+    def put(self, digest: str, findings: list[Finding]) -> None:
+        self.data[digest] = [f.to_cache() for f in findings]
+        self.dirty = True
+
+    def save(self) -> None:
+        if not self.dirty:
+            return
+        try:
+            self.dir.mkdir(exist_ok=True)
+            gi = self.dir / ".gitignore"
+            if not gi.exists():
+                gi.write_text("*\n")
+            fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=".tmp-")
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(self.data, fh, separators=(",", ":"))
+            os.replace(tmp, self.file)
+        except OSError:
+            pass
+
+
+# ------------------------------------------------------------------ lint many
+def lint_paths(paths: list[str], config: Config, rules: list, jobs: int | None = None,
+               use_cache: bool = True, files: list[SourceFile] | None = None,
+               progress=None) -> RunResult:
+    """Lint every source file under `paths`.
+
+    Args:
+        jobs: worker processes (default: CPU count); small runs stay in-process.
+        use_cache: read and write `.ctxlint_cache/`.
+        files: pre-discovered files (skips discovery).
+        progress: optional callable(advance: int) for a progress display.
+    Raises:
+        FileNotFoundError: a named path does not exist.
+    """
+    if files is None:
+        files = discover(paths, config)
+    result = RunResult(files=len(files))
+    codes = [r.code for r in rules]
+    cache = Cache(config.root if config.source else Path.cwd(), config, codes) if use_cache else None
+
+    todo: list[tuple[SourceFile, bytes | None, str | None]] = []
+    for sf in files:
+        if cache is not None:
+            try:
+                st = sf.path.stat()
+                if st.st_size > config.max_file_size:
+                    result.notices.append(f"{sf.display}: skipped, {st.st_size} bytes is over the {config.max_file_size}-byte limit (max-file-size)")
+                    continue
+                raw = sf.path.read_bytes()
+            except OSError as exc:
+                result.notices.append(f"{sf.display}: cannot read: {exc.strerror or exc}")
+                continue
+            dg = Cache.digest(raw)
+            hit = cache.get(dg)
+            if hit is not None:
+                result.findings.extend(Finding.from_cache(d, sf.display) for d in hit)
+                result.cached += 1
+                if progress:
+                    progress(1)
+                continue
+            todo.append((sf, raw, dg))
+        else:
+            todo.append((sf, None, None))
+
+    def consume(item, out):
+        (sf, raw, dg), (findings, notices, parsed) = item, out
+        internal = "__internal__" in notices
+        notices = [n for n in notices if n != "__internal__"]
+        result.findings.extend(findings)
+        result.notices.extend(notices)
+        result.parsed += int(parsed)
+        result.internal_errors += int(internal)
+        if cache is not None and dg is not None and not internal and not notices:
+            cache.put(dg, findings)
+        if progress:
+            progress(1)
+
+    def work_local(item):
+        sf, raw, _ = item
+        return lint_bytes(sf, raw, config, rules) if raw is not None else lint_file(sf, config, rules)
+
+    jobs = jobs or os.cpu_count() or 1
+    if jobs <= 1 or len(todo) < 48:
+        for item in todo:
+            consume(item, work_local(item))
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        method = "fork" if sys.platform.startswith("linux") else "spawn"
+        ctx = multiprocessing.get_context(method)
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
+                                 initargs=(config, codes)) as pool:
+            chunk = max(1, min(64, len(todo) // (jobs * 8) or 1))
+            for item, out in zip(todo, pool.map(_pool_task, [(t[0], t[1]) for t in todo], chunksize=chunk)):
+                consume(item, out)
+    if cache is not None:
+        cache.save()
+    result.findings.sort(key=Finding.sort_key)
+    return result

@@ -1,0 +1,141 @@
+"""The one data model every part of ctxlint shares: Finding, Fix, Edit.
+
+Rules produce `Finding`s; a finding may carry a `Fix`; a fix is either a list of
+text `Edit`s known at check time (Go and Jinja byte-range edits) or the name of a
+codemod in `ctxlint.fixers` plus JSON-able parameters (Python libcst transformers),
+so that lint and codemod are one path (the Fixit model). Everything here is plain
+data and round-trips through JSON, so findings can be cached per file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace `source[start:end]` with `text`.
+
+    Args:
+        start, end: character offsets (0-based, end exclusive) into the decoded
+            source text of the file the finding is in.
+        text: the replacement.
+    """
+
+    start: int
+    end: int
+    text: str
+
+    def to_dict(self) -> dict:
+        return {"start": self.start, "end": self.end, "text": self.text}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Edit":
+        return cls(int(d["start"]), int(d["end"]), str(d["text"]))
+
+
+SAFE = "safe"
+UNSAFE = "unsafe"
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A proposed rewrite for one finding.
+
+    Args:
+        description: imperative one-liner shown to the user ("insert `defer cancel()`").
+        safety: "safe" (behaviour-preserving apart from the bug) or "unsafe"
+            (changes behaviour: cache keys gain an id, caches become bounded), as ruff.
+        edits: text edits, when the rule can compute them directly.
+        codemod: name of a codemod registered in `ctxlint.fixers` when the rewrite
+            needs a concrete syntax tree (libcst); applied by the fixers.
+        data: JSON-able parameters for the codemod (names, positions).
+    """
+
+    description: str
+    safety: str = SAFE
+    edits: tuple[Edit, ...] = ()
+    codemod: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {
+            "description": self.description,
+            "safety": self.safety,
+            "edits": [e.to_dict() for e in self.edits],
+            "codemod": self.codemod,
+            "data": self.data,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Fix":
+        return cls(
+            description=d["description"],
+            safety=d.get("safety", SAFE),
+            edits=tuple(Edit.from_dict(e) for e in d.get("edits", ())),
+            codemod=d.get("codemod"),
+            data=d.get("data") or {},
+        )
+
+
+@dataclass
+class Finding:
+    """One diagnostic: a rule's code at a source range, with an optional fix.
+
+    Lines and columns are 1-based; `end_line`/`end_col` point one past the last
+    character (as LSP/SARIF ranges after the 1-based shift). `path` is the path as
+    given on the command line (or the discovered path below it).
+    """
+
+    code: str
+    name: str
+    path: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    message: str
+    fix: Fix | None = None
+
+    @property
+    def fixable(self) -> bool:
+        return self.fix is not None
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.line, self.col, self.code)
+
+    def to_json(self) -> dict:
+        """The JSON contract of DESIGN.md, plus `fix_safety` (null when not fixable)."""
+        return {
+            "code": self.code,
+            "name": self.name,
+            "path": self.path,
+            "line": self.line,
+            "col": self.col,
+            "end_line": self.end_line,
+            "end_col": self.end_col,
+            "message": self.message,
+            "fixable": self.fixable,
+            "fix_safety": self.fix.safety if self.fix else None,
+        }
+
+    def to_cache(self) -> dict:
+        d = self.to_json()
+        del d["fixable"], d["fix_safety"], d["path"]
+        d["fix"] = self.fix.to_dict() if self.fix else None
+        return d
+
+    @classmethod
+    def from_cache(cls, d: dict, path: str) -> "Finding":
+        return cls(
+            code=d["code"],
+            name=d["name"],
+            path=path,
+            line=d["line"],
+            col=d["col"],
+            end_line=d["end_line"],
+            end_col=d["end_col"],
+            message=d["message"],
+            fix=Fix.from_dict(d["fix"]) if d.get("fix") else None,
+        )

@@ -1,0 +1,1 @@
+"""Languages: python (ast), go (tree-sitter), jinja (jinja2 parser)."""

@@ -1,0 +1,39 @@
+"""Reporters: turn a run's findings into text, JSON, SARIF or GitHub annotations.
+
+Each reporter module exposes `render(findings, ctx) -> str`, where `ctx` is a
+`ReportContext` (rules by code, statistics flag, fix mode details). The CLI picks
+one by `--output-format`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+
+from ctxlint.findings import Finding
+
+FORMATS = ("text", "json", "sarif", "github")
+
+
+@dataclass
+class ReportContext:
+    """What reporters may need beyond the findings.
+
+    rules: code -> Rule for every registered rule; files: number of files checked;
+    statistics: print per-code counts; show_fixes: mention fix availability;
+    fixed: number of findings fixed in this run (for the summary line).
+    """
+
+    rules: dict = field(default_factory=dict)
+    files: int = 0
+    statistics: bool = False
+    fixed: int = 0
+    unsafe_hidden: int = 0
+
+
+def render(fmt: str, findings: list[Finding], ctx: ReportContext) -> str:
+    """Render findings in `fmt` (one of FORMATS). Raises ValueError for an unknown format."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown output format '{fmt}'")
+    mod = importlib.import_module(f"ctxlint.report.{fmt}_report")
+    return mod.render(findings, ctx)

@@ -1,0 +1,145 @@
+"""Rule registry.
+
+A rule is a subclass of `Rule` living in one family module (CTX1xx lifecycle,
+CTX2xx references, CTX3xx templates, CTX4xx retention, CTX5xx cache keys, CTX6xx
+training, Go rules in `go_context`). Adding a rule = writing the class in its
+family module (it registers itself through `__init_subclass__`) and a corpus
+folder `corpus/<CODE>/` with bad and good examples. Adding a family = one line in
+`FAMILIES`.
+
+The registry is machine-readable: `ctxlint rules --output-format json` prints it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, ClassVar, Iterable
+
+if TYPE_CHECKING:
+    from ctxlint.findings import Finding
+
+FAMILIES: tuple[str, ...] = (
+    "ctxlint.rules.meta",
+    "ctxlint.rules.lifecycle",
+    "ctxlint.rules.references",
+    "ctxlint.rules.templates",
+    "ctxlint.rules.retention",
+    "ctxlint.rules.cache_keys",
+    "ctxlint.rules.training",
+    "ctxlint.rules.go_context",
+)
+
+_REGISTRY: dict[str, "Rule"] = {}
+
+
+class Rule:
+    """Base class of every rule (the ruff/Fixit model: code + name + doc + check).
+
+    Class attributes a rule sets:
+        code: "CTX501" (stable).
+        name: kebab-case name ("cache-key-missing-scope").
+        language: "python", "go" or "jinja" ("any" for CTX000/CTX001).
+        summary: one line for `ctxlint rules`.
+        doc: markdown with the headings What it does / Why is this bad / Example /
+            Use instead / Fix safety / Source. `ctxlint explain` appends the
+            corpus examples.
+        tokens: prefilter literals; the rule is run on a file only when one of them
+            occurs in its text. Empty means "always run".
+        fix_safety: None (no fix), "safe" or "unsafe".
+        default: False for rules that run only when selected explicitly (CTX001).
+
+    `check(facts)` yields `Finding`s for one file; it never parses and never prints.
+    `facts` is the language's per-file facts object (`languages.python.PythonFacts`,
+    `languages.go.GoFacts`, `languages.jinja.JinjaFacts`).
+    """
+
+    code: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    language: ClassVar[str] = "python"
+    summary: ClassVar[str] = ""
+    doc: ClassVar[str] = ""
+    tokens: ClassVar[tuple[str, ...]] = ()
+    fix_safety: ClassVar[str | None] = None
+    default: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        if cls.code:
+            if cls.code in _REGISTRY and type(_REGISTRY[cls.code]) is not cls:
+                raise RuntimeError(f"duplicate rule code {cls.code}")
+            _REGISTRY[cls.code] = cls()
+
+    def check(self, facts) -> Iterable["Finding"]:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def wants(self, text: str) -> bool:
+        """Cheap literal prefilter: may this rule fire on a file with this text?"""
+        return not self.tokens or any(t in text for t in self.tokens)
+
+    def __repr__(self) -> str:
+        return f"<{self.code} {self.name}>"
+
+
+_loaded = False
+
+
+def all_rules() -> dict[str, Rule]:
+    """Import every family module once and return code -> rule instance, sorted by code."""
+    global _loaded
+    if not _loaded:
+        for mod in FAMILIES:
+            try:
+                importlib.import_module(mod)
+            except ModuleNotFoundError as exc:
+                if exc.name != mod:
+                    raise
+        _loaded = True
+    return dict(sorted(_REGISTRY.items()))
+
+
+def get_rule(code: str) -> Rule | None:
+    return all_rules().get(code.upper())
+
+
+def select_rules(select: list[str], ignore: list[str], extend_select: list[str] = ()) -> list[Rule]:
+    """Resolve select/ignore code prefixes to the rules that run.
+
+    An empty `select` means every default-on rule. Prefix matching follows ruff:
+    "CTX5" selects CTX501..CTX505; "ALL" selects everything. The longest matching
+    prefix wins between select and ignore.
+
+    Raises:
+        ValueError: a code or prefix that matches no rule (the CLI reports it, exit 2).
+    """
+    rules = all_rules()
+    for code in [*select, *ignore, *extend_select]:
+        c = code.upper()
+        if c != "ALL" and not any(r.startswith(c) for r in rules):
+            raise ValueError(f"unknown rule code or prefix '{code}'")
+
+    def best(code: str, prefixes: Iterable[str]) -> int:
+        n = -1
+        for p in prefixes:
+            p = p.upper()
+            if p == "ALL":
+                n = max(n, 0)
+            elif code.startswith(p):
+                n = max(n, len(p))
+        return n
+
+    chosen = []
+    for code, rule in rules.items():
+        if select:
+            s = best(code, [*select, *extend_select])
+        else:
+            s = max(0 if rule.default else -1, best(code, extend_select))
+        # Off-by-default rules (CTX001) run only when named by their full code.
+        if not rule.default and s != len(code):
+            continue
+        if s < 0:
+            continue
+        i = best(code, ignore)
+        if i >= 0 and i >= s:
+            continue
+        chosen.append(rule)
+    return chosen

@@ -1,0 +1,27 @@
+"""A small LLM-serving module with the bugs ctxlint exists to find."""
+import asyncio
+import contextvars
+from functools import lru_cache
+
+current_tenant: contextvars.ContextVar[str] = contextvars.ContextVar("current_tenant")
+_prefix_cache: dict = {}
+
+
+async def record_usage(tenant_id: str, n: int) -> None:
+    await asyncio.sleep(0)
+
+
+async def handle(request, tenant_id: str, prompt: str) -> str:
+    token = current_tenant.set(tenant_id)
+    key = hash(prompt[:64])
+    if key not in _prefix_cache:
+        _prefix_cache[key] = prompt[:64]
+    asyncio.create_task(record_usage(tenant_id, len(prompt)))
+    current_tenant.reset(token)
+    return _prefix_cache[key]
+
+
+class Tokenizer:
+    @lru_cache(maxsize=1024)
+    def encode(self, text: str) -> list[int]:
+        return [ord(c) for c in text]
