@@ -93,7 +93,7 @@ def discover(paths: Iterable[str], config: Config, extra_excludes: Iterable[str]
     needs_walk = any(Path(raw).is_dir() for raw in paths)
     if needs_walk:
         import pathspec  # ~25 ms to import: only when a directory is walked
-    user_spec = pathspec.PathSpec.from_lines("gitwildmatch", patterns) if patterns and needs_walk else None
+    user_spec = pathspec.GitIgnoreSpec.from_lines(patterns) if patterns and needs_walk else None
     template_dirs = [(config.root / d).resolve() for d in config.template_dirs]
     out: list[SourceFile] = []
     seen: set[Path] = set()
@@ -278,7 +278,7 @@ def _per_file_ignores(findings: list[Finding], display: str, config: Config) -> 
         rel = Path(display).as_posix()
     ignored: list[str] = []
     for pattern, codes in config.per_file_ignores.items():
-        if pathspec.PathSpec.from_lines("gitwildmatch", [pattern]).match_file(rel):
+        if pathspec.GitIgnoreSpec.from_lines([pattern]).match_file(rel):
             ignored.extend(c.upper() for c in codes)
     if not ignored:
         return findings
@@ -396,7 +396,7 @@ def lint_paths(paths: list[str], config: Config, rules: list, jobs: int | None =
         files = discover(paths, config)
     result = RunResult(files=len(files))
     codes = [r.code for r in rules]
-    cache = Cache(config.root if config.source else Path.cwd(), config, codes) if use_cache else None
+    cache = Cache(config.root, config, codes) if use_cache else None
 
     todo: list[tuple[SourceFile, bytes | None, str | None]] = []
     for sf in files:

@@ -1,0 +1,239 @@
+"""Engine, CLI, config, discovery, cache and bad-input behaviour (issue 2)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ctxlint import engine
+from ctxlint.cli import main
+from ctxlint.config import Config, ConfigError, load_config
+from ctxlint.rules import select_rules
+
+BAD = """import asyncio
+
+
+async def work():
+    return 1
+
+
+async def handler():
+    asyncio.create_task(work())
+"""
+
+
+def run_cli(args, cwd: Path, capsys) -> tuple[int, str, str]:
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        rc = main(args)
+    finally:
+        os.chdir(old)
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+@pytest.fixture
+def proj(tmp_path: Path) -> Path:
+    (tmp_path / "app.py").write_text(BAD)
+    (tmp_path / "ok.py").write_text("x = 1\n")
+    return tmp_path
+
+
+def test_exit_codes_and_text_format(proj, capsys):
+    rc, out, _ = run_cli(["check", "app.py", "--no-cache"], proj, capsys)
+    assert rc == 1
+    assert out.splitlines()[0].startswith("app.py:9:5: CTX107")
+    assert "Found 1 finding" in out
+    rc, out, _ = run_cli(["check", "ok.py", "--no-cache"], proj, capsys)
+    assert rc == 0
+
+
+def test_json_contract(proj, capsys):
+    rc, out, _ = run_cli(["check", ".", "--no-cache", "--output-format", "json"], proj, capsys)
+    data = json.loads(out)
+    assert rc == 1 and len(data) == 1
+    item = data[0]
+    assert set(item) >= {"code", "name", "path", "line", "col", "end_line", "end_col", "message", "fixable"}
+    assert (item["code"], item["name"], item["line"], item["col"]) == ("CTX107", "task-reference-discarded", 9, 5)
+    assert item["path"] == "app.py" or item["path"].endswith("/app.py")
+    assert item["fixable"] is True and item["fix_safety"] == "safe"
+
+
+def test_select_ignore_and_unknown_code(proj, capsys):
+    rc, out, _ = run_cli(["check", ".", "--no-cache", "--ignore", "CTX1"], proj, capsys)
+    assert rc == 0
+    rc, out, _ = run_cli(["check", ".", "--no-cache", "--select", "CTX107"], proj, capsys)
+    assert rc == 1
+    rc, _, err = run_cli(["check", ".", "--select", "CTX999"], proj, capsys)
+    assert rc == 2 and "CTX999" in err and len(err.strip().splitlines()) == 1
+
+
+def test_missing_path_is_usage_error(proj, capsys):
+    rc, _, err = run_cli(["check", "nope/"], proj, capsys)
+    assert rc == 2 and "nope/" in err
+
+
+def test_config_unknown_key_and_bad_value(proj, capsys):
+    (proj / "pyproject.toml").write_text("[tool.ctxlint]\nselekt = ['CTX1']\n")
+    rc, _, err = run_cli(["check", "."], proj, capsys)
+    assert rc == 2 and "selekt" in err
+    (proj / "pyproject.toml").write_text("[tool.ctxlint]\nmax-file-size = 'big'\n")
+    rc, _, err = run_cli(["check", "."], proj, capsys)
+    assert rc == 2 and "max-file-size" in err
+    (proj / "pyproject.toml").write_text("[tool.ctxlint\n")
+    with pytest.raises(ConfigError):
+        load_config(str(proj / "pyproject.toml"))
+
+
+def test_config_ignore_and_per_file_ignores(proj, capsys):
+    (proj / "pyproject.toml").write_text('[tool.ctxlint]\nper-file-ignores = { "app.py" = ["CTX107"] }\n')
+    rc, _, _ = run_cli(["check", ".", "--no-cache"], proj, capsys)
+    assert rc == 0
+    (proj / "pyproject.toml").write_text('[tool.ctxlint]\nignore = ["CTX107"]\n')
+    rc, _, _ = run_cli(["check", ".", "--no-cache"], proj, capsys)
+    assert rc == 0
+
+
+def test_scope_ids_config(tmp_path):
+    (tmp_path / "ctxlint.toml").write_text('extend-scope-ids = ["workspace_slug"]\n')
+    cfg = load_config(None, str(tmp_path))
+    assert "workspace_slug" in cfg.scope_ids and "tenant_id" in cfg.scope_ids
+    (tmp_path / "ctxlint.toml").write_text('scope-ids = ["only_this"]\n')
+    assert load_config(None, str(tmp_path)).scope_ids == ["only_this"]
+
+
+def test_discovery_gitignore_default_excludes_and_explicit_file(proj, capsys):
+    (proj / ".gitignore").write_text("generated/\n")
+    for d in ("generated", ".venv", "node_modules", "build"):
+        (proj / d).mkdir()
+        (proj / d / "x.py").write_text(BAD)
+    files = {Path(f.display).relative_to(proj).as_posix() for f in engine.discover([str(proj)], Config(root=proj))}
+    assert files == {"app.py", "ok.py"}
+    # A file named on the command line is always checked.
+    rc, out, _ = run_cli(["check", "generated/x.py", "--no-cache"], proj, capsys)
+    assert rc == 1 and "generated/x.py:9:5" in out
+    rc, out, _ = run_cli(["check", ".", "--no-cache", "--exclude", "app.py"], proj, capsys)
+    assert rc == 0
+
+
+def test_bad_input_never_crashes(tmp_path, capsys):
+    # The prefilter skips files no rule wants; a syntax error in one that a rule
+    # wants (it mentions create_task) is a CTX000 finding.
+    (tmp_path / "syntax.py").write_text("def f(:\n    create_task(x)\n")
+    (tmp_path / "latin1.py").write_bytes("x = 'caf\xe9'\n".encode("latin-1"))
+    (tmp_path / "cookie.py").write_bytes("# -*- coding: latin-1 -*-\nx = 'caf\xe9'\n".encode("latin-1"))
+    (tmp_path / "binary.py").write_bytes(b"\x00\x01\x02binary")
+    (tmp_path / "empty.py").write_bytes(b"")
+    (tmp_path / "crlf.py").write_bytes(BAD.replace("\n", "\r\n").encode())
+    (tmp_path / "huge.py").write_text("x = 1\n" * 10)
+    (tmp_path / "ctxlint.toml").write_text("max-file-size = 40\n")
+    rc, out, err = run_cli(["check", ".", "--no-cache", "--output-format", "json"], tmp_path, capsys)
+    data = {(Path(d["path"]).name, d["code"], d["line"]) for d in json.loads(out)}
+    assert ("syntax.py", "CTX000", 1) in data
+    assert ("latin1.py", "CTX000", 1) in data
+    assert ("binary.py", "CTX000", 1) in data
+    assert ("crlf.py", "CTX107", 9) in data
+    assert not any(n in ("cookie.py", "empty.py") for n, _, _ in data)
+    assert "huge.py: skipped" in err and "Traceback" not in err
+    assert rc == 1
+
+
+def test_cache_rerun_parses_nothing(proj):
+    cfg = Config(root=proj)
+    rules = select_rules([], [])
+    first = engine.lint_paths([str(proj)], cfg, rules, jobs=1)
+    assert first.parsed >= 1 and first.cached == 0
+    second = engine.lint_paths([str(proj)], cfg, rules, jobs=1)
+    assert second.parsed == 0 and second.cached == first.files
+    assert [f.to_json() for f in second.findings] == [f.to_json() for f in first.findings]
+    # A changed file is re-linted; changing the config invalidates everything.
+    (proj / "ok.py").write_text(BAD + "\n# changed\n")
+    third = engine.lint_paths([str(proj)], cfg, rules, jobs=1)
+    assert third.parsed == 1 and len(third.findings) == 2
+    other = engine.lint_paths([str(proj)], Config(root=proj, scope_ids=["x"]), rules, jobs=1)
+    assert other.cached == 0
+
+
+def test_process_pool_matches_serial(tmp_path):
+    for i in range(60):
+        (tmp_path / f"m{i}.py").write_text(BAD if i % 3 == 0 else "y = 2\n")
+    cfg = Config(root=tmp_path)
+    rules = select_rules([], [])
+    serial = engine.lint_paths([str(tmp_path)], cfg, rules, jobs=1, use_cache=False)
+    pooled = engine.lint_paths([str(tmp_path)], cfg, rules, jobs=2, use_cache=False)
+    assert [f.to_json() for f in serial.findings] == [f.to_json() for f in pooled.findings]
+    assert len(serial.findings) == 20
+
+
+@pytest.mark.parametrize("comment,suppressed", [
+    ("  # noqa", True),
+    ("  # noqa: CTX107", True),
+    ("  # noqa: CTX1", True),
+    ("  # NOQA:CTX107,CTX501", True),
+    ("  # ctxlint: ignore[CTX107]", True),
+    ("  # noqa: CTX501", False),
+    ("  # ctxlint: ignore[CTX501]", False),
+])
+def test_python_suppressions(tmp_path, comment, suppressed):
+    src = BAD.replace("asyncio.create_task(work())", "asyncio.create_task(work())" + comment)
+    out = engine.lint_text("a.py", src, "python", select_rules([], []), Config(root=tmp_path))
+    assert (out == []) is suppressed
+
+
+def test_ignore_file_comment(tmp_path):
+    src = "# ctxlint: ignore-file\n" + BAD
+    assert engine.lint_text("a.py", src, "python", select_rules([], []), Config(root=tmp_path)) == []
+
+
+def test_unused_noqa_off_by_default_on_when_selected(tmp_path):
+    src = "x = 1  # noqa: CTX107\n"
+    cfg = Config(root=tmp_path)
+    assert engine.lint_text("a.py", src, "python", select_rules([], []), cfg) == []
+    out = engine.lint_text("a.py", src, "python", select_rules(["CTX107", "CTX001"], []), cfg)
+    assert [(f.code, f.line) for f in out] == [("CTX001", 1)]
+    # A noqa for another linter's code is not ours to report.
+    assert engine.lint_text("a.py", "x = 1  # noqa: E501\n", "python", select_rules(["CTX1", "CTX001"], []), cfg) == []
+
+
+def test_rules_and_explain(capsys, tmp_path):
+    rc, out, _ = run_cli(["rules"], tmp_path, capsys)
+    assert rc == 0 and "CTX107" in out and "task-reference-discarded" in out
+    rc, out, _ = run_cli(["rules", "--output-format", "json"], tmp_path, capsys)
+    assert {"code": "CTX107"}.items() <= next(r for r in json.loads(out) if r["code"] == "CTX107").items()
+    rc, out, _ = run_cli(["explain", "ctx107"], tmp_path, capsys)
+    for heading in ("## What it does", "## Why is this bad", "## Example", "## Use instead", "## Fix safety", "## Source"):
+        assert heading in out
+    assert "Flagged (from the corpus)" in out and "Not flagged" in out
+    rc, _, err = run_cli(["explain", "CTX999"], tmp_path, capsys)
+    assert rc == 2
+
+
+def test_every_rule_doc_has_the_headings():
+    from ctxlint.rules import all_rules
+    for code, rule in all_rules().items():
+        assert rule.name and rule.summary, code
+        for heading in ("## What it does", "## Why is this bad", "## Example", "## Use instead", "## Fix safety", "## Source"):
+            assert heading in rule.doc, f"{code} doc lacks {heading}"
+
+
+def test_python_dash_m_and_version():
+    proc = subprocess.run([sys.executable, "-m", "ctxlint", "--version"], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout.startswith("ctxlint ")
+
+
+def test_single_file_check_does_not_import_heavy_modules(tmp_path):
+    """Start-up matters for pre-commit: checking one Python file must not import
+    libcst, astroid, jinja2, tree_sitter or torch."""
+    f = tmp_path / "a.py"
+    f.write_text(BAD)
+    code = ("import sys; from ctxlint.cli import main; rc = main(['check', %r, '--no-cache', '-q']); "
+            "bad = [m for m in ('libcst', 'astroid', 'jinja2', 'tree_sitter', 'torch', 'pygls') if m in sys.modules]; "
+            "print(bad)") % str(f)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.stdout.strip().splitlines()[-1] == "[]", proc.stdout + proc.stderr
