@@ -131,8 +131,8 @@ def test_bad_input_never_crashes(tmp_path, capsys):
     (tmp_path / "binary.py").write_bytes(b"\x00\x01\x02binary")
     (tmp_path / "empty.py").write_bytes(b"")
     (tmp_path / "crlf.py").write_bytes(BAD.replace("\n", "\r\n").encode())
-    (tmp_path / "huge.py").write_text("x = 1\n" * 10)
-    (tmp_path / "ctxlint.toml").write_text("max-file-size = 40\n")
+    (tmp_path / "huge.py").write_text("x = 1\n" * 100)
+    (tmp_path / "ctxlint.toml").write_text("max-file-size = 300\n")
     rc, out, err = run_cli(["check", ".", "--no-cache", "--output-format", "json"], tmp_path, capsys)
     data = {(Path(d["path"]).name, d["code"], d["line"]) for d in json.loads(out)}
     assert ("syntax.py", "CTX000", 1) in data
