@@ -430,10 +430,12 @@ children until the parent is canceled"); ollama/ollama#9431, grpc/grpc-go#2985.
                     where = f"the return on line {node.start_point[0] + 1}"
                 msg = (f"the cancel function `{name}` returned by context.{d.func} is not called on every path: "
                        f"{where} can be reached without calling it (possible context leak)")
+            elif facts.is_inside(node, d.stmt):
+                msg = (f"the cancel function `{name}` returned by context.{d.func} is overwritten by the next "
+                       "iteration of the loop before it is called (context leak)")
             else:
                 msg = (f"the cancel function `{name}` returned by context.{d.func} is overwritten on line "
-                       f"{node.start_point[0] + 1} before it is called (a loop iteration or reassignment "
-                       "loses it: context leak)")
+                       f"{node.start_point[0] + 1} before it is called (context leak)")
             yield facts.finding(self, d.call, msg, fix=self._fix_missed(facts, d, name))
 
     # fixes ------------------------------------------------------------------
@@ -478,6 +480,10 @@ children until the parent is canceled"); ollama/ollama#9431, grpc/grpc-go#2985.
             if facts.is_inside(ident, d.stmt):
                 continue
             p = ident.parent
+            if p is not None and p.type == "var_spec":
+                continue  # its declaration
+            if p is not None and p.type == "expression_list" and _ident_role(facts, ident, p, None) == "none":
+                continue  # `_ = cancel`
             if p is None or p.type != "call_expression" or p.child_by_field_name("function") != ident:
                 return None
             if facts.enclosing_function(ident).id != d.fn.id:
