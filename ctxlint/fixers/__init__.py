@@ -1,0 +1,426 @@
+"""The fix engine: apply the fixes rules attach to findings, safely (`ctxlint check --fix`).
+
+A finding's `Fix` is data (the Fixit model): either byte-range `Edit`s the rule
+computed (Go, Jinja) or the name of a libcst codemod in
+`ctxlint.fixers.python_codemods` plus its parameters (Python). This module turns
+those into new file text and writes it:
+
+* Each fix is reduced to a list of text edits on the decoded, LF-normalised text
+  the rules saw (a codemod's output is diffed line-wise against its input).
+  Fixes whose edits do not overlap are applied together; the rest wait for the
+  next round, in which the rewritten text is linted again in memory with the same
+  rules and the fixes still offered are applied — at most `MAX_ROUNDS` rounds,
+  as ruff does.
+* A rewrite must re-parse (Python `ast.parse`, Go tree-sitter without ERROR
+  nodes, Jinja `jinja2.Environment.parse`) when the original did, or the round's
+  result is dropped and a notice says so.
+* Writes are atomic (a temporary file in the same directory, then `os.replace`),
+  keep the file's mode, its newline style and BOM, never follow a symlink out of
+  the checked tree, and refuse a file whose bytes changed since it was linted.
+
+libcst is imported only when a Python codemod runs, so `ctxlint check` without
+`--fix` never pays for it.
+"""
+
+from __future__ import annotations
+
+import ast
+import codecs
+import difflib
+import os
+import stat
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from ctxlint.findings import SAFE, Edit, Finding
+
+#: At most this many lint-and-fix rounds per file (ruff uses 100; our fixes
+#: rarely overlap, and each round re-lints the file).
+MAX_ROUNDS = 5
+
+
+@dataclass
+class FixOutcome:
+    """What `run_fixes` did.
+
+    remaining: the findings left after fixing (re-linted for rewritten files,
+        with their new line numbers), sorted.
+    fixed: number of fixes applied.
+    diff: unified diff of every rewrite (empty when nothing changed).
+    notices: one-line messages for stderr (fixes skipped and why).
+    changed: display paths of the files rewritten (or that would be, with --diff).
+    """
+
+    remaining: list[Finding] = field(default_factory=list)
+    fixed: int = 0
+    diff: str = ""
+    notices: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+
+
+class FixNotApplicable(Exception):
+    """A codemod cannot rewrite this code safely (the message says why)."""
+
+
+def wanted(finding: Finding, unsafe: bool) -> bool:
+    """Is `finding`'s fix applied at this safety level?"""
+    return finding.fix is not None and (finding.fix.safety == SAFE or unsafe) and (
+        bool(finding.fix.edits) or bool(finding.fix.codemod))
+
+
+# ------------------------------------------------------------- parse checks
+def parses(text: str, language: str) -> bool:
+    """Does `text` parse as `language` ("python" | "go" | "jinja")? Never raises."""
+    try:
+        if language == "python":
+            ast.parse(text)
+            return True
+        if language == "go":
+            return not _go_tree(text).root_node.has_error
+        if language == "jinja":
+            import jinja2
+            jinja2.Environment().parse(text)
+            return True
+    except ImportError:  # no parser installed: nothing to check against
+        return True
+    except Exception:  # SyntaxError, jinja2.TemplateSyntaxError, RecursionError, ...
+        return False
+    return True
+
+
+def _go_tree(text: str):
+    try:
+        from ctxlint.languages import go as golang
+        parse = getattr(golang, "parse_tree", None)
+        if parse is not None:
+            return parse(text)
+    except ImportError:
+        pass
+    import tree_sitter
+    import tree_sitter_go
+    parser = tree_sitter.Parser(tree_sitter.Language(tree_sitter_go.language()))
+    return parser.parse(text.encode("utf-8"))
+
+
+# ------------------------------------------------------------- edits
+def edits_between(old: str, new: str) -> list[Edit]:
+    """Line-wise edits that turn `old` into `new` (offsets into `old`)."""
+    a = old.splitlines(keepends=True)
+    b = new.splitlines(keepends=True)
+    starts = [0]
+    for ln in a:
+        starts.append(starts[-1] + len(ln))
+    out = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op != "equal":
+            out.append(Edit(starts[i1], starts[i2], "".join(b[j1:j2])))
+    return out
+
+
+def _conflict(a: Edit, b: Edit) -> bool:
+    if a == b:
+        return False
+    if a.start == b.start:
+        return True
+    return a.start < b.end and b.start < a.end
+
+
+def apply_edits(text: str, edits: Iterable[Edit]) -> str:
+    """Apply non-overlapping edits (offsets into `text`); identical duplicates count once."""
+    out, pos = [], 0
+    for e in sorted(set(edits), key=lambda e: (e.start, e.end)):
+        if e.start < pos:
+            raise ValueError("overlapping edits")
+        out.append(text[pos:e.start])
+        out.append(e.text)
+        pos = e.end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _fix_edits(text: str, language: str, finding: Finding, codemod_ctx) -> list[Edit]:
+    """The edits of one finding's fix on `text`. Raises FixNotApplicable."""
+    fix = finding.fix
+    if fix.edits:
+        for e in fix.edits:
+            if not (0 <= e.start <= e.end <= len(text)):
+                raise FixNotApplicable("edit out of range")
+        return list(fix.edits)
+    if language != "python":
+        raise FixNotApplicable(f"no codemod for {language}")
+    from ctxlint.fixers import python_codemods
+    data = dict(fix.data)
+    # The finding's end disambiguates anchors that start at the same place
+    # (`Template(s).render()`); libcst columns are 0-based, findings' 1-based.
+    data.setdefault("_end", (finding.end_line, finding.end_col - 1))
+    new = python_codemods.apply(codemod_ctx(), fix.codemod, data)
+    return edits_between(text, new)
+
+
+def _attempt_key(f: Finding, text: str) -> tuple:
+    lines = text.splitlines()
+    line = lines[f.line - 1].strip() if 0 < f.line <= len(lines) else ""
+    return (f.code, f.message, line)
+
+
+def fix_round(path: str, text: str, language: str, findings: list[Finding], unsafe: bool,
+              notices: list[str], skip: set | None = None) -> tuple[str, int, list[tuple]]:
+    """Apply every non-conflicting fix of `findings` to `text` once.
+
+    Returns (new text, fixes applied, attempt keys of the findings tried). A fix
+    whose codemod refuses, or whose result does not parse, is skipped with a notice.
+    """
+    todo = [f for f in findings if wanted(f, unsafe) and (skip is None or _attempt_key(f, text) not in skip)]
+    if not todo:
+        return text, 0, []
+    ctx_cache: dict = {}
+
+    def codemod_ctx():
+        if "ctx" not in ctx_cache:
+            from ctxlint.fixers.python_codemods import ModuleContext
+            ctx_cache["ctx"] = ModuleContext(text)
+        return ctx_cache["ctx"]
+
+    chosen: list[Edit] = []
+    applied = 0
+    tried = []
+    was_parsable = parses(text, language)
+    for f in sorted(todo, key=lambda f: (f.line, f.col)):
+        try:
+            edits = _fix_edits(text, language, f, codemod_ctx)
+        except FixNotApplicable as exc:
+            tried.append(_attempt_key(f, text))
+            notices.append(f"{path}:{f.line}:{f.col}: {f.code} fix not applied: {exc}")
+            continue
+        except Exception as exc:  # a codemod bug must never lose the user's file or the run
+            tried.append(_attempt_key(f, text))
+            notices.append(f"{path}:{f.line}:{f.col}: {f.code} fix not applied: internal error "
+                           f"({type(exc).__name__}: {exc})")
+            continue
+        if not edits:
+            tried.append(_attempt_key(f, text))
+            continue
+        if any(_conflict(e, c) for e in edits for c in chosen):
+            continue  # overlaps a fix chosen this round: next round
+        if was_parsable:
+            alone = apply_edits(text, edits)
+            if not parses(alone, language):
+                tried.append(_attempt_key(f, text))
+                notices.append(f"{path}:{f.line}:{f.col}: {f.code} fix not applied: the result does not parse")
+                continue
+        tried.append(_attempt_key(f, text))
+        chosen.extend(edits)
+        applied += 1
+    if not chosen:
+        return text, 0, tried
+    new = apply_edits(text, chosen)
+    if was_parsable and not parses(new, language):
+        notices.append(f"{path}: fixes not applied: together they do not parse")
+        return text, 0, tried
+    return new, applied, tried
+
+
+def fix_source(path: str, text: str, language: str, findings: list[Finding], rules: list, config,
+               unsafe: bool) -> tuple[str, int, list[Finding], list[str]]:
+    """Apply fixes in rounds (re-linting in memory between rounds) until nothing changes.
+
+    Args:
+        path: display path (used for re-linting and notices).
+        text: the decoded, LF-normalised source the findings were computed on.
+        findings: that source's findings (for this file only).
+        rules: the selected rules, to re-lint with.
+    Returns:
+        (new text, fixes applied, the findings of the new text, notices).
+    """
+    from ctxlint import engine
+    notices: list[str] = []
+    current, fixed, current_findings = text, 0, findings
+    tried: set = set()
+    for _ in range(MAX_ROUNDS):
+        new, n, keys = fix_round(path, current, language, current_findings, unsafe, notices, skip=tried)
+        if new == current:
+            break
+        # Later rounds skip a finding already tried (the same code, message and
+        # line text): a fix that does not make its finding go away is not looped.
+        tried.update(keys)
+        current, fixed = new, fixed + n
+        try:
+            current_findings = engine.lint_text(path, current, language, rules, config)
+        except Exception as exc:  # a rule crash on the rewritten text: stop here, keep the text
+            notices.append(f"{path}: re-lint after fixing failed ({type(exc).__name__}: {exc})")
+            current_findings = []
+            break
+    return current, fixed, current_findings, notices
+
+
+def fix_text(path: str, text: str, language: str, findings: list[Finding], unsafe: bool,
+             rules: list | None = None, config=None) -> str:
+    """Fixed text of one in-memory source (no disk I/O): the LSP code actions use it.
+
+    Args:
+        path: display path of the buffer; text: its decoded text (LF newlines).
+        language: "python" | "go" | "jinja".
+        findings: the findings to fix (others in the file are left alone in the
+            first round; later rounds fix what the re-lint still offers).
+        unsafe: also apply unsafe fixes.
+        rules, config: for the re-lint between rounds (default: every default
+            rule, the default configuration).
+    Returns the new text (`text` itself when nothing applies). Never raises on bad input.
+    """
+    if rules is None:
+        from ctxlint.rules import select_rules
+        rules = select_rules([], [])
+    if config is None:
+        from ctxlint.config import Config
+        config = Config()
+    norm = text.replace("\r\n", "\n").replace("\r", "\n")
+    new, _, _, _ = fix_source(path, norm, language, findings, rules, config, unsafe)
+    if new == norm:
+        return text
+    return _restore_newlines(new, text)
+
+
+# ------------------------------------------------------------- disk
+def _newline_of(text: str) -> str:
+    crlf = text.count("\r\n")
+    cr = text.count("\r") - crlf
+    lf = text.count("\n") - crlf
+    best = max((crlf, "\r\n"), (lf, "\n"), (cr, "\r"))
+    return best[1] if best[0] else "\n"
+
+
+def _restore_newlines(new: str, original: str) -> str:
+    nl = _newline_of(original)
+    return new if nl == "\n" else new.replace("\n", nl)
+
+
+def _encoding_of(raw: bytes, language: str) -> str:
+    if raw.startswith(codecs.BOM_UTF8):
+        return "utf-8-sig"
+    try:
+        raw.decode("utf-8")
+        return "utf-8"
+    except UnicodeDecodeError:
+        if language == "python":
+            import io
+            import tokenize
+            try:
+                return tokenize.detect_encoding(io.BytesIO(raw).readline)[0]
+            except (SyntaxError, LookupError):
+                pass
+    return "utf-8"
+
+
+def _inside(path: Path, roots: list[Path]) -> bool:
+    return any(path == r or path.is_relative_to(r) for r in roots)
+
+
+def _write_atomic(target: Path, data: bytes, mode: int) -> None:
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".ctxlint-tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, stat.S_IMODE(mode))
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _key(f: Finding) -> tuple:
+    return (f.code, f.line, f.col)
+
+
+def run_fixes(result, config, rules: list, unsafe: bool, write: bool,
+              roots: Iterable[str] | None = None) -> FixOutcome:
+    """Fix the findings of a lint run on disk (or only diff them).
+
+    Args:
+        result: the engine's `RunResult` (its findings, per display path).
+        config: the run's `Config`; rules: the selected rules (re-lint between rounds).
+        unsafe: also apply fixes whose `safety` is "unsafe" (`--unsafe-fixes`).
+        write: rewrite the files; False computes the diff only (`--diff`).
+        roots: the checked paths; a symlinked file is fixed only when its target
+            lies under one of them (default: the config root and the cwd).
+    Returns a `FixOutcome`. Never raises for a file it cannot fix: the notice says why.
+    """
+    from ctxlint import engine
+    out = FixOutcome()
+    root_paths = [Path(r).resolve() for r in (roots or ())]
+    root_paths = [r if r.is_dir() else r.parent for r in root_paths] or [Path(config.root).resolve(), Path.cwd().resolve()]
+    by_path: dict[str, list[Finding]] = {}
+    for f in result.findings:
+        by_path.setdefault(f.path, []).append(f)
+    diffs: list[str] = []
+    for display, findings in by_path.items():
+        if not any(wanted(f, unsafe) for f in findings):
+            out.remaining.extend(findings)
+            continue
+        new_findings, n, note, diff = _fix_file(display, findings, config, rules, unsafe, write, root_paths, engine)
+        out.remaining.extend(new_findings)
+        out.fixed += n
+        out.notices.extend(note)
+        if diff:
+            diffs.append(diff)
+            out.changed.append(display)
+    out.remaining.sort(key=Finding.sort_key)
+    out.diff = "".join(diffs)
+    return out
+
+
+def _fix_file(display, findings, config, rules, unsafe, write, roots, engine):
+    """Fix one file; returns (findings left, fixes applied, notices, diff text)."""
+    path = Path(display)
+    notices: list[str] = []
+    try:
+        real = path.resolve(strict=True)
+    except (OSError, RuntimeError) as exc:
+        return findings, 0, [f"{display}: not fixed: cannot resolve path ({exc})"], ""
+    if path.is_symlink() and not _inside(real, roots):
+        return findings, 0, [f"{display}: not fixed: it is a symlink to {real}, outside the checked tree"], ""
+    try:
+        st = real.stat()
+        raw = real.read_bytes()
+    except OSError as exc:
+        return findings, 0, [f"{display}: not fixed: cannot read ({exc.strerror or exc})"], ""
+    try:
+        language = engine.discover([str(path)], config)[0].language
+    except Exception:
+        language = engine.language_of(path) or "python"
+    text, err = engine.decode(raw, language, display)
+    if err is not None or text is None:
+        return findings, 0, [], ""
+    # The findings must be those of these bytes: a file edited since it was
+    # linted (or a stale cache entry) is refused rather than mis-edited.
+    fresh = engine.lint_text(display, text, language, rules, config)
+    if sorted(map(_key, fresh)) != sorted(map(_key, findings)):
+        return findings, 0, [f"{display}: not fixed: it changed on disk since it was checked"], ""
+    new, fixed, remaining, notices = fix_source(display, text, language, fresh, rules, config, unsafe)
+    if new == text:
+        return findings, 0, notices, ""
+    diff = "".join(difflib.unified_diff(text.splitlines(keepends=True), new.splitlines(keepends=True),
+                                        fromfile=f"a/{display}", tofile=f"b/{display}"))
+    if diff and not diff.endswith("\n"):
+        diff += "\n\\ No newline at end of file\n"
+    if not write:
+        return findings, fixed, notices, diff
+    original = raw.decode(_encoding_of(raw, language), errors="surrogateescape")
+    data_text = _restore_newlines(new, original)
+    try:
+        data = data_text.encode(_encoding_of(raw, language), errors="surrogateescape")
+    except (UnicodeEncodeError, LookupError) as exc:
+        return findings, 0, [*notices, f"{display}: not fixed: cannot encode the result ({exc})"], ""
+    try:
+        if real.read_bytes() != raw:
+            return findings, 0, [*notices, f"{display}: not fixed: it changed on disk while fixing"], ""
+        _write_atomic(real, data, st.st_mode)
+    except OSError as exc:
+        return findings, 0, [*notices, f"{display}: not fixed: cannot write ({exc.strerror or exc})"], ""
+    return remaining, fixed, notices, diff

@@ -1,0 +1,1119 @@
+"""Python codemods: libcst rewrites for the fixable Python findings.
+
+Each codemod is registered by the name a rule puts in `Fix.codemod` (the fix
+contract in DESIGN.md) and is called as `codemod(ctx, data) -> str` on a
+`ModuleContext` (the file parsed once with libcst, with positions and parents
+resolved). `data["line"]` (1-based) and `data["col"]` (0-based `ast` column, in
+UTF-8 bytes) locate the anchor node; the other keys are codemod-specific.
+
+The rules of the house (as in LibCST's own codemods and Fixit's autofixes):
+only the edited node is rebuilt, so comments and formatting elsewhere survive;
+an import is added once, in the file's style (`import m` is reused when present,
+else `from m import name`); new names (tokens, handles, task sets) never clash
+with a name the scope already uses; and a codemod that cannot rewrite the code
+without changing what it means raises `FixNotApplicable` instead of guessing.
+
+Imported only by `ctxlint.fixers` when `--fix`/`--diff` or an LSP code action
+needs it, so plain `ctxlint check` never imports libcst.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Iterable, Sequence
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
+
+from ctxlint.fixers import FixNotApplicable
+
+Codemod = Callable[["ModuleContext", dict], str]
+CODEMODS: dict[str, Codemod] = {}
+
+
+def codemod(name: str):
+    """Register a codemod under the name rules use in `Fix.codemod`."""
+    def deco(fn: Codemod) -> Codemod:
+        CODEMODS[name] = fn
+        return fn
+    return deco
+
+
+def apply(ctx: "ModuleContext", name: str | None, data: dict) -> str:
+    """Run codemod `name` with `data` on `ctx`; returns the new source text.
+
+    Raises:
+        FixNotApplicable: unknown codemod, missing anchor, or code the codemod
+            cannot rewrite safely.
+    """
+    fn = CODEMODS.get(name or "")
+    if fn is None:
+        raise FixNotApplicable(f"unknown codemod {name!r}")
+    if "line" not in data or "col" not in data:
+        raise FixNotApplicable("fix data has no anchor line/col")
+    return fn(ctx, data)
+
+
+# ====================================================================== context
+class ModuleContext:
+    """A source file parsed once with libcst, with positions and parent links.
+
+    Args:
+        text: the decoded, LF-normalised source.
+    Raises:
+        FixNotApplicable: libcst cannot parse the text.
+    """
+
+    def __init__(self, text: str):
+        self.text = text
+        try:
+            self.module = cst.parse_module(text)
+        except (cst.ParserSyntaxError, RecursionError, ValueError) as exc:
+            raise FixNotApplicable(f"libcst cannot parse the file ({type(exc).__name__})") from None
+        wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
+        self.positions = wrapper.resolve(PositionProvider)
+        self.parents = wrapper.resolve(ParentNodeProvider)
+        self.lines = text.split("\n")
+        self._by_start: dict[tuple[int, int], list[cst.CSTNode]] | None = None
+
+    # ---------------------------------------------------------------- lookup
+    def char_col(self, line: int, byte_col: int) -> int:
+        """`ast` columns count UTF-8 bytes; libcst columns count characters."""
+        if not 0 < line <= len(self.lines):
+            return byte_col
+        return len(self.lines[line - 1].encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
+
+    def find(self, data: dict, types: tuple[type, ...], what: str,
+             pred: Callable[[cst.CSTNode], bool] | None = None) -> cst.CSTNode:
+        """The node of one of `types` (and satisfying `pred`) starting at the anchor of `data`.
+
+        `ast` puts a parenthesised node's column on its `(`, libcst after it, so
+        opening parentheses at the anchor are skipped. Among nodes starting at
+        the same place (`Template(s).render()` and `Template(s)`), one ending
+        where the finding ends (`data["_end"]`, when given) wins, else the
+        outermost. Raises FixNotApplicable when there is none (the file changed,
+        or the anchor names another kind of node).
+        """
+        line = int(data["line"])
+        col = self.char_col(line, int(data["col"]))
+        if self._by_start is None:
+            idx: dict[tuple[int, int], list[cst.CSTNode]] = {}
+            for node, rng in self.positions.items():
+                idx.setdefault((rng.start.line, rng.start.column), []).append(node)
+            self._by_start = idx
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        cands: list[cst.CSTNode] = []
+        c = col
+        while True:
+            cands = [n for n in self._by_start.get((line, c), ())
+                     if isinstance(n, types) and (pred is None or pred(n))]
+            if cands or c >= len(text) or text[c] not in "( \t":
+                break
+            c += 1
+        if not cands:
+            raise FixNotApplicable(f"no {what} at {line}:{col + 1}")
+        end = data.get("_end")
+        if end:
+            exact = [n for n in cands if (self.positions[n].end.line, self.positions[n].end.column) == tuple(end)]
+            if exact:
+                cands = exact
+        # Outermost first: `a.b.c(x)` and its `a.b.c` start at the same place.
+        cands.sort(key=lambda n: -self._size(n))
+        return cands[0]
+
+    def _size(self, node: cst.CSTNode) -> int:
+        r = self.positions[node]
+        return (r.end.line - r.start.line) * 10_000 + (r.end.column - r.start.column)
+
+    def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        return self.parents.get(node)
+
+    def ancestors(self, node: cst.CSTNode) -> Iterable[cst.CSTNode]:
+        p = self.parents.get(node)
+        while p is not None:
+            yield p
+            p = self.parents.get(p)
+
+    def code(self, node: cst.CSTNode) -> str:
+        return self.module.code_for_node(node)
+
+    def enclosing_function(self, node: cst.CSTNode) -> cst.FunctionDef | None:
+        for a in self.ancestors(node):
+            if isinstance(a, cst.FunctionDef):
+                return a
+        return None
+
+    def enclosing_class(self, node: cst.CSTNode) -> cst.ClassDef | None:
+        for a in self.ancestors(node):
+            if isinstance(a, cst.ClassDef):
+                return a
+        return None
+
+    def statement_line(self, node: cst.CSTNode) -> tuple[cst.BaseSmallStatement, cst.SimpleStatementLine]:
+        """The small statement holding `node` and its line, which must hold only it.
+
+        Raises FixNotApplicable for `a; b` lines and `if x: stmt` suites: the
+        codemods rewrite whole lines.
+        """
+        small = None
+        for a in [node, *self.ancestors(node)]:
+            if isinstance(a, cst.BaseSmallStatement):
+                small = a
+                continue
+            if small is not None:
+                if isinstance(a, cst.SimpleStatementLine) and len(a.body) == 1:
+                    return small, a
+                raise FixNotApplicable("the statement shares its line with others")
+            if isinstance(a, (cst.BaseCompoundStatement, cst.Lambda)):
+                break
+        raise FixNotApplicable("the anchor is not a simple statement")
+
+    def block_of(self, stmt: cst.CSTNode) -> tuple[cst.CSTNode, int]:
+        """(block, index) of a statement in its block (`Module` or `IndentedBlock`)."""
+        blk = self.parent(stmt)
+        if not isinstance(blk, (cst.Module, cst.IndentedBlock)):
+            raise FixNotApplicable("the statement is not in an indented block")
+        for i, s in enumerate(blk.body):
+            if s is stmt:
+                return blk, i
+        raise FixNotApplicable("statement not found in its block")
+
+    def statement_in_block(self, node: cst.CSTNode) -> cst.CSTNode:
+        """The statement (line or compound) containing `node` whose parent is a block."""
+        for a in [node, *self.ancestors(node)]:
+            if isinstance(self.parent(a), (cst.Module, cst.IndentedBlock)) and isinstance(
+                    a, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+                return a
+        raise FixNotApplicable("no enclosing statement")
+
+    # ----------------------------------------------------------------- names
+    def scope_names(self, node: cst.CSTNode) -> set[str]:
+        """Names a new local next to `node` must not clash with: every name in
+        the enclosing function (or the module) plus every module-level name."""
+        scope = self.enclosing_function(node) or self.module
+        return names_in(scope) | module_names(self.module)
+
+    def replace(self, old: cst.CSTNode, new: cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel) -> cst.Module:
+        if old is self.module:
+            return new  # type: ignore[return-value]
+        return self.module.deep_replace(old, new)  # type: ignore[return-value]
+
+
+def names_in(node: cst.CSTNode) -> set[str]:
+    """Every identifier (`cst.Name`) in a subtree."""
+    out: set[str] = set()
+
+    class V(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            out.add(n.value)
+
+    node.visit(V())
+    return out
+
+
+def module_names(module: cst.Module) -> set[str]:
+    """Names bound by top-level statements (assignments, defs, classes, imports)."""
+    out: set[str] = set()
+    for s in module.body:
+        if isinstance(s, (cst.FunctionDef, cst.ClassDef)):
+            out.add(s.name.value)
+        elif isinstance(s, cst.SimpleStatementLine):
+            for small in s.body:
+                if isinstance(small, cst.Assign):
+                    for t in small.targets:
+                        out |= names_in(t.target)
+                elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+                    out |= names_in(small.target)
+                elif isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(small.names, cst.ImportStar):
+                    for a in small.names:
+                        if a.asname is not None:
+                            out |= names_in(a.asname)
+                        else:
+                            out.add(_dotted(a.name).split(".")[0])
+        else:
+            out |= names_in(s)
+    return out
+
+
+def free_name(base: str, taken: set[str]) -> str:
+    """`base`, or `base_1`, `base_2`, ... — the first one not in `taken`."""
+    if base not in taken:
+        return base
+    i = 1
+    while f"{base}_{i}" in taken:
+        i += 1
+    return f"{base}_{i}"
+
+
+def _dotted(node: cst.CSTNode) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return f"{_dotted(node.value)}.{node.attr.value}"
+    return ""
+
+
+def _attr_is(call: cst.Call, *names: str) -> bool:
+    return isinstance(call.func, cst.Attribute) and call.func.attr.value in names
+
+
+def expr(code: str) -> cst.BaseExpression:
+    return cst.parse_expression(code)
+
+
+def stmt(code: str, module: cst.Module) -> cst.BaseStatement:
+    """Parse one statement written with 4-space indents, re-indented in the file's style."""
+    indent = module.default_indent
+    if indent != "    ":
+        code = re.sub(r"(?m)^((?:    )+)", lambda m: indent * (len(m.group(1)) // 4), code)
+    return cst.parse_statement(code.rstrip("\n") + "\n", config=module.config_for_parsing)
+
+
+# ====================================================================== imports
+def _import_insert_index(module: cst.Module) -> int:
+    """Index after the leading import block (after the docstring and __future__)."""
+    idx = 0
+    for i, s in enumerate(module.body):
+        if isinstance(s, (cst.FunctionDef, cst.ClassDef)):
+            break
+        if isinstance(s, cst.SimpleStatementLine):
+            if all(isinstance(b, (cst.Import, cst.ImportFrom)) for b in s.body):
+                idx = i + 1
+            elif i == 0 and len(s.body) == 1 and isinstance(s.body[0], cst.Expr) and isinstance(
+                    s.body[0].value, (cst.SimpleString, cst.ConcatenatedString)) and idx == 0:
+                idx = 1
+    return idx
+
+
+def insert_top(module: cst.Module, new: Sequence[cst.BaseStatement], index: int | None = None,
+               blank_before: int = 0) -> cst.Module:
+    """Insert top-level statements at `index` (default: after the imports)."""
+    i = _import_insert_index(module) if index is None else index
+    body = list(module.body)
+    new = list(new)
+    if not new:
+        return module
+    if i == 0 and body and body[0].leading_lines:
+        # Comments above the first statement stay above it... unless they are the
+        # file's own header (those live in module.header and are not touched).
+        pass
+    if blank_before and i > 0:
+        new[0] = new[0].with_changes(leading_lines=[cst.EmptyLine()] * blank_before)
+    elif i == 0 and body and not module.header and body[0].leading_lines:
+        new[0] = new[0].with_changes(leading_lines=body[0].leading_lines)
+        body[0] = body[0].with_changes(leading_lines=())
+    if i < len(body) and blank_before and len(body[i].leading_lines) < blank_before:
+        body[i] = body[i].with_changes(leading_lines=[cst.EmptyLine()] * blank_before)
+    body[i:i] = new
+    return module.with_changes(body=body)
+
+
+def add_import(module: cst.Module, modname: str, attr: str | None = None) -> tuple[cst.Module, str]:
+    """Make `modname.attr` (or the module itself) importable once; return (module, reference text).
+
+    Reuses `from modname import attr [as x]` and `import modname [as x]`; adds
+    `attr` to an existing `from modname import ...`; else adds
+    `from modname import attr` (or `import modname` for a module reference, or
+    when `attr` would clash with another top-level name).
+    """
+    existing_from = None
+    bound = module_names(module)
+    for s in module.body:
+        if not isinstance(s, cst.SimpleStatementLine):
+            continue
+        for small in s.body:
+            if isinstance(small, cst.Import):
+                for a in small.names:
+                    if _dotted(a.name) == modname:
+                        ref = a.asname.name.value if a.asname is not None else modname  # type: ignore[union-attr]
+                        return module, f"{ref}.{attr}" if attr else ref
+            elif isinstance(small, cst.ImportFrom) and small.relative == () and small.module is not None \
+                    and _dotted(small.module) == modname:
+                if isinstance(small.names, cst.ImportStar):
+                    if attr:
+                        return module, attr
+                    continue
+                for a in small.names:
+                    if attr and _dotted(a.name) == attr:
+                        return module, a.asname.name.value if a.asname is not None else attr  # type: ignore[union-attr]
+                existing_from = (s, small)
+    if attr and attr not in bound:
+        if existing_from is not None:
+            line, small = existing_from
+            names = list(small.names)  # type: ignore[arg-type]
+            last = names[-1]
+            if last.comma is cst.MaybeSentinel.DEFAULT or isinstance(last.comma, cst.MaybeSentinel):
+                names[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+                names.append(cst.ImportAlias(name=cst.Name(attr)))
+            else:
+                names.append(cst.ImportAlias(name=cst.Name(attr), comma=last.comma))
+            new_small = small.with_changes(names=names)
+            new_line = line.with_changes(body=[new_small if b is small else b for b in line.body])
+            return module.deep_replace(line, new_line), attr  # type: ignore[return-value]
+        return insert_top(module, [stmt(f"from {modname} import {attr}", module)]), attr
+    top = modname.split(".")[0]
+    if top in bound and not any(
+            isinstance(s, cst.SimpleStatementLine) and any(isinstance(b, cst.Import) for b in s.body)
+            and top in names_in(s) for s in module.body):
+        raise FixNotApplicable(f"cannot import {modname}: the name {top!r} is taken")
+    module = insert_top(module, [stmt(f"import {modname}", module)])
+    return module, f"{modname}.{attr}" if attr else modname
+
+
+# ====================================================================== blocks
+def _strip_leading(s: cst.BaseStatement) -> cst.BaseStatement:
+    return s.with_changes(leading_lines=()) if s.leading_lines else s
+
+
+def _try_finally(body: Sequence[cst.BaseStatement], final: Sequence[cst.BaseStatement]) -> cst.Try:
+    body = list(body)
+    lead = body[0].leading_lines
+    body[0] = _strip_leading(body[0])
+    final = [_strip_leading(final[0]), *final[1:]]
+    return cst.Try(body=cst.IndentedBlock(body=body), finalbody=cst.Finally(body=cst.IndentedBlock(body=final)),
+                   leading_lines=lead)
+
+
+def _is_call_stmt(s: cst.BaseStatement, match: Callable[[cst.Call], bool]) -> bool:
+    return (isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.Expr)
+            and isinstance(s.body[0].value, cst.Call) and match(s.body[0].value))
+
+
+class _RemoveStatements(cst.CSTTransformer):
+    """Drop statement lines matching `pred` (not inside nested defs); empty blocks get `pass`."""
+
+    def __init__(self, pred: Callable[[cst.BaseStatement], bool]):
+        self.pred = pred
+        self.removed = 0
+        self.depth = 0
+
+    def visit_FunctionDef(self, node) -> bool:
+        return False
+
+    def visit_Lambda(self, node) -> bool:
+        return False
+
+    def visit_ClassDef(self, node) -> bool:
+        return False
+
+    def leave_SimpleStatementLine(self, original, updated):
+        if self.pred(original):
+            self.removed += 1
+            return cst.RemoveFromParent()
+        return updated
+
+    def leave_IndentedBlock(self, original, updated):
+        if not updated.body:
+            return updated.with_changes(body=[cst.SimpleStatementLine(body=[cst.Pass()])])
+        return updated
+
+
+def wrap_rest_in_finally(ctx: ModuleContext, line: cst.SimpleStatementLine, new_line: cst.BaseStatement,
+                         is_release: Callable[[cst.BaseStatement], bool], release_code: str,
+                         what: str) -> cst.Module:
+    """The CTX103/CTX104/CTX403 shape: `line` acquires; the rest of its block runs
+    in `try:` and the release runs in `finally:`.
+
+    If a release statement (`is_release`) follows in the same block, only the
+    statements between are wrapped and that statement (with its comments) moves
+    into the `finally`; other releases of the same token inside the wrapped
+    statements are removed (a second reset would raise). `new_line` replaces
+    `line` (it binds the token when the original discarded it).
+
+    Raises FixNotApplicable when nothing follows the acquisition in its block
+    (the code hands the token to someone else, or means to stay set).
+    """
+    blk, i = ctx.block_of(line)
+    rest = list(blk.body[i + 1:])
+    j = next((k for k, s in enumerate(rest) if is_release(s)), None)
+    if j is not None:
+        wrapped, final, after = rest[:j], [rest[j]], rest[j + 1:]
+    else:
+        wrapped, final, after = rest, [stmt(release_code, ctx.module)], []
+    if not wrapped:
+        raise FixNotApplicable(f"no statement runs after the {what} in its block")
+    remover = _RemoveStatements(is_release)
+    wrapped = [s.visit(remover) for s in wrapped]
+    wrapped = [s for s in wrapped if isinstance(s, cst.BaseStatement)]
+    if not wrapped:
+        wrapped = [cst.SimpleStatementLine(body=[cst.Pass()])]
+    body = [*blk.body[:i], new_line, _try_finally(wrapped, final), *after]
+    return ctx.replace(blk, blk.with_changes(body=body))
+
+
+def _bind(small: cst.BaseSmallStatement, line: cst.SimpleStatementLine, call: cst.Call,
+          name: str) -> cst.SimpleStatementLine:
+    assign = cst.Assign(targets=[cst.AssignTarget(target=cst.Name(name))], value=call)
+    return line.with_changes(body=[assign])
+
+
+def _token_of(ctx: ModuleContext, small: cst.BaseSmallStatement, call: cst.Call, base: str) -> tuple[str, bool]:
+    """(token expression text, newly bound?) for the value of `call` in `small`."""
+    if isinstance(small, cst.Expr) and small.value is call:
+        return free_name(base, ctx.scope_names(call)), True
+    if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is call:
+        targets = small.targets if isinstance(small, cst.Assign) else [cst.AssignTarget(small.target)]
+        if len(targets) == 1 and isinstance(targets[0].target, (cst.Name, cst.Attribute)):
+            return ctx.code(targets[0].target), False
+    raise FixNotApplicable("the call's result is not a plain statement or a single-name assignment")
+
+
+def _single_arg_is(call: cst.Call, code: str, ctx: ModuleContext) -> bool:
+    return len(call.args) == 1 and ctx.code(call.args[0].value).strip() == code
+
+
+# ====================================================================== CTX103
+@codemod("contextvar_reset_finally")
+def contextvar_reset_finally(ctx: ModuleContext, data: dict) -> str:
+    """CTX103: `token = var.set(v)`, then the rest of the block in try/finally `var.reset(token)`.
+
+    data: line/col of the `.set()` call; var (dotted receiver text, optional).
+    A discarded token is bound to a free name (`token`, `<var>_token`, ...); a
+    `var.reset(token)` already following in the block moves into the `finally`.
+    """
+    call = ctx.find(data, (cst.Call,), "ContextVar .set() call", lambda c: _attr_is(c, "set"))
+    if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "set"):
+        raise FixNotApplicable("the anchor is not a .set() call")
+    var = ctx.code(call.func.value)
+    small, line = ctx.statement_line(call)
+    taken = ctx.scope_names(call)
+    base = "token" if "token" not in taken else free_name(var.split(".")[-1].strip("_") + "_token", taken)
+    token, bound = _token_of(ctx, small, call, base)
+    new_line = _bind(small, line, call, token) if bound else line
+
+    def is_reset(s):
+        return _is_call_stmt(s, lambda c: isinstance(c.func, cst.Attribute) and c.func.attr.value == "reset"
+                             and ctx.code(c.func.value) == var and _single_arg_is(c, token, ctx))
+    return wrap_rest_in_finally(ctx, line, new_line, is_reset, f"{var}.reset({token})", "set()").code
+
+
+# ====================================================================== CTX104
+@codemod("otel_detach_finally")
+def otel_detach_finally(ctx: ModuleContext, data: dict) -> str:
+    """CTX104: keep the `attach()` token; detach it in a `finally` around the rest of the block.
+
+    data: line/col of the `attach()` call; detach (callable text, e.g.
+    "context.detach"; default: the attach callable with `attach` -> `detach`).
+    """
+    call = ctx.find(data, (cst.Call,), "context.attach() call", lambda c: _dotted(c.func).endswith("attach"))
+    fn = ctx.code(call.func)
+    if not fn.endswith("attach"):
+        raise FixNotApplicable("the anchor is not an attach() call")
+    detach = data.get("detach") or fn[: -len("attach")] + "detach"
+    small, line = ctx.statement_line(call)
+    token, bound = _token_of(ctx, small, call, "token" if "token" not in ctx.scope_names(call)
+                             else free_name("otel_token", ctx.scope_names(call)))
+    new_line = _bind(small, line, call, token) if bound else line
+
+    def is_detach(s):
+        return _is_call_stmt(s, lambda c: ctx.code(c.func).split(".")[-1] == "detach"
+                             and _single_arg_is(c, token, ctx))
+    return wrap_rest_in_finally(ctx, line, new_line, is_detach, f"{detach}({token})", "attach()").code
+
+
+# ====================================================================== CTX106
+class _Escapes(cst.CSTVisitor):
+    """Finds return/yield (anywhere) and break/continue outside nested loops."""
+
+    def __init__(self):
+        self.found = False
+        self.loops = 0
+
+    def visit_FunctionDef(self, node):
+        return False
+
+    def visit_Lambda(self, node):
+        return False
+
+    def visit_ClassDef(self, node):
+        return False
+
+    def visit_Return(self, node):
+        self.found = True
+
+    def visit_Yield(self, node):
+        self.found = True
+
+    def visit_For(self, node):
+        self.loops += 1
+
+    def leave_For(self, node):
+        self.loops -= 1
+
+    def visit_While(self, node):
+        self.loops += 1
+
+    def leave_While(self, node):
+        self.loops -= 1
+
+    def visit_Break(self, node):
+        if not self.loops:
+            self.found = True
+
+    def visit_Continue(self, node):
+        if not self.loops:
+            self.found = True
+
+
+@codemod("yield_in_finally")
+def yield_in_finally(ctx: ModuleContext, data: dict) -> str:
+    """CTX106: `try: yield` / `finally: <the cleanup after it>` in a @contextmanager.
+
+    The statement holding the `yield` (or the innermost enclosing statement that
+    has statements after it in its block) becomes the `try` body; the statements
+    after it become the `finally`. Refused when the cleanup returns, yields,
+    breaks or continues (those would change meaning inside `finally`).
+    """
+    y = ctx.find(data, (cst.Yield,), "yield")
+    cur = ctx.statement_in_block(y)
+    while True:
+        blk, i = ctx.block_of(cur)
+        rest = list(blk.body[i + 1:])
+        if rest:
+            break
+        owner = ctx.parent(blk)
+        if owner is None or isinstance(owner, (cst.FunctionDef, cst.Module)) or isinstance(blk, cst.Module):
+            raise FixNotApplicable("nothing follows the yield: there is no cleanup to protect")
+        cur = ctx.statement_in_block(owner)
+    for s in rest:
+        v = _Escapes()
+        s.visit(v)
+        if v.found:
+            raise FixNotApplicable("the cleanup after the yield returns, yields, breaks or continues")
+    body = [*blk.body[:i], _try_finally([cur], rest)]
+    return ctx.replace(blk, blk.with_changes(body=body)).code
+
+
+# ====================================================================== CTX107
+def _module_set(module: cst.Module) -> str | None:
+    for s in module.body:
+        if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1:
+            small = s.body[0]
+            target = small.targets[0].target if isinstance(small, cst.Assign) and len(small.targets) == 1 else (
+                small.target if isinstance(small, cst.AnnAssign) else None)
+            value = getattr(small, "value", None)
+            if isinstance(target, cst.Name) and "task" in target.value.lower() and isinstance(value, cst.Call) \
+                    and isinstance(value.func, cst.Name) and value.func.value == "set" and not value.args:
+                return target.value
+    return None
+
+
+@codemod("keep_task_reference")
+def keep_task_reference(ctx: ModuleContext, data: dict) -> str:
+    """CTX107: `task = create_task(...)`; keep it in a module-level set until done.
+
+    Adds `_background_tasks: set = set()` after the imports (or reuses a
+    module-level `set()` whose name mentions tasks), then
+    `_background_tasks.add(task)` and `task.add_done_callback(_background_tasks.discard)`.
+    """
+    call = ctx.find(data, (cst.Call,), "create_task call",
+                    lambda c: _dotted(c.func).split(".")[-1] in ("create_task", "ensure_future"))
+    small, line = ctx.statement_line(call)
+    if not (isinstance(small, cst.Expr) and small.value is call):
+        raise FixNotApplicable("the task is not discarded")
+    existing = _module_set(ctx.module)
+    set_name = existing or free_name("_background_tasks", names_in(ctx.module))
+    task = free_name("task", ctx.scope_names(call) | {set_name})
+    blk, i = ctx.block_of(line)
+    new = [
+        _bind(small, line, call, task),
+        stmt(f"{set_name}.add({task})", ctx.module),
+        stmt(f"{task}.add_done_callback({set_name}.discard)", ctx.module),
+    ]
+    module = ctx.replace(blk, blk.with_changes(body=[*blk.body[:i], *new, *blk.body[i + 1:]]))
+    if existing is None:
+        module = insert_top(module, [stmt(f"{set_name}: set = set()", module)], blank_before=1)
+    return module.code
+
+
+# ====================================================================== CTX301
+_PLAIN_ENVS = ("Environment", "Template")
+
+
+def _callee(call: cst.Call) -> str:
+    return _dotted(call.func).split(".")[-1]
+
+
+def _find_env_creation(ctx: ModuleContext, recv: cst.BaseExpression) -> cst.Call | None:
+    """The `Environment(...)` call that `recv` (`env`, `self.env`, `_ENV`) was assigned from."""
+    target = ctx.code(recv)
+    scopes: list[cst.CSTNode] = []
+    fn = ctx.enclosing_function(recv)
+    if fn is not None and not target.startswith("self."):
+        scopes.append(fn)
+    cls = ctx.enclosing_class(recv)
+    if target.startswith(("self.", "cls.")) and cls is not None:
+        scopes.append(cls)
+    scopes.append(ctx.module)
+    found: list[cst.Call] = []
+
+    class V(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if isinstance(node.value, cst.Call) and _callee(node.value) == "Environment" and any(
+                    ctx.code(t.target) == target for t in node.targets):
+                found.append(node.value)
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            if isinstance(node.value, cst.Call) and _callee(node.value) == "Environment" \
+                    and ctx.code(node.target) == target:
+                found.append(node.value)
+
+    for scope in scopes:
+        scope.visit(V())
+        if found:
+            return found[0] if len(found) == 1 else None
+    return None
+
+
+@codemod("sandboxed_environment")
+def sandboxed_environment(ctx: ModuleContext, data: dict) -> str:
+    """CTX301: compile the template in `jinja2.sandbox.ImmutableSandboxedEnvironment`.
+
+    `Template(src, **opts)` -> `ImmutableSandboxedEnvironment(**opts).from_string(src)`;
+    `Environment(...)` -> `ImmutableSandboxedEnvironment(...)`; for
+    `env.from_string(src)` the `Environment(...)` that `env` was assigned from
+    (in the function, the class or the module) is swapped.
+    """
+    call = ctx.find(data, (cst.Call,), "template call",
+                    lambda c: _callee(c) in ("Template", "Environment", "from_string"))
+    name = _callee(call)
+    if name == "from_string" and isinstance(call.func, cst.Attribute):
+        recv = call.func.value
+        target = recv if isinstance(recv, cst.Call) and _callee(recv) == "Environment" else _find_env_creation(ctx, recv)
+        if target is None:
+            raise FixNotApplicable("cannot find where the environment is created")
+        call, name = target, "Environment"
+    _, ref = add_import(ctx.module, "jinja2.sandbox", "ImmutableSandboxedEnvironment")
+    if name == "Template":
+        if not call.args or call.args[0].keyword is not None or call.args[0].star or any(
+                a.keyword is None for a in call.args[1:]):
+            raise FixNotApplicable("Template() with positional environment options")
+        opts = list(call.args[1:])
+        if opts:
+            opts[-1] = opts[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        src = call.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        new = cst.Call(func=cst.Attribute(value=cst.Call(func=expr(ref), args=opts), attr=cst.Name("from_string")),
+                       args=[src], lpar=call.lpar, rpar=call.rpar)
+    elif name == "Environment":
+        new = call.with_changes(func=expr(ref))
+    else:
+        raise FixNotApplicable(f"{name}() is not a jinja2 Template/Environment call")
+    # Edit first, import second: libcst rebuilds the tree, so anchors die on any edit.
+    module = ctx.replace(call, new)
+    return add_import(module, "jinja2.sandbox", "ImmutableSandboxedEnvironment")[0].code
+
+
+# ====================================================================== CTX303
+_FORMATTER = '''\
+class {name}({base}):
+    """str.format without attribute or index access in fields ({{x.attr}}, {{x[0]}}): added by ctxlint (CTX303)."""
+
+    def get_field(self, field_name, args, kwargs):
+        if "." in field_name or "[" in field_name:
+            raise ValueError(f"attribute and index access is not allowed in format fields: {{field_name!r}}")
+        return super().get_field(field_name, args, kwargs)
+'''
+
+
+def _existing_formatter(module: cst.Module) -> str | None:
+    for s in module.body:
+        if isinstance(s, cst.ClassDef) and "get_field" in names_in(s) and s.name.value.startswith("_SafeFormatter"):
+            return s.name.value
+    return None
+
+
+@codemod("safe_format")
+def safe_format(ctx: ModuleContext, data: dict) -> str:
+    """CTX303 (unsafe): route `.format`/`.format_map` through a generated safe `string.Formatter`.
+
+    `tmpl.format(*a, **k)` -> `_SafeFormatter().format(tmpl, *a, **k)`;
+    `tmpl.format_map(m)` -> `_SafeFormatter().vformat(tmpl, (), m)`. The class
+    (a `string.Formatter` whose `get_field` rejects `.` and `[` in field names)
+    is added once after the imports. Unsafe: templates that relied on attribute
+    access now raise ValueError.
+    """
+    call = ctx.find(data, (cst.Call,), ".format() call", lambda c: _attr_is(c, "format", "format_map"))
+    if not (isinstance(call.func, cst.Attribute) and call.func.attr.value in ("format", "format_map")):
+        raise FixNotApplicable("the anchor is not a .format()/.format_map() call")
+    recv = call.func.value
+    existing = _existing_formatter(ctx.module)
+    fmt = existing or free_name("_SafeFormatter", names_in(ctx.module))
+    tmpl_arg = cst.Arg(value=recv.with_changes(lpar=(), rpar=()) if isinstance(recv, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)) else recv)
+    if call.func.attr.value == "format_map":
+        if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+            raise FixNotApplicable("format_map() with unusual arguments")
+        new = cst.Call(func=expr(f"{fmt}().vformat"), args=[tmpl_arg, cst.Arg(value=cst.Tuple(elements=[])), *call.args],
+                       lpar=call.lpar, rpar=call.rpar)
+    else:
+        new = cst.Call(func=expr(f"{fmt}().format"), args=[tmpl_arg, *call.args], lpar=call.lpar, rpar=call.rpar)
+    module = ctx.module.deep_replace(call, new)
+    if existing is None:
+        module, base = add_import(module, "string", "Formatter")  # type: ignore[arg-type]
+        cls = stmt(_FORMATTER.format(name=fmt, base=base), module)
+        module = insert_top(module, [cls], blank_before=2)
+    return module.code  # type: ignore[union-attr]
+
+
+# ====================================================================== CTX305
+def _with_kwarg(call: cst.Call, name: str, value: cst.BaseExpression) -> cst.Call:
+    """`call` with keyword `name=value` set (replacing an existing one, else appended)."""
+    args = list(call.args)
+    for k, a in enumerate(args):
+        if a.keyword is not None and a.keyword.value == name:
+            args[k] = a.with_changes(value=value)
+            return call.with_changes(args=args)
+    new = cst.Arg(value=value, keyword=cst.Name(name), equal=cst.AssignEqual(
+        whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
+    if args:
+        last = args[-1]
+        if isinstance(last.comma, cst.Comma):  # trailing comma: keep the layout, add after it
+            new = new.with_changes(comma=last.comma)
+            ws = last.comma.whitespace_after
+            if isinstance(ws, cst.ParenthesizedWhitespace):
+                args[-1] = last.with_changes(comma=last.comma)
+        else:
+            args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    args.append(new)
+    return call.with_changes(args=args)
+
+
+@codemod("select_autoescape")
+def select_autoescape(ctx: ModuleContext, data: dict) -> str:
+    """CTX305: `Environment(..., autoescape=select_autoescape())` (also `Template(...)`).
+
+    An `autoescape=False` argument is replaced; `select_autoescape` is imported
+    from jinja2 once, in the file's style.
+    """
+    call = ctx.find(data, (cst.Call,), "Environment() call",
+                    lambda c: _callee(c) in ("Environment", "Template", "Overlay", "overlay"))
+    if _callee(call) not in ("Environment", "Template", "Overlay", "overlay"):
+        raise FixNotApplicable("the anchor is not an Environment()/Template() call")
+    _, ref = add_import(ctx.module, "jinja2", "select_autoescape")
+    module = ctx.replace(call, _with_kwarg(call, "autoescape", expr(f"{ref}()")))
+    return add_import(module, "jinja2", "select_autoescape")[0].code
+
+
+# ====================================================================== CTX401
+@codemod("bounded_registry")
+def bounded_registry(ctx: ModuleContext, data: dict) -> str:
+    """CTX401 (unsafe): a `weakref.WeakValueDictionary()` (kind "weak") or a
+    `cachetools.LRUCache(maxsize=N)` (kind "lru"; data maxsize, default 1024)
+    in place of the unbounded `{}`/`dict()`.
+
+    Unsafe: entries disappear when nothing else holds the value (weak) or when
+    the bound is reached (lru).
+    """
+    node = ctx.find(data, (cst.Dict, cst.Call), "container creation")
+    kind = data.get("kind", "weak")
+    if isinstance(node, cst.Call) and _callee(node) not in ("dict", "OrderedDict"):
+        raise FixNotApplicable(f"{_callee(node)}() is not a plain dict")
+    empty = (isinstance(node, cst.Dict) and not node.elements) or (isinstance(node, cst.Call) and not node.args)
+    if kind == "lru":
+        if not empty:
+            raise FixNotApplicable("an LRUCache cannot start from these entries")
+        modname, attr = "cachetools", "LRUCache"
+        _, ref = add_import(ctx.module, modname, attr)
+        new = expr(f"{ref}(maxsize={int(data.get('maxsize', 1024))})")
+    elif kind == "weak":
+        modname, attr = "weakref", "WeakValueDictionary"
+        _, ref = add_import(ctx.module, modname, attr)
+        arg = "" if empty else ctx.code(node)
+        new = expr(f"{ref}({arg})")
+    else:
+        raise FixNotApplicable(f"unknown kind {kind!r}")
+    module = ctx.replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar))
+    return add_import(module, modname, attr)[0].code
+
+
+# ====================================================================== CTX402
+def _is_init_call(s: cst.BaseStatement) -> bool:
+    return isinstance(s, cst.SimpleStatementLine) and any(
+        isinstance(b, cst.Expr) and isinstance(b.value, cst.Call) and isinstance(b.value.func, cst.Attribute)
+        and b.value.func.attr.value in ("__init__", "__post_init__") for b in s.body)
+
+
+def _is_docstring(s: cst.BaseStatement) -> bool:
+    return isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.Expr) \
+        and isinstance(s.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+
+
+@codemod("per_instance_cache")
+def per_instance_cache(ctx: ModuleContext, data: dict) -> str:
+    """CTX402: move `@lru_cache`/`@cache` off the method and into `__init__`.
+
+    `self.method = functools.lru_cache(maxsize=N)(self.method)` right after the
+    base-class `__init__` call: the cache is an attribute of the instance and
+    dies with it, call sites and subclass overrides keep working. A class without
+    `__init__` gets one that forwards to `super().__init__`; a dataclass gets
+    `__post_init__` (refused for frozen dataclasses and `__slots__` classes).
+    """
+    node = ctx.find(data, (cst.BaseExpression,), "decorator")
+    dec = ctx.parent(node)
+    if not isinstance(dec, cst.Decorator):
+        dec = next((a for a in ctx.ancestors(node) if isinstance(a, cst.Decorator)), None)
+    if dec is None:
+        raise FixNotApplicable("the anchor is not a decorator")
+    fn = ctx.parent(dec)
+    cls_block = ctx.parent(fn) if fn is not None else None
+    cls = ctx.parent(cls_block) if cls_block is not None else None
+    if not (isinstance(fn, cst.FunctionDef) and isinstance(cls_block, cst.IndentedBlock) and isinstance(cls, cst.ClassDef)):
+        raise FixNotApplicable("the decorated function is not a method")
+    if not fn.params.params:
+        raise FixNotApplicable("the method has no self parameter")
+    if "__slots__" in {n for s in cls.body.body for n in names_in(s) if not isinstance(s, cst.FunctionDef)}:
+        raise FixNotApplicable("the class has __slots__")
+    method = fn.name.value
+    dec_code = ctx.code(dec.decorator)
+    new_fn = fn.with_changes(decorators=[d for d in fn.decorators if d is not dec],
+                             leading_lines=fn.leading_lines if fn.decorators[0] is not dec else (
+                                 *fn.leading_lines, *dec.leading_lines))
+    body = [new_fn if s is fn else s for s in cls_block.body]
+    dataclass_dec = next((d for d in cls.decorators if _dotted(d.decorator.func if isinstance(d.decorator, cst.Call)
+                                                                  else d.decorator).split(".")[-1] == "dataclass"), None)
+    if dataclass_dec is not None and "frozen" in ctx.code(dataclass_dec) and "True" in ctx.code(dataclass_dec):
+        raise FixNotApplicable("frozen dataclass: attributes cannot be set")
+    init_name = "__post_init__" if dataclass_dec is not None else "__init__"
+    init = next((s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == init_name), None)
+    if init is not None:
+        if not init.params.params or not isinstance(init.body, cst.IndentedBlock):
+            raise FixNotApplicable(f"{init_name} has no self parameter or a one-line body")
+        me = init.params.params[0].name.value
+        line = stmt(f"{me}.{method} = {dec_code}({me}.{method})", ctx.module)
+        ib = list(init.body.body)
+        at = 0
+        for k, s in enumerate(ib):
+            if (k == 0 and _is_docstring(s)) or _is_init_call(s):
+                at = k + 1
+        ib.insert(at, line)
+        new_init = init.with_changes(body=init.body.with_changes(body=ib))
+        body = [new_init if s is init else s for s in body]
+    else:
+        me = fn.params.params[0].name.value
+        if init_name == "__init__":
+            src = (f"def __init__({me}, *args, **kwargs):\n    super().__init__(*args, **kwargs)\n"
+                   f"    {me}.{method} = {dec_code}({me}.{method})\n")
+        else:
+            src = f"def __post_init__({me}):\n    {me}.{method} = {dec_code}({me}.{method})\n"
+        new_init = stmt(src, ctx.module)
+        at = next((k for k, s in enumerate(body) if isinstance(s, cst.FunctionDef)), len(body))
+        if at < len(body):
+            new_init = new_init.with_changes(leading_lines=body[at].leading_lines if not isinstance(
+                body[at], cst.FunctionDef) or not body[at].decorators else body[at].leading_lines)
+            if not new_init.leading_lines and at > 0:
+                new_init = new_init.with_changes(leading_lines=[cst.EmptyLine()])
+            if not body[at].leading_lines:
+                body[at] = body[at].with_changes(leading_lines=[cst.EmptyLine()])
+        elif at > 0:
+            new_init = new_init.with_changes(leading_lines=[cst.EmptyLine()])
+        body.insert(at, new_init)
+    return ctx.replace(cls_block, cls_block.with_changes(body=body)).code
+
+
+# ====================================================================== CTX403
+@codemod("keep_hook_handle")
+def keep_hook_handle(ctx: ModuleContext, data: dict) -> str:
+    """CTX403: keep the `register_*_hook` handle and `remove()` it.
+
+    - `self._h = m.register_forward_hook(f)` (overwritten per call): remove the
+      previous handle first (`if self._h is not None: self._h.remove()`).
+    - a discarded handle: bind it (`handle = ...`) and remove it in a `finally`
+      around the rest of the block (refused when nothing follows: the hook is
+      meant to stay, and the fix needs an owner that knows when to remove it).
+    """
+    call = ctx.find(data, (cst.Call,), "register_*_hook call",
+                    lambda c: isinstance(c.func, cst.Attribute) and c.func.attr.value.startswith("register_"))
+    if not (isinstance(call.func, cst.Attribute) and call.func.attr.value.startswith("register_")):
+        raise FixNotApplicable("the anchor is not a register_*_hook() call")
+    small, line = ctx.statement_line(call)
+    if isinstance(small, cst.Assign) and small.value is call and len(small.targets) == 1 \
+            and isinstance(small.targets[0].target, cst.Attribute):
+        target = ctx.code(small.targets[0].target)
+        blk, i = ctx.block_of(line)
+        prev = blk.body[i - 1] if i > 0 else None
+        if prev is not None and f"{target}.remove()" in ctx.code(prev):
+            raise FixNotApplicable("the previous handle is already removed")
+        cls = ctx.enclosing_class(call)
+        initialised = cls is not None and any(
+            isinstance(s, cst.FunctionDef) and s.name.value == "__init__" and f"{target} =" in ctx.code(s)
+            for s in cls.body.body)
+        head = f"if {target} is not None:" if initialised else \
+            f"if getattr({target.rsplit('.', 1)[0]}, {target.rsplit('.', 1)[1]!r}, None) is not None:"
+        guard = stmt(f"{head}\n    {target}.remove()", ctx.module)
+        guard = guard.with_changes(leading_lines=line.leading_lines)
+        new_line = line.with_changes(leading_lines=())
+        return ctx.replace(blk, blk.with_changes(body=[*blk.body[:i], guard, new_line, *blk.body[i + 1:]])).code
+    taken = ctx.scope_names(call)
+    handle, bound = _token_of(ctx, small, call, free_name("handle", taken))
+    new_line = _bind(small, line, call, handle) if bound else line
+
+    def is_remove(s):
+        return _is_call_stmt(s, lambda c: isinstance(c.func, cst.Attribute) and c.func.attr.value == "remove"
+                             and ctx.code(c.func.value) == handle and not c.args)
+    return wrap_rest_in_finally(ctx, line, new_line, is_remove, f"{handle}.remove()", "hook registration").code
+
+
+# ====================================================================== CTX501 / CTX504
+def _first_tuple(node: cst.CSTNode) -> cst.Tuple | None:
+    found: list[cst.Tuple] = []
+
+    class V(cst.CSTVisitor):
+        def visit_Tuple(self, n: cst.Tuple) -> bool:
+            if not found:
+                found.append(n)
+            return False
+
+        def visit_Lambda(self, n) -> bool:
+            return False
+
+        def visit_ListComp(self, n) -> bool:
+            return False
+
+        def visit_GeneratorExp(self, n) -> bool:
+            return False
+
+    node.visit(V())
+    return found[0] if found else None
+
+
+def _key_assignment(ctx: ModuleContext, name: cst.Name) -> cst.Assign | None:
+    """The single assignment `name = ...` in the function holding `name` (before it)."""
+    fn = ctx.enclosing_function(name)
+    if fn is None:
+        return None
+    found: list[cst.Assign] = []
+
+    class V(cst.CSTVisitor):
+        def visit_FunctionDef(self, n) -> bool:
+            return n is fn
+
+        def visit_Assign(self, n: cst.Assign) -> None:
+            if len(n.targets) == 1 and isinstance(n.targets[0].target, cst.Name) \
+                    and n.targets[0].target.value == name.value:
+                found.append(n)
+
+    fn.visit(V())
+    if len(found) != 1:
+        return None
+    if ctx.positions[found[0]].start.line > ctx.positions[name].start.line:
+        return None
+    return found[0]
+
+
+def _append_element(t: cst.Tuple, value: cst.BaseExpression) -> cst.Tuple:
+    elts = list(t.elements)
+    last = elts[-1]
+    trailing = isinstance(last.comma, cst.Comma)
+    if trailing and len(elts) > 1:
+        elts.append(cst.Element(value=value, comma=last.comma))
+    else:
+        elts[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        elts.append(cst.Element(value=value))
+    new = t.with_changes(elements=elts)
+    if not new.lpar:
+        new = new.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return new
+
+
+@codemod("add_scope_id_to_key")
+def add_scope_id_to_key(ctx: ModuleContext, data: dict) -> str:
+    """CTX501 (unsafe): add the in-scope id (`data["scope_expr"]`) to the cache key.
+
+    The first tuple in the key expression gains the id as its last element
+    (`hash((parent, chunk))` -> `hash((parent, chunk, req.adapter_id))`); a key
+    that is a local name assigned once in the function is changed where it is
+    assigned; any other key `k` becomes `(k, <id>)`. Unsafe: every existing
+    cache entry misses once.
+    """
+    scope = data.get("scope_expr")
+    if not scope:
+        raise FixNotApplicable("no scope_expr in the fix data")
+    scope_node = expr(scope)
+    node = ctx.find(data, (cst.BaseExpression,), "key expression")
+    if isinstance(node, cst.Name):
+        assign = _key_assignment(ctx, node)
+        if assign is not None:
+            node = assign.value
+    if scope in ctx.code(node):
+        raise FixNotApplicable(f"{scope} is already in the key")
+    t = node if isinstance(node, cst.Tuple) else _first_tuple(node)
+    if t is not None and t.elements:
+        return ctx.module.deep_replace(t, _append_element(t, scope_node)).code  # type: ignore[union-attr]
+    inner = node.with_changes(lpar=(), rpar=()) if isinstance(node, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)) else node
+    new = cst.Tuple(elements=[cst.Element(value=inner, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+                              cst.Element(value=scope_node)])
+    return ctx.module.deep_replace(node, new).code  # type: ignore[union-attr]
+
+
+@codemod("tag_key_parts")
+def tag_key_parts(ctx: ModuleContext, data: dict) -> str:
+    """CTX504: tag each part of a composite key with its kind.
+
+    A tuple key `(a, s)` becomes `(("adapter", a), ("salt", s))`; an f-string
+    key `f"{a}:{s}"` becomes `f"adapter={a}:salt={s}"`. data: tags, one per
+    part, in order (a falsy tag leaves that part alone).
+    """
+    tags = list(data.get("tags") or [])
+    node = ctx.find(data, (cst.BaseExpression,), "key expression")
+    if isinstance(node, cst.Name):
+        assign = _key_assignment(ctx, node)
+        if assign is not None:
+            node = assign.value
+    if isinstance(node, cst.FormattedString):
+        parts = [p for p in node.parts if isinstance(p, cst.FormattedStringExpression)]
+        if len(parts) != len(tags):
+            raise FixNotApplicable(f"{len(tags)} tags for {len(parts)} key parts")
+        q = node.end
+        new_parts: list = []
+        for p in node.parts:
+            if isinstance(p, cst.FormattedStringExpression):
+                tag = tags[parts.index(p)]
+                if tag:
+                    new_parts.append(cst.FormattedStringText(f"{tag}="))
+            new_parts.append(p)
+        if any(q in str(t) or "{" in str(t) for t in tags if t):
+            raise FixNotApplicable("a tag cannot be written inside this string")
+        return ctx.module.deep_replace(node, node.with_changes(parts=new_parts)).code  # type: ignore[union-attr]
+    t = node if isinstance(node, cst.Tuple) else _first_tuple(node)
+    if t is None:
+        raise FixNotApplicable("the key is neither a tuple nor an f-string")
+    if len(t.elements) != len(tags):
+        raise FixNotApplicable(f"{len(tags)} tags for {len(t.elements)} key parts")
+    elts = []
+    for e, tag in zip(t.elements, tags):
+        v = e.value
+        if tag and not (isinstance(v, cst.Tuple) and len(v.elements) == 2
+                        and isinstance(v.elements[0].value, cst.SimpleString)):
+            v = cst.Tuple(elements=[
+                cst.Element(value=cst.SimpleString(_quote(str(tag))), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+                cst.Element(value=v.with_changes(lpar=(), rpar=()) if isinstance(v, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)) else v)])
+        elts.append(e.with_changes(value=v))
+    return ctx.module.deep_replace(t, t.with_changes(elements=elts)).code  # type: ignore[union-attr]
+
+
+def _quote(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+# ====================================================================== CTX601
+_ATOMIC = (cst.Name, cst.Attribute, cst.Call, cst.Subscript)
+
+
+@codemod("detach_accumulation")
+def detach_accumulation(ctx: ModuleContext, data: dict) -> str:
+    """CTX601: accumulate `loss.item()` (a Python float) or `loss.detach()` (no graph).
+
+    data: method "item" (default) or "detach". The accumulated expression is
+    parenthesised when it is not atomic (`(a * b).item()`).
+    """
+    method = data.get("method", "item")
+    if method not in ("item", "detach"):
+        raise FixNotApplicable(f"unknown method {method!r}")
+    node = ctx.find(data, (cst.BaseExpression,), "accumulated expression")
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in (
+            "item", "detach", "tolist", "cpu"):
+        raise FixNotApplicable("the value is already detached")
+    inner = node.with_changes(lpar=(), rpar=()) if isinstance(node, _ATOMIC) else (
+        node if node.lpar else node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))
+    new = cst.Call(func=cst.Attribute(value=inner, attr=cst.Name(method)), lpar=node.lpar if isinstance(node, _ATOMIC) else (),
+                   rpar=node.rpar if isinstance(node, _ATOMIC) else ())
+    return ctx.module.deep_replace(node, new).code  # type: ignore[union-attr]
