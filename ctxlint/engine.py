@@ -230,7 +230,12 @@ def _language_module(language: str):
 
 
 def rules_for(language: str, rules: list) -> list:
-    return [r for r in rules if r.language in (language, "any")]
+    """The rules that run on files of `language`.
+
+    A rule's `language` is one name, "any", or several joined by "+" (CTX302 checks
+    template files and literal templates in Python: "python+jinja").
+    """
+    return [r for r in rules if r.language in (language, "any") or language in r.language.split("+")]
 
 
 def lint_text(display: str, text: str, language: str, rules: list, config: Config,
@@ -455,5 +460,31 @@ def lint_paths(paths: list[str], config: Config, rules: list, jobs: int | None =
                 consume(item, out)
     if cache is not None:
         cache.save()
+    _project_pass(paths, files, config, rules, result)
     result.findings.sort(key=Finding.sort_key)
     return result
+
+
+def _project_pass(paths: list[str], files: list[SourceFile], config: Config, rules: list, result: RunResult) -> None:
+    """Cross-file findings, after the per-file pass; never cached (they depend on several files).
+
+    Templates: `ctxlint.languages.jinja.project_findings` resolves loader directories
+    in the run's Python files, lints the template files under them that discovery did
+    not list, re-parses templates whose environment sets other delimiters (their
+    per-file findings are replaced), and links render calls to templates (CTX304).
+    Runs only when a rule for Jinja is selected.
+    """
+    if not any("jinja" in r.language.split("+") for r in rules):
+        return
+    from ctxlint.languages import jinja
+    try:
+        proj = jinja.project_findings(paths, files, config, rules)
+    except Exception as exc:  # a bug here must not lose the per-file findings
+        result.notices.append(f"template project pass: internal error ({type(exc).__name__}: {exc})")
+        result.internal_errors += 1
+        return
+    if proj.replace:
+        result.findings = [f for f in result.findings if f.path not in proj.replace]
+    result.findings.extend(proj.findings)
+    result.notices.extend(proj.notices)
+    result.files += proj.files
