@@ -1,0 +1,361 @@
+"""Adoption on legacy code: baselines and `--add-noqa`.
+
+`--write-baseline FILE` records today's findings; `--baseline FILE` then reports
+only findings that are not in it. A finding is identified by a fingerprint of
+its code, its path (relative to the baseline file's directory, so the baseline
+works from any working directory) and the normalised text of the flagged line
+(whitespace collapsed), not its line number: inserting or moving code above a
+recorded finding, or re-indenting it, does not make it "new". Identical flagged
+lines in one file are matched by count (two recorded, three found: one is new).
+The model is ruff's and detekt's baselines and GitHub code scanning's
+`primaryLocationLineHash` partial fingerprint.
+
+`--add-noqa` writes the language's suppression comment on each finding's line:
+Python `# noqa: CTX501` (merged into an existing `# noqa: …` list), Go
+`//nolint:ctxlint` (merged into an existing `//nolint:a,b`), Jinja
+`{# ctxlint: ignore CTX302 #}` (merged into an existing one). Lines where a
+comment cannot go without changing the program — the line ends inside a
+multi-line string, after a backslash continuation, inside a Go raw string or
+block comment, or inside a multi-line Jinja tag or `{% raw %}` block — are left
+alone. Files are rewritten atomically, keeping their newline style and BOM.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import re
+import tempfile
+import tokenize
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Iterable
+
+from ctxlint import __version__
+from ctxlint.findings import Finding
+
+BASELINE_VERSION = 1
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+# ------------------------------------------------------------- fingerprints
+def normalise_line(text: str) -> str:
+    """A flagged line's text with all runs of whitespace collapsed and the ends stripped."""
+    return " ".join(text.split())
+
+
+def fingerprint(finding: Finding, lines: list[str] | None, path_key: str | None = None) -> str:
+    """The stable identity of a finding: hash of code + path + normalised flagged line.
+
+    Args:
+        finding: the finding.
+        lines: the file's LF-split lines (None when unreadable: the message stands in).
+        path_key: the path to hash (default: the finding's path, POSIX form).
+    Returns:
+        20 hex digits.
+    """
+    if lines is not None and 0 < finding.line <= len(lines):
+        anchor = normalise_line(lines[finding.line - 1])
+    else:
+        anchor = "message:" + finding.message
+    key = path_key if path_key is not None else Path(finding.path).as_posix()
+    raw = "\0".join((finding.code, key, anchor))
+    return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+
+
+def _split_lines(text: str) -> list[str]:
+    return _NEWLINE.split(text)
+
+
+def _read_lines(path: str, cache: dict[str, list[str] | None]) -> list[str] | None:
+    if path not in cache:
+        try:
+            cache[path] = _split_lines(Path(path).read_bytes().decode("utf-8-sig"))
+        except (OSError, UnicodeDecodeError):
+            cache[path] = None
+    return cache[path]
+
+
+def _path_key(path: str, base: Path) -> str:
+    """`path` relative to `base` (POSIX), or its absolute POSIX form when outside it."""
+    p = Path(path).resolve()
+    try:
+        return p.relative_to(base).as_posix()
+    except ValueError:
+        return p.as_posix()
+
+
+def _entries(findings: Iterable[Finding], base: Path) -> list[dict]:
+    cache: dict[str, list[str] | None] = {}
+    out = []
+    for f in findings:
+        key = _path_key(f.path, base)
+        out.append({
+            "code": f.code,
+            "path": key,
+            "fingerprint": fingerprint(f, _read_lines(f.path, cache), key),
+            "line": f.line,
+            "message": f.message,
+        })
+    out.sort(key=lambda e: (e["path"], e["line"], e["code"], e["fingerprint"]))
+    return out
+
+
+def _atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
+    fd, tmp = tempfile.mkstemp(dir=str(path.parent), prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+# ----------------------------------------------------------------- baseline
+def write(path: str, findings: list[Finding]) -> None:
+    """Record `findings` in the baseline file `path` (JSON, written atomically).
+
+    Raises:
+        OSError: the file cannot be written.
+    """
+    target = Path(path)
+    base = target.resolve().parent
+    doc = {
+        "tool": "ctxlint",
+        "version": BASELINE_VERSION,
+        "ctxlint": __version__,
+        "findings": _entries(findings, base),
+    }
+    target.parent.mkdir(parents=True, exist_ok=True)
+    _atomic_write(target, (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+
+
+def load(path: str) -> Counter:
+    """The recorded fingerprints of a baseline file, with their counts.
+
+    Raises:
+        OSError: unreadable file. ValueError: not a ctxlint baseline (bad JSON or shape).
+    """
+    doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    if not isinstance(doc, dict) or doc.get("tool") != "ctxlint" or not isinstance(doc.get("findings"), list):
+        raise ValueError("not a ctxlint baseline file (expected {\"tool\": \"ctxlint\", \"findings\": [...]})")
+    if doc.get("version") != BASELINE_VERSION:
+        raise ValueError(f"unsupported baseline version {doc.get('version')!r} (expected {BASELINE_VERSION})")
+    counts: Counter = Counter()
+    for e in doc["findings"]:
+        if not isinstance(e, dict) or not isinstance(e.get("fingerprint"), str):
+            raise ValueError("baseline entry without a fingerprint")
+        counts[e["fingerprint"]] += 1
+    return counts
+
+
+def filter_new(path: str, findings: list[Finding]) -> list[Finding]:
+    """The findings not recorded in the baseline file `path`, in their original order.
+
+    Raises:
+        OSError, ValueError: as `load`.
+    """
+    remaining = load(path)
+    base = Path(path).resolve().parent
+    cache: dict[str, list[str] | None] = {}
+    out = []
+    for f in findings:
+        fp = fingerprint(f, _read_lines(f.path, cache), _path_key(f.path, base))
+        if remaining[fp] > 0:
+            remaining[fp] -= 1
+        else:
+            out.append(f)
+    return out
+
+
+# ------------------------------------------------------------------ add-noqa
+_PY_NOQA_CODES = re.compile(r"#\s*noqa:\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*)", re.IGNORECASE)
+_PY_NOQA_BARE = re.compile(r"#\s*noqa(?!:)\b", re.IGNORECASE)
+_GO_NOLINT = re.compile(r"//\s*nolint(?::(?P<linters>[\w,-]+))?", re.IGNORECASE)
+_JINJA_IGNORE = re.compile(r"\{#-?\s*ctxlint:\s*ignore\s+(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*)\s*-?#\}", re.IGNORECASE)
+
+
+def _python_unsafe_lines(text: str) -> set[int]:
+    """1-based lines whose end is inside a string token or that end in a backslash continuation."""
+    bad: set[int] = set()
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.STRING and tok.end[0] > tok.start[0]:
+                bad.update(range(tok.start[0], tok.end[0]))
+            elif tok.type == getattr(tokenize, "FSTRING_MIDDLE", -1) and tok.end[0] > tok.start[0]:
+                bad.update(range(tok.start[0], tok.end[0]))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return set(range(1, text.count("\n") + 2))  # cannot tell: touch nothing
+    for i, line in enumerate(text.split("\n"), 1):
+        if line.rstrip().endswith("\\"):
+            bad.add(i)
+    return bad
+
+
+def _go_unsafe_lines(text: str) -> set[int]:
+    """1-based lines whose end is inside a raw string literal or a block comment."""
+    bad: set[int] = set()
+    i, n, line = 0, len(text), 1
+    state = None  # None | "raw" | "block"
+    while i < n:
+        c = text[i]
+        if c == "\n":
+            if state is not None:
+                bad.add(line)
+            line += 1
+            i += 1
+            continue
+        if state == "raw":
+            if c == "`":
+                state = None
+        elif state == "block":
+            if text.startswith("*/", i):
+                state, i = None, i + 1
+        elif c == "`":
+            state = "raw"
+        elif text.startswith("/*", i):
+            state, i = "block", i + 1
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        elif c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            i = j
+        i += 1
+    return bad
+
+
+def _jinja_unsafe_lines(text: str) -> set[int]:
+    """1-based lines whose end is inside a Jinja tag/expression/comment or a raw block."""
+    try:
+        from jinja2 import Environment
+        tokens = list(Environment().lex(text))
+    except Exception:  # TemplateSyntaxError and friends: touch nothing
+        return set(range(1, text.count("\n") + 2))
+    bad: set[int] = set()
+    open_line = None
+    for lineno, kind, _value in tokens:
+        if kind.endswith("_begin"):
+            open_line = lineno
+        elif kind.endswith("_end") and open_line is not None:
+            bad.update(range(open_line, lineno))
+            open_line = None
+    return bad
+
+
+def _add_python(line: str, codes: list[str]) -> str | None:
+    if _PY_NOQA_BARE.search(line) and not _PY_NOQA_CODES.search(line):
+        return None  # a bare noqa comment already suppresses every code
+    m = _PY_NOQA_CODES.search(line)
+    if m:
+        have = [c.upper() for c in re.split(r"[,\s]+", m.group("codes").strip()) if c]
+        new = [c for c in codes if c not in have]
+        if not new:
+            return None
+        merged = ", ".join([*have, *new])
+        return line[: m.start("codes")] + merged + line[m.end("codes"):]
+    body = line.rstrip()
+    return f"{body}  # noqa: {', '.join(codes)}" + line[len(body):] if body else None
+
+
+def _add_go(line: str, codes: list[str]) -> str | None:
+    m = _GO_NOLINT.search(line)
+    if m:
+        linters = m.group("linters")
+        if not linters or "ctxlint" in linters.lower().split(","):
+            return None
+        return line[: m.end("linters")] + ",ctxlint" + line[m.end("linters"):]
+    body = line.rstrip()
+    return f"{body} //nolint:ctxlint" + line[len(body):] if body else None
+
+
+def _add_jinja(line: str, codes: list[str]) -> str | None:
+    m = _JINJA_IGNORE.search(line)
+    if m:
+        have = [c.upper() for c in re.split(r"[,\s]+", m.group("codes").strip()) if c]
+        new = [c for c in codes if c not in have]
+        if not new:
+            return None
+        return line[: m.start("codes")] + ", ".join([*have, *new]) + line[m.end("codes"):]
+    body = line.rstrip()
+    return f"{body} {{# ctxlint: ignore {' '.join(codes)} #}}" + line[len(body):] if body else None
+
+
+_ADDERS = {"python": (_add_python, _python_unsafe_lines), "go": (_add_go, _go_unsafe_lines),
+           "jinja": (_add_jinja, _jinja_unsafe_lines)}
+
+
+def add_noqa_text(text: str, language: str, codes_by_line: dict[int, list[str]]) -> tuple[str, int]:
+    """Insert suppression comments into LF-normalised `text`.
+
+    Args:
+        codes_by_line: 1-based line -> codes to suppress there.
+    Returns:
+        (new text, number of lines that gained or extended a comment).
+    """
+    add, unsafe = _ADDERS[language]
+    lines = text.split("\n")
+    skip = unsafe(text)
+    changed = 0
+    for ln, codes in sorted(codes_by_line.items()):
+        if ln in skip or not 0 < ln <= len(lines):
+            continue
+        new = add(lines[ln - 1], sorted(dict.fromkeys(codes)))
+        if new is not None and new != lines[ln - 1]:
+            lines[ln - 1] = new
+            changed += 1
+    return "\n".join(lines), changed
+
+
+def add_noqa(findings: list[Finding]) -> int:
+    """Add suppression comments for `findings` to their files; returns the lines changed.
+
+    CTX000 (a file that does not parse) and CTX001 (a stale suppression) are not
+    suppressed. A file that cannot be read or decoded is skipped. Each file keeps
+    its newline style (LF, CRLF or CR) and UTF-8 BOM, and is replaced atomically.
+    """
+    from ctxlint.engine import language_of
+
+    by_file: dict[str, dict[int, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for f in findings:
+        if f.code in ("CTX000", "CTX001"):
+            continue
+        by_file[f.path][f.line].append(f.code)
+    total = 0
+    for path, codes_by_line in by_file.items():
+        p = Path(path)
+        # Files without a known suffix are reported only from configured
+        # template-dirs, which hold Jinja templates.
+        language = language_of(p) or "jinja"
+        try:
+            raw = p.read_bytes()
+            bom = raw.startswith(b"\xef\xbb\xbf")
+            text = raw.decode("utf-8-sig")
+            mode = p.stat().st_mode & 0o7777
+        except (OSError, UnicodeDecodeError):
+            continue
+        m = _NEWLINE.search(text)
+        newline = m.group(0) if m else "\n"
+        normalised = _NEWLINE.sub("\n", text)
+        new, changed = add_noqa_text(normalised, language, codes_by_line)
+        if not changed:
+            continue
+        out = new.replace("\n", newline) if newline != "\n" else new
+        data = ("\ufeff" if bom else "").encode("utf-8") + out.encode("utf-8")
+        try:
+            _atomic_write(p, data, mode)
+        except OSError:
+            continue
+        total += changed
+    return total

@@ -1,0 +1,562 @@
+"""The ctxlint language server (`ctxlint lsp`, stdio), built on pygls.
+
+What an editor gets:
+
+- Diagnostics for Python, Go and Jinja documents on open, on change (debounced,
+  50 ms by default) and on save. The unsaved buffer is what gets linted: the
+  server hands the document text to `ctxlint.engine.lint_text`, the same entry
+  point `ctxlint check` uses, so rules, suppressions, per-file ignores and the
+  project's `[tool.ctxlint]` settings (nearest pyproject.toml/ctxlint.toml above
+  the file) behave exactly as on the command line. Each diagnostic carries the
+  code, the rule name, a `codeDescription` link to the rule's documentation (a
+  markdown file written once per rule under the user cache directory), a
+  severity and the range.
+- Quick-fix code actions from the findings' fixes: one per fixable finding and
+  one "fix all in file" (also offered as `source.fixAll.ctxlint` for
+  fix-on-save). Text-edit fixes (Go, Jinja) are applied here; Python fixes are
+  libcst codemods applied by `ctxlint.fixers.fix_text`. Unsafe fixes are offered
+  only when the `unsafe-fixes` setting is true.
+- Settings from `initializationOptions` and `workspace/didChangeConfiguration`,
+  either `{"ctxlint": {...}}` or the inner table, in the config file's key space
+  (`select`, `ignore`, `extend-select`, `scope-ids`, `per-file-ignores`, ...), plus
+  the server's own `unsafe-fixes` (bool) and `debounce-ms` (int).
+
+Positions: findings count lines from 1 and columns from 1 (UTF-8 bytes for
+Python and Go, characters for Jinja); the server converts to LSP positions in
+the encoding negotiated with the client (UTF-16 unless the client offers
+another), through pygls's position codec.
+
+Model: ruff's server (diagnostics + quick fixes + fixAll from one engine) and
+the LSP 3.17 specification (textDocument/publishDiagnostics, codeAction).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from ctxlint import __version__
+from ctxlint.findings import SAFE, Edit, Finding
+
+log = logging.getLogger("ctxlint.lsp")
+
+#: LSP languageId -> ctxlint language.
+LANGUAGE_IDS = {
+    "python": "python",
+    "go": "go",
+    "jinja": "jinja", "jinja2": "jinja", "jinja-html": "jinja", "j2": "jinja", "htmldjango": "jinja",
+}
+DEFAULT_DEBOUNCE_S = 0.05
+FIX_ALL_KIND = "source.fixAll.ctxlint"
+SERVER_KEYS = ("unsafe-fixes", "debounce-ms")
+
+
+@dataclass
+class LintState:
+    """The last lint of one document version: what code actions are built from."""
+
+    version: int | None
+    text: str  # LF-normalised, BOM-less: the text the rules and fixes saw
+    language: str
+    path: str
+    findings: list[Finding] = field(default_factory=list)
+
+
+class CtxlintLanguageServer(LanguageServer):
+    """pygls server holding settings, per-directory config and per-document lint state."""
+
+    def __init__(self) -> None:
+        super().__init__("ctxlint", __version__,
+                         text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.overrides: dict[str, Any] = {}
+        self.unsafe_fixes = False
+        self.debounce_s = DEFAULT_DEBOUNCE_S
+        self.states: dict[str, LintState] = {}
+        self.pending: dict[str, asyncio.Task] = {}
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ctxlint-lint")
+        self._configs: dict[str, tuple] = {}
+        self._reported: set[str] = set()
+
+    # ------------------------------------------------------------ settings
+    def update_settings(self, settings: Any) -> None:
+        """Take client settings (`{"ctxlint": {...}}` or the inner table); bad values are reported."""
+        if isinstance(settings, dict) and isinstance(settings.get("ctxlint"), dict):
+            settings = settings["ctxlint"]
+        if not isinstance(settings, dict):
+            return
+        table = {k.replace("_", "-"): v for k, v in settings.items()}
+        unsafe = table.pop("unsafe-fixes", None)
+        if isinstance(unsafe, bool):
+            self.unsafe_fixes = unsafe
+        debounce = table.pop("debounce-ms", None)
+        if isinstance(debounce, (int, float)) and not isinstance(debounce, bool) and debounce >= 0:
+            self.debounce_s = debounce / 1000.0
+        from ctxlint.config import Config, ConfigError, apply_overrides
+        try:
+            apply_overrides(Config(), dict(table))  # validate before adopting
+        except ConfigError as exc:
+            self.show_error(f"ctxlint: ignoring settings: {exc}")
+            return
+        self.overrides = table
+        self._configs.clear()
+        self._reported.clear()
+
+    def show_error(self, message: str) -> None:
+        if message in self._reported:
+            return
+        self._reported.add(message)
+        log.warning(message)
+        self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=message))
+
+    def settings_for(self, path: str):
+        """(Config, rules) for a document at `path`: its project's config plus the client overrides."""
+        from ctxlint.config import Config, ConfigError, apply_overrides, find_config_file, load_config
+        from ctxlint.rules import select_rules
+
+        directory = os.path.dirname(path) or "."
+        source = find_config_file(Path(directory))
+        try:
+            mtime = source.stat().st_mtime_ns if source else None
+        except OSError:
+            mtime = None
+        key = f"{source}|{mtime}"
+        hit = self._configs.get(directory)
+        if hit is not None and hit[0] == key:
+            return hit[1], hit[2]
+        try:
+            config = load_config(str(source), None) if source else Config(root=Path(directory).resolve())
+        except ConfigError as exc:
+            self.show_error(f"ctxlint: {exc}")
+            config = Config(root=Path(directory).resolve())
+        try:
+            apply_overrides(config, dict(self.overrides))
+        except ConfigError as exc:
+            self.show_error(f"ctxlint: {exc}")
+        try:
+            rules = select_rules(config.select, config.ignore, config.extend_select)
+        except ValueError as exc:
+            self.show_error(f"ctxlint: {exc}")
+            rules = select_rules([], [])
+        self._configs[directory] = (key, config, rules)
+        return config, rules
+
+    # ---------------------------------------------------------------- lint
+    def language_for(self, path: str, language_id: str | None, config) -> str | None:
+        from ctxlint.engine import TEMPLATE_DIR_SUFFIXES, language_of
+        lang = language_of(path)
+        if lang:
+            return lang
+        if language_id and language_id in LANGUAGE_IDS:
+            return LANGUAGE_IDS[language_id]
+        p = Path(path)
+        if p.suffix.lower() in TEMPLATE_DIR_SUFFIXES:
+            rp = p.resolve()
+            for d in config.template_dirs:
+                if rp.is_relative_to((config.root / d).resolve()):
+                    return "jinja"
+        return None
+
+    def lint_document(self, uri: str) -> LintState | None:
+        """Lint the open document's current text; returns its state (None when not lintable)."""
+        from ctxlint import engine
+        doc = self.workspace.get_text_document(uri)
+        path = to_fs_path(uri) or uri
+        config, rules = self.settings_for(path)
+        language = self.language_for(path, doc.language_id, config)
+        if language is None:
+            return None
+        text = normalise(doc.source)
+        state = LintState(doc.version, text, language, path)
+        if len(text.encode("utf-8", "surrogatepass")) > config.max_file_size or not text.strip():
+            return state
+        try:
+            state.findings = engine.lint_text(path, text, language, rules, config)
+        except Exception as exc:  # a rule bug: tell the log, keep serving
+            log.exception("lint failed for %s", path)
+            self.show_error(f"ctxlint: internal error linting {Path(path).name}: {type(exc).__name__}: {exc}")
+        return state
+
+    async def lint_and_publish(self, uri: str, delay: float = 0.0) -> None:
+        """Lint `uri` (after `delay` seconds, cancelled by a newer change) and publish diagnostics."""
+        if delay:
+            await asyncio.sleep(delay)
+        doc = self.workspace.text_documents.get(uri)
+        if doc is None:
+            return
+        version = doc.version
+        loop = asyncio.get_running_loop()
+        state = await loop.run_in_executor(self.executor, self.lint_document, uri)
+        doc = self.workspace.text_documents.get(uri)
+        if doc is None or doc.version != version:
+            return  # a newer change arrived meanwhile; its own lint will publish
+        if state is None:
+            self.states.pop(uri, None)
+            self.publish(uri, [], version)
+            return
+        self.states[uri] = state
+        self.publish(uri, [self.diagnostic(doc, state, i, f) for i, f in enumerate(state.findings)], version)
+
+    def schedule(self, uri: str, delay: float) -> None:
+        old = self.pending.pop(uri, None)
+        if old is not None and not old.done():
+            old.cancel()
+        self.pending[uri] = asyncio.ensure_future(self.lint_and_publish(uri, delay))
+
+    def publish(self, uri: str, diagnostics: list[types.Diagnostic], version: int | None) -> None:
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version))
+
+    # ---------------------------------------------------------- conversion
+    def diagnostic(self, doc, state: LintState, index: int, f: Finding) -> types.Diagnostic:
+        """The LSP diagnostic for finding number `index` of `state`."""
+        rng = finding_range(doc, state, f)
+        if f.code == "CTX000":
+            severity = types.DiagnosticSeverity.Error
+        elif f.code == "CTX001":
+            severity = types.DiagnosticSeverity.Hint
+        else:
+            severity = types.DiagnosticSeverity.Warning
+        fixable = f.fix is not None and (f.fix.safety == SAFE or self.unsafe_fixes)
+        message = f"{f.name}: {f.message}"
+        if f.fix is not None:
+            message += f" [fix: {f.fix.description}{'' if f.fix.safety == SAFE else ', unsafe'}]"
+        return types.Diagnostic(
+            range=rng,
+            message=message,
+            severity=severity,
+            code=f.code,
+            code_description=types.CodeDescription(href=doc) if (doc := rule_doc_uri(f.code)) else None,
+            source="ctxlint",
+            tags=[types.DiagnosticTag.Unnecessary] if f.code == "CTX001" else None,
+            data={"index": index, "version": state.version, "code": f.code, "name": f.name,
+                  "fixable": fixable},
+        )
+
+    # ---------------------------------------------------------- code actions
+    def current_state(self, uri: str) -> LintState | None:
+        doc = self.workspace.text_documents.get(uri)
+        if doc is None:
+            return None
+        state = self.states.get(uri)
+        if state is None or state.version != doc.version:
+            state = self.lint_document(uri)
+            if state is not None:
+                self.states[uri] = state
+        return state
+
+    def allowed(self, f: Finding) -> bool:
+        return f.fix is not None and (f.fix.safety == SAFE or self.unsafe_fixes)
+
+    def code_actions(self, params: types.CodeActionParams) -> list[types.CodeAction]:
+        uri = params.text_document.uri
+        state = self.current_state(uri)
+        if state is None:
+            return []
+        doc = self.workspace.get_text_document(uri)
+        only = params.context.only
+        want_quick = not only or any(str(k).startswith("quickfix") for k in only)
+        want_fix_all = not only or any(FIX_ALL_KIND.startswith(str(k)) or str(k).startswith(FIX_ALL_KIND)
+                                       for k in only)
+        actions: list[types.CodeAction] = []
+        if want_quick:
+            for d in params.context.diagnostics:
+                if d.source != "ctxlint" or not isinstance(d.data, dict):
+                    continue
+                f = self._finding_for(state, d)
+                if f is None or not self.allowed(f):
+                    continue
+                new = apply_fixes(state, [f], self.unsafe_fixes)
+                if new is None:
+                    continue
+                edit = self.workspace_edit(doc, state, new)
+                if edit is None:
+                    continue
+                unsafe = "" if f.fix.safety == SAFE else " (unsafe)"
+                actions.append(types.CodeAction(
+                    title=f"ctxlint: {f.fix.description}{unsafe} [{f.code}]",
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=[d],
+                    edit=edit,
+                    is_preferred=f.fix.safety == SAFE,
+                ))
+        fixable = [f for f in state.findings if self.allowed(f)]
+        if fixable and (want_quick or want_fix_all):
+            new = apply_fixes(state, fixable, self.unsafe_fixes)
+            edit = self.workspace_edit(doc, state, new) if new is not None else None
+            if edit is not None:
+                if want_quick:
+                    actions.append(types.CodeAction(
+                        title=f"ctxlint: fix all in file ({len(fixable)} finding{'s' if len(fixable) != 1 else ''})",
+                        kind=types.CodeActionKind.QuickFix, edit=edit))
+                if want_fix_all:
+                    actions.append(types.CodeAction(
+                        title="ctxlint: fix all in file", kind=FIX_ALL_KIND, edit=edit))
+        return actions
+
+    def _finding_for(self, state: LintState, d: types.Diagnostic) -> Finding | None:
+        data = d.data
+        idx = data.get("index")
+        if data.get("version") == state.version and isinstance(idx, int) and 0 <= idx < len(state.findings):
+            f = state.findings[idx]
+            if f.code == data.get("code"):
+                return f
+        # Diagnostics from an older version: match by code and start line.
+        for f in state.findings:
+            if f.code == d.code and f.line - 1 == d.range.start.line:
+                return f
+        return None
+
+    def workspace_edit(self, doc, state: LintState, new_text: str) -> types.WorkspaceEdit | None:
+        edit = minimal_text_edit(doc, new_text)
+        if edit is None:
+            return None
+        caps = self.client_capabilities.workspace
+        versioned = bool(caps and caps.workspace_edit and caps.workspace_edit.document_changes)
+        if versioned:
+            return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(
+                text_document=types.OptionalVersionedTextDocumentIdentifier(uri=doc.uri, version=doc.version),
+                edits=[edit])])
+        return types.WorkspaceEdit(changes={doc.uri: [edit]})
+
+
+# ------------------------------------------------------------------ helpers
+def normalise(text: str) -> str:
+    """Document text as the engine sees a file: no BOM, LF line endings."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def char_column(line_text: str, col: int, language: str) -> int:
+    """0-based character column for a finding's 1-based column on `line_text`."""
+    from ctxlint.report.sarif_report import BYTE_COLUMN_LANGUAGES
+    n = max(col - 1, 0)
+    if language in BYTE_COLUMN_LANGUAGES:
+        return len(line_text.encode("utf-8", "surrogatepass")[:n].decode("utf-8", "ignore"))
+    return min(n, len(line_text))
+
+
+def finding_range(doc, state: LintState, f: Finding) -> types.Range:
+    """The finding's range in the client's position encoding."""
+    lines = state.text.split("\n")
+    last = max(len(lines) - 1, 0)
+    sl = min(max(f.line - 1, 0), last)
+    el = min(max(f.end_line - 1, sl), last)
+    sc = char_column(lines[sl], f.col, state.language) if lines else 0
+    ec = char_column(lines[el], f.end_col, state.language) if lines else 0
+    if el == sl and ec <= sc:  # an empty range: widen to one character where the line has one
+        ec = max(min(sc + 1, len(lines[sl])), sc)
+    codec = doc.position_codec
+    doc_lines = doc.lines
+    start = codec.position_to_client_units(doc_lines, types.Position(line=sl, character=sc))
+    end = codec.position_to_client_units(doc_lines, types.Position(line=el, character=ec))
+    return types.Range(start=start, end=end)
+
+
+def apply_edits(text: str, edits: list[Edit]) -> str:
+    """Apply non-overlapping character-offset edits to `text` (overlaps after the first are dropped)."""
+    chosen: list[Edit] = []
+    last_end = -1
+    for e in sorted(edits, key=lambda e: (e.start, e.end)):
+        if e.start < last_end or e.start < 0 or e.end > len(text) or e.end < e.start:
+            continue
+        chosen.append(e)
+        last_end = max(e.end, e.start)
+    for e in reversed(chosen):
+        text = text[: e.start] + e.text + text[e.end:]
+    return text
+
+
+def apply_fixes(state: LintState, findings: list[Finding], unsafe: bool) -> str | None:
+    """The document text with the fixes of `findings` applied, or None when nothing changes.
+
+    Text-edit fixes are applied here; when any finding's fix is a codemod, all of
+    them go to `ctxlint.fixers.fix_text` (the same code `ctxlint check --fix` runs).
+    """
+    fixes = [f for f in findings if f.fix is not None]
+    if not fixes:
+        return None
+    if any(f.fix.codemod for f in fixes):
+        try:
+            from ctxlint.fixers import fix_text
+        except ImportError:
+            fixes = [f for f in fixes if not f.fix.codemod]
+            if not fixes:
+                return None
+            new = apply_edits(state.text, [e for f in fixes for e in f.fix.edits])
+        else:
+            try:
+                new = fix_text(state.path, state.text, state.language, fixes, unsafe)
+            except Exception:
+                log.exception("fix_text failed for %s", state.path)
+                return None
+    else:
+        new = apply_edits(state.text, [e for f in fixes for e in f.fix.edits])
+    if new is None or new == state.text:
+        return None
+    return new
+
+
+def minimal_text_edit(doc, new_normalised: str) -> types.TextEdit | None:
+    """One TextEdit turning the document into `new_normalised` (LF text), in the doc's newline style.
+
+    The common prefix and suffix are trimmed so the edit covers only the changed
+    region (cursor and folds elsewhere are kept).
+    """
+    old = doc.source
+    bom = "\ufeff" if old.startswith("\ufeff") else ""
+    newline = "\r\n" if "\r\n" in old else ("\r" if "\r" in old else "\n")
+    new = bom + (new_normalised.replace("\n", newline) if newline != "\n" else new_normalised)
+    if new == old:
+        return None
+    p = 0
+    limit = min(len(old), len(new))
+    while p < limit and old[p] == new[p]:
+        p += 1
+    s = 0
+    while s < limit - p and old[len(old) - 1 - s] == new[len(new) - 1 - s]:
+        s += 1
+    if p and old[p - 1] == "\r" and p < len(old) and old[p] == "\n":
+        p -= 1  # never split a CRLF pair
+    lines = doc.lines
+    starts = [0]
+    for ln in lines:
+        starts.append(starts[-1] + len(ln))
+
+    def pos(offset: int) -> types.Position:
+        import bisect
+        i = bisect.bisect_right(starts, offset) - 1
+        i = min(i, max(len(lines) - 1, 0)) if lines else 0
+        if not lines:
+            return types.Position(line=0, character=0)
+        if offset >= starts[-1] and lines and (lines[-1].endswith("\n") or lines[-1].endswith("\r")):
+            return types.Position(line=len(lines), character=0)
+        return doc.position_codec.position_to_client_units(lines, types.Position(line=i, character=offset - starts[i]))
+
+    return types.TextEdit(range=types.Range(start=pos(p), end=pos(len(old) - s)), new_text=new[p: len(new) - s])
+
+
+_DOC_DIR: Path | None = None
+
+
+def rule_doc_uri(code: str) -> str | None:
+    """A URI for the rule's documentation: a markdown file (the `ctxlint explain` text) in the cache dir.
+
+    Written once per rule and ctxlint version under `$XDG_CACHE_HOME/ctxlint/docs/`
+    (or the temp dir when the home cache is not writable); falls back to the source
+    file of the rule's module.
+    """
+    global _DOC_DIR
+    from ctxlint.rules import get_rule
+    rule = get_rule(code)
+    if _DOC_DIR is None:
+        for base in (os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+                     tempfile.gettempdir()):
+            d = Path(base) / "ctxlint" / "docs" / __version__
+            try:
+                d.mkdir(parents=True, exist_ok=True)
+                _DOC_DIR = d
+                break
+            except OSError:
+                continue
+    if rule is None:
+        return None
+    target = (_DOC_DIR / f"{code}.md") if _DOC_DIR else None
+    if target is not None:
+        if not target.exists():
+            text = f"# {rule.code} {rule.name}\n\n{rule.summary}\n\n{rule.doc.rstrip()}\n"
+            try:
+                fd, tmp = tempfile.mkstemp(dir=str(target.parent), prefix=".doc-")
+                with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                    fh.write(text)
+                os.replace(tmp, target)
+            except OSError:
+                target = None
+        if target is not None:
+            return target.as_uri()
+    import inspect
+    return Path(inspect.getsourcefile(type(rule)) or __file__).resolve().as_uri()
+
+
+# ------------------------------------------------------------------ server
+def create_server() -> CtxlintLanguageServer:
+    """Build the server with its features registered (one instance per process)."""
+    server = CtxlintLanguageServer()
+
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: CtxlintLanguageServer, params: types.InitializeParams):
+        if params.initialization_options:
+            ls.update_settings(params.initialization_options)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    async def did_open(ls: CtxlintLanguageServer, params: types.DidOpenTextDocumentParams):
+        ls.schedule(params.text_document.uri, 0.0)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    async def did_change(ls: CtxlintLanguageServer, params: types.DidChangeTextDocumentParams):
+        ls.schedule(params.text_document.uri, ls.debounce_s)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
+    async def did_save(ls: CtxlintLanguageServer, params: types.DidSaveTextDocumentParams):
+        uri = params.text_document.uri
+        if uri.endswith(("pyproject.toml", "ctxlint.toml")):
+            ls._configs.clear()
+            for open_uri in list(ls.workspace.text_documents):
+                ls.schedule(open_uri, 0.0)
+            return
+        ls.schedule(uri, 0.0)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    async def did_close(ls: CtxlintLanguageServer, params: types.DidCloseTextDocumentParams):
+        uri = params.text_document.uri
+        task = ls.pending.pop(uri, None)
+        if task is not None and not task.done():
+            task.cancel()
+        ls.states.pop(uri, None)
+        ls.publish(uri, [], None)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def did_change_configuration(ls: CtxlintLanguageServer, params: types.DidChangeConfigurationParams):
+        ls.update_settings(params.settings)
+        ls._configs.clear()
+        for uri in list(ls.workspace.text_documents):
+            ls.schedule(uri, 0.0)
+
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL_KIND],
+                                resolve_provider=False),
+    )
+    def code_action(ls: CtxlintLanguageServer, params: types.CodeActionParams):
+        try:
+            return ls.code_actions(params)
+        except Exception:
+            log.exception("code actions failed")
+            return []
+
+    return server
+
+
+def main() -> int:
+    """Run the server on stdin/stdout until the client says exit. Returns the exit code."""
+    logging.basicConfig(level=os.environ.get("CTXLINT_LSP_LOG", "WARNING").upper(),
+                        format="ctxlint-lsp %(levelname)s %(message)s")
+    server = create_server()
+    server.start_io()
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

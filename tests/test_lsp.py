@@ -1,0 +1,177 @@
+"""End-to-end tests of `ctxlint lsp` with pytest-lsp: a real LSP client talks to the
+server over stdio (`python -m ctxlint lsp` in a subprocess)."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+BUGGY = '''\
+import asyncio
+
+
+async def write_usage(tenant_id: str, tokens: int) -> None:
+    await asyncio.sleep(0)
+
+
+async def complete(tenant_id: str, prompt: str) -> str:
+    out = prompt[::-1]
+    asyncio.create_task(write_usage(tenant_id, len(out)))
+    return out
+'''
+CLEAN = BUGGY.replace("    asyncio.create_task(", "    await (")
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "ctxlint", "lsp"]))
+async def client(lsp_client: LanguageClient, tmp_path_factory):
+    caps = pytest_lsp.client_capabilities("visual-studio-code")
+    root = tmp_path_factory.mktemp("ws")
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=caps, root_uri=root.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="ws")]))
+    lsp_client.root = root
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def wait_diagnostics(client: LanguageClient, uri: str, pred=lambda ds: True, timeout: float = 15.0):
+    """Wait until the latest diagnostics published for `uri` satisfy `pred`; return them."""
+    async def loop():
+        while True:
+            if uri in client.diagnostics and pred(client.diagnostics[uri]):
+                return client.diagnostics[uri]
+            await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    return await asyncio.wait_for(loop(), timeout)
+
+
+def open_doc(client: LanguageClient, path: Path, text: str, language_id: str = "python", version: int = 1) -> str:
+    uri = path.as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=uri, language_id=language_id, version=version, text=text)))
+    return uri
+
+
+def change_doc(client: LanguageClient, uri: str, text: str, version: int) -> None:
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+
+
+def apply_text_edits(text: str, edits: list[types.TextEdit]) -> str:
+    """Apply LSP TextEdits (UTF-16 positions; ASCII test texts) the way an editor does."""
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for ln in lines:
+        starts.append(starts[-1] + len(ln))
+
+    def off(p: types.Position) -> int:
+        return starts[min(p.line, len(lines))] + p.character
+    for e in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        text = text[: off(e.range.start)] + e.new_text + text[off(e.range.end):]
+    return text
+
+
+def edits_of(action: types.CodeAction, uri: str) -> list[types.TextEdit]:
+    we = action.edit
+    if we.document_changes:
+        return [e for dc in we.document_changes if dc.text_document.uri == uri for e in dc.edits]
+    return list(we.changes[uri])
+
+
+@pytest.mark.asyncio
+async def test_diagnostics_on_open(client: LanguageClient):
+    path = client.root / "svc.py"
+    path.write_text("")  # only the unsaved buffer has the bug
+    uri = open_doc(client, path, BUGGY)
+    ds = await wait_diagnostics(client, uri, lambda ds: len(ds) > 0)
+    assert len(ds) == 1
+    d = ds[0]
+    assert d.code == "CTX107" and d.source == "ctxlint"
+    assert d.message.startswith("task-reference-discarded: ")
+    assert d.severity == types.DiagnosticSeverity.Warning
+    assert (d.range.start.line, d.range.start.character) == (9, 4)
+    assert d.range.end.line == 9 and d.range.end.character > 4
+    href = d.code_description.href
+    assert href.startswith("file://")
+    doc = Path(href[len("file://"):]).read_text()
+    assert "# CTX107 task-reference-discarded" in doc and "## Why is this bad" in doc
+
+
+@pytest.mark.asyncio
+async def test_change_is_debounced_and_lints_the_unsaved_buffer(client: LanguageClient):
+    path = client.root / "svc.py"
+    path.write_text(BUGGY)  # the file on disk has the bug; the buffer will not
+    uri = open_doc(client, path, CLEAN)
+    await wait_diagnostics(client, uri, lambda ds: len(ds) == 0)
+    change_doc(client, uri, BUGGY, 2)
+    ds = await wait_diagnostics(client, uri, lambda ds: len(ds) == 1)
+    assert ds[0].code == "CTX107"
+    # A burst of changes publishes for the last version only.
+    for v in range(3, 8):
+        change_doc(client, uri, CLEAN if v % 2 else BUGGY, v)
+    ds = await wait_diagnostics(client, uri, lambda ds: len(ds) == 0)
+    assert len(ds) == 0
+    # Save re-lints too (with the buffer's text, not the disk's).
+    client.text_document_did_save(types.DidSaveTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    await asyncio.sleep(0.3)
+    assert len(client.diagnostics[uri]) == 0
+
+
+@pytest.mark.asyncio
+async def test_project_config_and_did_change_configuration(client: LanguageClient):
+    proj = client.root / "proj"
+    proj.mkdir()
+    (proj / "pyproject.toml").write_text('[tool.ctxlint]\nignore = ["CTX107"]\n')
+    uri_ignored = open_doc(client, proj / "a.py", BUGGY)
+    uri_plain = open_doc(client, client.root / "b.py", BUGGY)
+    await wait_diagnostics(client, uri_plain, lambda ds: len(ds) == 1)
+    await wait_diagnostics(client, uri_ignored, lambda ds: len(ds) == 0)
+    # Settings pushed by the client apply on top of the file's config.
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"ctxlint": {"ignore": ["CTX1"]}}))
+    await wait_diagnostics(client, uri_plain, lambda ds: len(ds) == 0)
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"ctxlint": {}}))
+    ds = await wait_diagnostics(client, uri_plain, lambda ds: len(ds) == 1)
+    assert ds[0].code == "CTX107"
+
+
+@pytest.mark.asyncio
+async def test_noqa_and_unused_noqa(client: LanguageClient):
+    text = BUGGY.replace("len(out)))\n", "len(out)))  # noqa: CTX107\n") + "x = 1  # noqa: CTX501\n"
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"ctxlint": {"extend-select": ["CTX001"]}}))
+    uri = open_doc(client, client.root / "n.py", text)
+    ds = await wait_diagnostics(client, uri, lambda ds: len(ds) > 0)
+    # CTX107 is suppressed and its noqa used; CTX501 is not selected here... unless present.
+    codes = sorted(d.code for d in ds)
+    assert "CTX107" not in codes
+    assert all(d.code == "CTX001" for d in ds)
+
+
+@pytest.mark.asyncio
+async def test_quick_fix_removes_the_diagnostic(client: LanguageClient):
+    fixers = pytest.importorskip("ctxlint.fixers")
+    if not hasattr(fixers, "fix_text"):
+        pytest.skip("ctxlint.fixers.fix_text is not available yet")
+    uri = open_doc(client, client.root / "fixme.py", BUGGY)
+    ds = await wait_diagnostics(client, uri, lambda ds: len(ds) == 1)
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=ds[0].range,
+        context=types.CodeActionContext(diagnostics=ds)))
+    titles = [a.title for a in actions]
+    quick = [a for a in actions if a.kind == types.CodeActionKind.QuickFix and "[CTX107]" in a.title]
+    assert quick, titles
+    assert any("fix all in file" in t for t in titles), titles
+    new_text = apply_text_edits(BUGGY, edits_of(quick[0], uri))
+    assert new_text != BUGGY
+    compile(new_text, "fixme.py", "exec")
+    change_doc(client, uri, new_text, 2)
+    await wait_diagnostics(client, uri, lambda ds: not any(d.code == "CTX107" for d in ds))
+    assert "_background_tasks" in new_text or "add_done_callback" in new_text
