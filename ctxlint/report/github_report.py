@@ -27,7 +27,14 @@ def escape_property(s: str) -> str:
 
 
 def _path(path: str) -> str:
-    s = Path(path).as_posix()
+    """The path relative to the working directory (the checkout root in a workflow) when under it."""
+    p = Path(path)
+    if p.is_absolute():
+        try:
+            p = p.relative_to(Path.cwd())
+        except ValueError:
+            pass
+    s = p.as_posix()
     while s.startswith("./"):
         s = s[2:]
     return s

@@ -40,14 +40,30 @@ def level(code: str) -> str:
 
 
 def _uri(path: str) -> str:
-    """A relative path as a SARIF URI reference (forward slashes); absolute paths as file URIs."""
+    """A path as a SARIF URI reference.
+
+    Relative paths, and absolute paths under the working directory, become relative
+    URIs (forward slashes, percent-encoded) resolved against `%SRCROOT%`, as code
+    scanning expects; other absolute paths become file URIs.
+    """
+    from urllib.parse import quote
     p = Path(path)
     if p.is_absolute():
-        return p.as_uri()
+        try:
+            p = p.relative_to(Path.cwd())
+        except ValueError:
+            return p.as_uri()
     s = p.as_posix()
     while s.startswith("./"):
         s = s[2:]
-    return s
+    return quote(s, safe="/")
+
+
+def _artifact(path: str) -> dict:
+    uri = _uri(path)
+    if uri.startswith("file:"):
+        return {"uri": uri}
+    return {"uri": uri, "uriBaseId": "%SRCROOT%"}
 
 
 def _read_lf_text(path: str) -> str | None:
@@ -119,7 +135,7 @@ def _fix_object(f: Finding, texts: dict[str, str | None]) -> dict | None:
         replacements.append(rep)
     return {
         "description": {"text": f.fix.description},
-        "artifactChanges": [{"artifactLocation": {"uri": _uri(f.path)}, "replacements": replacements}],
+        "artifactChanges": [{"artifactLocation": _artifact(f.path), "replacements": replacements}],
     }
 
 
@@ -188,7 +204,7 @@ def render(findings: list[Finding], ctx) -> str:
             "message": {"text": f.message},
             "locations": [{
                 "physicalLocation": {
-                    "artifactLocation": {"uri": _uri(f.path)},
+                    "artifactLocation": _artifact(f.path),
                     "region": region,
                 },
             }],
@@ -215,6 +231,7 @@ def render(findings: list[Finding], ctx) -> str:
                 "semanticVersion": __version__,
                 "rules": descriptors,
             }},
+            "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().as_uri() + "/"}},
             "columnKind": "utf16CodeUnits",
             "results": results,
         }],
