@@ -245,7 +245,7 @@ class JinjaFacts:
         for f in self.nodes(nodes.Filter):
             if f.name in ("default", "d") and isinstance(f.node, nodes.Name):
                 out.add(f.node.name)
-        tests: dict[str, int] = {}
+        covered: set[int] = set()  # Name loads that are a bare test, or inside the branch it guards
 
         def bare(expr):
             if isinstance(expr, nodes.Name):
@@ -257,10 +257,18 @@ class JinjaFacts:
                 yield from bare(expr.right)
 
         for node in self.nodes(nodes.If, nodes.CondExpr):
-            for n in bare(node.test if isinstance(node, nodes.If) else node.test):
-                tests[n.name] = tests.get(n.name, 0) + 1
-        for name, k in tests.items():
-            if len(self.name_loads.get(name, ())) <= k:
+            tested = list(bare(node.test))
+            names = {n.name for n in tested}
+            covered.update(id(n) for n in tested)
+            positive = isinstance(node.test, (nodes.Name, nodes.And))
+            if names and positive:
+                body = node.body if isinstance(node, nodes.If) else [node.expr1]
+                for b in body:
+                    for n in ([b] if isinstance(b, nodes.Name) else []) + list(b.find_all(nodes.Name)):
+                        if n.name in names and n.ctx == "load":
+                            covered.add(id(n))
+        for name, uses in self.name_loads.items():
+            if uses and all(id(u) in covered for u in uses):
                 out.add(name)
         return out
 
@@ -1321,7 +1329,7 @@ def file_ignored_text(text: str) -> bool:
 
 
 # =================================================================== template-probe
-class _StandIn:
+class StandIn:
     """A permissive stand-in value for an undeclared template variable.
 
     Supports attribute and item access, calls, iteration (two stand-ins), `len`,
@@ -1340,18 +1348,18 @@ class _StandIn:
     def __getattr__(self, attr):
         if attr.startswith("_"):
             raise AttributeError(attr)
-        return _StandIn(f"{self._name}.{attr}", self._depth + 1)
+        return StandIn(f"{self._name}.{attr}", self._depth + 1)
 
     def __getitem__(self, key):
-        return _StandIn(f"{self._name}[{key!r}]", self._depth + 1)
+        return StandIn(f"{self._name}[{key!r}]", self._depth + 1)
 
     def __call__(self, *a, **k):
-        return _StandIn(f"{self._name}()", self._depth + 1)
+        return StandIn(f"{self._name}()", self._depth + 1)
 
     def __iter__(self):
         if self._depth > 3:
             return iter(())
-        return iter([_StandIn(f"{self._name}[0]", self._depth + 1), _StandIn(f"{self._name}[1]", self._depth + 1)])
+        return iter([StandIn(f"{self._name}[0]", self._depth + 1), StandIn(f"{self._name}[1]", self._depth + 1)])
 
     def __len__(self):
         return 2
@@ -1439,24 +1447,26 @@ def probe(text: str, name: str = "<template>") -> tuple[list[dict], list[str]]:
         def unsafe_undefined(self, obj, attribute):
             u = super().unsafe_undefined(obj, attribute)
             try:
-                str(u)
+                # The sandbox hands back an Undefined that raises SecurityError on use
+                # (printing it gives ""): raise it now so that it is seen.
+                u._fail_with_undefined_error()
             except SecurityError as exc:
                 record(exc)
-            return _StandIn(f"unsafe.{attribute}")
+            return StandIn(f"unsafe.{attribute}")
 
         def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - jinja2's signature
             try:
                 return super().call(__context, __obj, *args, **kwargs)
             except SecurityError as exc:
                 record(exc)
-                return _StandIn("unsafe-call")
+                return StandIn("unsafe-call")
 
     env = ProbeEnvironment(extensions=list(_PARSE_EXTENSIONS))
     tree = env.parse(text)
     names = sorted(meta.find_undeclared_variables(tree))
     tmpl = env.from_string(text)
     for variant in ("truthy", "falsy"):
-        ctx = {n: _StandIn(n) for n in names}
+        ctx = {n: StandIn(n) for n in names}
         if variant == "falsy":
             ctx = {n: "" for n in names}
         try:
