@@ -493,3 +493,26 @@ def test_differential_against_go_vet_lostcancel(tmp_path, capsys):
     assert not missed, f"go vet reports these, ctxlint does not: {missed}"
     assert not unexplained, f"ctxlint reports these beyond go vet without a by-design reason: {unexplained}"
     assert extras, "the corpus must show the by-design extras (`_ = cancel`, overwritten in a loop)"
+
+
+@pytest.mark.skipif(GO is None, reason="`go` is not installed (apt-get install golang-go); "
+                    "type-checking the fixed files needs it")
+def test_fixed_files_type_check_and_pass_go_vet(tmp_path):
+    """Apply every fix of every fixable case at once: the result compiles (go vet
+    type-checks it), go vet's lostcancel has nothing to say, and gofmt is happy."""
+    src_dir = tmp_path / "fixed"
+    src_dir.mkdir()
+    fixed = []
+    for i, case in enumerate(FIX_CASES):
+        text = case.read_text()
+        edits = [e for f in _lint_file_text(text) if f.fix for e in f.fix.edits]
+        out = src_dir / f"f{i}_{case.name}"
+        out.write_text(apply_edits(text, edits))
+        fixed.append(out)
+    if GOFMT:
+        res = subprocess.run([GOFMT, "-l", *map(str, fixed)], capture_output=True, text=True)
+        assert not res.stdout.strip(), res.stdout
+    vet_dir = tmp_path / "vet"
+    vet_dir.mkdir()
+    vet = go_vet_lostcancel(fixed, vet_dir)
+    assert not {f.name: v for f, v in vet.items() if v}

@@ -184,9 +184,11 @@ def _in_loop(facts, node, fn) -> bool:
     return False
 
 
-def _free_name(facts, fn, base: str = "cancel") -> str:
-    for cand in (base, base + "Ctx", *(f"{base}{i}" for i in range(2, 10))):
-        if not any(True for _ in facts.identifiers(fn, cand)):
+def _free_name(facts, fn, taken: set[str], base: str = "cancel") -> str:
+    """A name not used anywhere in `fn` nor chosen by an earlier fix in it (`taken`)."""
+    for cand in (base, *(f"{base}{i}" for i in range(2, 100))):
+        if cand not in taken and not any(True for _ in facts.identifiers(fn, cand)):
+            taken.add(cand)
             return cand
     return base + "_"
 
@@ -402,6 +404,7 @@ children until the parent is canceled"); ollama/ollama#9431, grpc/grpc-go#2985.
 """
 
     def check(self, facts):
+        taken: dict[int, set[str]] = {}
         for d in facts.cancel_defs:
             if d.fn is None or d.cancel.type != "identifier":
                 continue
@@ -410,7 +413,7 @@ children until the parent is canceled"); ollama/ollama#9431, grpc/grpc-go#2985.
                 yield facts.finding(self, d.call, (
                     f"the cancel function returned by context.{d.func} is discarded with `_`; "
                     "the context and its timer live until the parent is cancelled (context leak)"),
-                    fix=self._fix_discarded(facts, d))
+                    fix=self._fix_discarded(facts, d, taken.setdefault(d.fn.id, set())))
                 continue
             if facts.is_main_main(d.fn):
                 continue
@@ -439,7 +442,7 @@ children until the parent is canceled"); ollama/ollama#9431, grpc/grpc-go#2985.
             yield facts.finding(self, d.call, msg, fix=self._fix_missed(facts, d, name))
 
     # fixes ------------------------------------------------------------------
-    def _fix_discarded(self, facts, d) -> Fix | None:
+    def _fix_discarded(self, facts, d, taken: set[str]) -> Fix | None:
         stmt = _statement_of(d)
         if stmt is None or stmt.parent is None or stmt.parent.type != "statement_list":
             return None
@@ -447,7 +450,7 @@ children until the parent is canceled"); ollama/ollama#9431, grpc/grpc-go#2985.
             return None
         if not facts.starts_line(stmt) or not (facts.ends_line(stmt) or _only_comment_after(facts, stmt)):
             return None
-        name = _free_name(facts, d.fn)
+        name = _free_name(facts, d.fn, taken)
         edits = [Edit(facts.char_offset(d.cancel.start_byte), facts.char_offset(d.cancel.end_byte), name)]
         if d.form == "=":
             functype = "CancelCauseFunc" if d.func.endswith("Cause") else "CancelFunc"
