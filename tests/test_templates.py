@@ -1,0 +1,234 @@
+"""Templates family (CTX301-CTX305), the Jinja language module, the project pass and
+`ctxlint template-probe`. The per-rule bad/good cases live in corpus/CTX30x/."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from ctxlint import engine
+from ctxlint.cli import main
+from ctxlint.config import Config
+from ctxlint.rules import select_rules
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text), encoding="utf-8")
+
+
+def _lint(root: Path, paths=None, select=("CTX3", "CTX000"), use_cache=False):
+    cfg = Config(root=root)
+    rules = select_rules(list(select), [])
+    res = engine.lint_paths([str(p) for p in (paths or [root])], cfg, rules, jobs=1, use_cache=use_cache)
+    assert not res.internal_errors, res.notices
+    return res
+
+
+def _keys(res, root: Path):
+    return sorted((str(Path(f.path).resolve().relative_to(root.resolve())), f.line, f.code) for f in res.findings)
+
+
+APP = """\
+    from pathlib import Path
+    from jinja2 import FileSystemLoader
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    env = ImmutableSandboxedEnvironment(loader=FileSystemLoader(Path(__file__).parent / "templates"){extra})
+
+
+    def build(question):
+        return env.get_template("{name}").render(question=question{more})
+"""
+
+
+# ------------------------------------------------------------------ parsing
+def test_template_syntax_error_is_ctx000_at_jinja2_line(tmp_path):
+    _write(tmp_path, {"broken.j2": "Hello {{ name }}\n{% for x in xs %}\n{{ x }\n"})
+    res = _lint(tmp_path)
+    assert [(f.code, f.line) for f in res.findings] == [("CTX000", 3)]
+    assert "cannot parse Jinja template" in res.findings[0].message
+
+
+def test_columns_point_at_the_attribute(tmp_path):
+    _write(tmp_path, {"t.j2": "ok {{ a.b }} then {{ doc.__class__ }}\n"})
+    (f,) = _lint(tmp_path).findings
+    line = "ok {{ a.b }} then {{ doc.__class__ }}"
+    assert (f.code, f.line, f.col) == ("CTX302", 1, line.index("__class__") + 1)
+    assert f.end_col - f.col == len("__class__")
+
+
+def test_suppression_comment_in_template(tmp_path):
+    _write(tmp_path, {"t.j2": "{{ x.__class__ }} {# ctxlint: ignore CTX302 #}\n{{ y.__mro__ }}\n"})
+    assert [(f.line, f.code) for f in _lint(tmp_path).findings] == [(2, "CTX302")]
+
+
+def test_linting_python_does_not_import_jinja2(tmp_path):
+    _write(tmp_path, {"svc.py": "import asyncio\n\nasync def f():\n    asyncio.create_task(g())\n"})
+    code = (
+        "import sys; from ctxlint import engine; from ctxlint.config import Config;"
+        "from ctxlint.rules import select_rules;"
+        f"engine.lint_paths([{str(tmp_path)!r}], Config(root=__import__('pathlib').Path({str(tmp_path)!r})),"
+        " select_rules([], []), jobs=1, use_cache=False);"
+        "print('jinja2' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_rules_for_multi_language():
+    rules = select_rules(["CTX302", "CTX301"], [])
+    assert {r.code for r in engine.rules_for("jinja", rules)} == {"CTX302"}
+    assert {r.code for r in engine.rules_for("python", rules)} == {"CTX301", "CTX302"}
+    assert engine.rules_for("go", rules) == []
+
+
+# ------------------------------------------------------------------ project pass
+def test_ctx304_cross_file_names_call_site(tmp_path):
+    _write(tmp_path, {
+        "app.py": APP.format(extra="", name="answer.j2", more=""),
+        "templates/answer.j2": "Q: {{ question }}\nFor: {{ user_name }}\n",
+    })
+    res = _lint(tmp_path)
+    assert _keys(res, tmp_path) == [("templates/answer.j2", 2, "CTX304")]
+    assert "app.py:9" in res.findings[0].message and "user_name" in res.findings[0].message
+
+
+def test_ctx304_silent_with_mapping_splat(tmp_path):
+    _write(tmp_path, {
+        "app.py": APP.format(extra="", name="answer.j2", more=", **extra"),
+        "templates/answer.j2": "Q: {{ question }}\nFor: {{ user_name }}\n",
+    })
+    assert _lint(tmp_path).findings == []
+
+
+def test_project_findings_are_not_served_from_the_cache(tmp_path):
+    files = {
+        "app.py": APP.format(extra="", name="answer.j2", more=""),
+        "templates/answer.j2": "Q: {{ question }}\nFor: {{ user_name }}\n",
+    }
+    _write(tmp_path, files)
+    first = _lint(tmp_path, use_cache=True)
+    again = _lint(tmp_path, use_cache=True)
+    assert _keys(first, tmp_path) == _keys(again, tmp_path) == [("templates/answer.j2", 2, "CTX304")]
+    assert again.cached >= 1
+    # the template is unchanged (a cache hit) but the call site now passes the variable
+    _write(tmp_path, {"app.py": APP.format(extra="", name="answer.j2", more=", user_name='x'")})
+    assert _lint(tmp_path, use_cache=True).findings == []
+
+
+def test_loader_dir_files_are_linted_as_jinja(tmp_path):
+    _write(tmp_path, {
+        "app.py": APP.format(extra="", name="page.html", more=""),
+        "templates/page.html": "<p>{{ question }}</p>\n<p>{{ question.__class__ }}</p>\n",
+        "templates/notes.md": "{{ config|attr('__init__') }}\n",
+        "other/readme.md": "{{ x.__class__ }}\n",  # not a template directory: not linted
+    })
+    res = _lint(tmp_path)
+    assert _keys(res, tmp_path) == [("templates/notes.md", 1, "CTX302"), ("templates/page.html", 2, "CTX302")]
+    assert res.files == 3 + 0  # app.py, page.html, notes.md
+
+
+def test_call_site_delimiters_are_respected(tmp_path):
+    extra = ', variable_start_string="[[", variable_end_string="]]"'
+    _write(tmp_path, {
+        "app.py": APP.format(extra=extra, name="latex.j2", more=""),
+        # {{ ... }} is LaTeX text under these delimiters; [[ ]] is template code
+        "templates/latex.j2": "\\newcommand{{\\x}}{{ {{ foo.__class__ }} }}\n[[ question ]] [[ question.__globals__ ]]\n",
+    })
+    res = _lint(tmp_path)
+    assert _keys(res, tmp_path) == [("templates/latex.j2", 2, "CTX302")]
+
+
+def test_literal_template_with_custom_delimiters(tmp_path):
+    _write(tmp_path, {"gen.py": """\
+        from jinja2 import Environment
+        env = Environment(variable_start_string="<<", variable_end_string=">>")
+        T = env.from_string("struct << name >> { << t.__class__ >> }")
+    """})
+    assert _keys(_lint(tmp_path), tmp_path) == [("gen.py", 3, "CTX302")]
+
+
+def test_same_file_literal_render_in_lint_text():
+    """The LSP/flake8 path lints one buffer: CTX304 works for Template(literal).render()."""
+    src = 'from jinja2 import Template\nT = Template("Hi {{ name }}, {{ plan }}")\nout = T.render(name="a")\n'
+    rules = select_rules(["CTX304"], [])
+    found = engine.lint_text("mem.py", src, "python", rules, Config())
+    assert [(f.line, f.code) for f in found] == [(2, "CTX304")]
+    assert "line 3" in found[0].message
+
+
+def test_ctx303_needs_a_string_receiver(tmp_path):
+    _write(tmp_path, {"f.py": """\
+        def a(template: str, user):
+            return template.format(user=user)
+
+        def b(prompt, user):
+            return prompt.format(user=user)
+
+        def c(path, user):
+            fmt = open(path).read()
+            return fmt.format(user=user)
+    """})
+    assert [(f.line, f.code) for f in _lint(tmp_path).findings] == [(2, "CTX303"), (9, "CTX303")]
+
+
+def test_fix_data_follows_the_contract(tmp_path):
+    _write(tmp_path, {"f.py": """\
+        import jinja2
+        def a(src, cfg):
+            env = jinja2.Environment(autoescape=False)
+            env.get_template("x.html")
+            return jinja2.Template(src).render(), cfg.get("p", "x").format_map({})
+    """})
+    by_code = {f.code: f for f in _lint(tmp_path).findings}
+    assert set(by_code) == {"CTX301", "CTX303", "CTX305"}
+    assert by_code["CTX301"].fix.codemod == "sandboxed_environment"
+    assert by_code["CTX303"].fix.codemod == "safe_format" and by_code["CTX303"].fix.safety == "unsafe"
+    assert by_code["CTX305"].fix.codemod == "select_autoescape"
+    for f in by_code.values():
+        assert {"line", "col"} <= set(f.fix.data)
+        assert f.fix.data["line"] == f.line and f.fix.data["col"] == f.col - 1
+
+
+# ------------------------------------------------------------------ template-probe
+def test_probe_reports_every_security_error(tmp_path, capsys):
+    t = tmp_path / "bad.j2"
+    t.write_text("{{ user.name }}\n{{ doc.__class__.__mro__ }}\n{{ lipsum.__globals__ }}\n")
+    assert main(["template-probe", str(t)]) == 1
+    out = capsys.readouterr().out
+    assert f"{t}:2: SecurityError" in out and f"{t}:3: SecurityError" in out
+    assert "__globals__" in out
+
+
+def test_probe_clean_template_exits_zero(tmp_path, capsys):
+    t = tmp_path / "ok.j2"
+    t.write_text("{% for m in messages %}{{ m.role }}: {{ m.content | trim }}\n{% endfor %}"
+                 "{% if tools %}{{ tools | length }}{% endif %}{{ 'x' ~ bos_token }}\n")
+    assert main(["template-probe", str(t)]) == 0
+    assert "renders clean" in capsys.readouterr().out
+
+
+def test_probe_json_and_unsafe_call(tmp_path, capsys):
+    t = tmp_path / "t.j2"
+    t.write_text("{% set xs = [] %}{{ xs.append(1) }}\n{{ '{0.__class__}'.format(x) }}\n")
+    assert main(["template-probe", "--json", str(t)]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert {e["line"] for e in data["security_errors"]} == {1, 2}
+    assert all(e["path"] == str(t) for e in data["security_errors"])
+
+
+@pytest.mark.parametrize("content,code", [("{% for x in %}", 2), (None, 2)])
+def test_probe_bad_input(tmp_path, content, code, capsys):
+    t = tmp_path / "t.j2"
+    if content is not None:
+        t.write_text(content)
+    assert main(["template-probe", str(t)]) == code
+    assert "ctxlint: error" in capsys.readouterr().err
