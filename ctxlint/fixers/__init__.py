@@ -36,9 +36,9 @@ from typing import Iterable
 
 from ctxlint.findings import SAFE, Edit, Finding
 
-#: At most this many lint-and-fix rounds per file (ruff uses 100; our fixes
-#: rarely overlap, and each round re-lints the file).
-MAX_ROUNDS = 5
+#: At most this many lint-and-fix rounds per file (ruff uses 100; each round
+#: re-lints the file, and a function takes one fix per round).
+MAX_ROUNDS = 10
 
 
 @dataclass
@@ -159,6 +159,29 @@ def _fix_edits(text: str, language: str, finding: Finding, codemod_ctx) -> list[
     return edits_between(text, new)
 
 
+def _regions(text: str, language: str) -> list[tuple[int, int]]:
+    """(first line, last line) of every function in `text` (Python: any def,
+    innermost wins; Go: top-level func and method declarations)."""
+    out: list[tuple[int, int]] = []
+    try:
+        if language == "python":
+            for node in ast.walk(ast.parse(text)):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    out.append((node.lineno, node.end_lineno or node.lineno))
+        elif language == "go":
+            for child in _go_tree(text).root_node.children:
+                if child.type in ("function_declaration", "method_declaration"):
+                    out.append((child.start_point[0] + 1, child.end_point[0] + 1))
+    except Exception:  # unparsable text: no isolation, the parse check guards the result
+        return []
+    return out
+
+
+def _region_of(regions: list[tuple[int, int]], line: int) -> tuple[int, int] | None:
+    inside = [r for r in regions if r[0] <= line <= r[1]]
+    return min(inside, key=lambda r: r[1] - r[0]) if inside else None
+
+
 def _attempt_key(f: Finding, text: str) -> tuple:
     lines = text.splitlines()
     line = lines[f.line - 1].strip() if 0 < f.line <= len(lines) else ""
@@ -187,7 +210,15 @@ def fix_round(path: str, text: str, language: str, findings: list[Finding], unsa
     applied = 0
     tried = []
     was_parsable = parses(text, language)
+    regions = _regions(text, language)
+    used_regions: set = set()
     for f in sorted(todo, key=lambda f: (f.line, f.col)):
+        # Fixes that bind new names (token, task, cancel) choose them on this
+        # round's text: two in one function could pick the same name, so each
+        # function takes at most one fix per round (ruff's fix isolation).
+        region = _region_of(regions, f.line)
+        if region is not None and region in used_regions:
+            continue
         try:
             edits = _fix_edits(text, language, f, codemod_ctx)
         except FixNotApplicable as exc:
@@ -213,6 +244,8 @@ def fix_round(path: str, text: str, language: str, findings: list[Finding], unsa
         tried.append(_attempt_key(f, text))
         chosen.extend(edits)
         applied += 1
+        if region is not None:
+            used_regions.add(region)
     if not chosen:
         return text, 0, tried
     new = apply_edits(text, chosen)
@@ -334,6 +367,37 @@ def _write_atomic(target: Path, data: bytes, mode: int) -> None:
         raise
 
 
+def _unified(display: str, old: str, new: str) -> str:
+    diff = "".join(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
+                                        fromfile=f"a/{display}", tofile=f"b/{display}"))
+    if diff and not diff.endswith("\n"):
+        diff += "\n\\ No newline at end of file\n"
+    return diff
+
+
+def _encode_like(new: str, raw: bytes, language: str) -> bytes:
+    """`new` (LF text) in the encoding, BOM and newline style of the original bytes `raw`."""
+    enc = _encoding_of(raw, language)
+    original = raw.decode(enc, errors="surrogateescape")
+    return _restore_newlines(new, original).encode(enc, errors="surrogateescape")
+
+
+def fix_bytes(display: str, raw: bytes, language: str, findings: list[Finding], rules: list, config,
+              unsafe: bool) -> tuple[bytes, str, list[str]]:
+    """Fix one in-memory file given as bytes (`--stdin-filename` with `--fix`/`--diff`).
+
+    Returns (new bytes — `raw` itself when nothing applies —, unified diff, notices).
+    """
+    from ctxlint import engine
+    text, err = engine.decode(raw, language, display)
+    if err is not None or text is None:
+        return raw, "", []
+    new, _, _, notices = fix_source(display, text, language, findings, rules, config, unsafe)
+    if new == text:
+        return raw, "", notices
+    return _encode_like(new, raw, language), _unified(display, text, new), notices
+
+
 def _key(f: Finding) -> tuple:
     return (f.code, f.line, f.col)
 
@@ -405,16 +469,11 @@ def _fix_file(display, findings, config, rules, unsafe, write, roots, engine):
     new, fixed, remaining, notices = fix_source(display, text, language, fresh, rules, config, unsafe)
     if new == text:
         return findings, 0, notices, ""
-    diff = "".join(difflib.unified_diff(text.splitlines(keepends=True), new.splitlines(keepends=True),
-                                        fromfile=f"a/{display}", tofile=f"b/{display}"))
-    if diff and not diff.endswith("\n"):
-        diff += "\n\\ No newline at end of file\n"
+    diff = _unified(display, text, new)
     if not write:
         return findings, fixed, notices, diff
-    original = raw.decode(_encoding_of(raw, language), errors="surrogateescape")
-    data_text = _restore_newlines(new, original)
     try:
-        data = data_text.encode(_encoding_of(raw, language), errors="surrogateescape")
+        data = _encode_like(new, raw, language)
     except (UnicodeEncodeError, LookupError) as exc:
         return findings, 0, [*notices, f"{display}: not fixed: cannot encode the result ({exc})"], ""
     try:

@@ -110,6 +110,8 @@ class ModuleContext:
             if cands or c >= len(text) or text[c] not in "( \t":
                 break
             c += 1
+        if not cands and pred is not None:
+            return self.find(data, types, what)
         if not cands:
             raise FixNotApplicable(f"no {what} at {line}:{col + 1}")
         end = data.get("_end")
@@ -312,7 +314,9 @@ def add_import(module: cst.Module, modname: str, attr: str | None = None) -> tup
     """Make `modname.attr` (or the module itself) importable once; return (module, reference text).
 
     Reuses `from modname import attr [as x]` and `import modname [as x]`; adds
-    `attr` to an existing `from modname import ...`; else adds
+    `attr` to an existing `from modname import ...`; widens the file's own
+    `import pkg` to `import pkg.sub` for a submodule of an imported package
+    (`modname.attr` is then used, as the file writes `pkg.X`); else adds
     `from modname import attr` (or `import modname` for a module reference, or
     when `attr` would clash with another top-level name).
     """
@@ -337,6 +341,19 @@ def add_import(module: cst.Module, modname: str, attr: str | None = None) -> tup
                     if attr and _dotted(a.name) == attr:
                         return module, a.asname.name.value if a.asname is not None else attr  # type: ignore[union-attr]
                 existing_from = (s, small)
+    top = modname.split(".")[0]
+    if "." in modname and existing_from is None:
+        # `import jinja2` style: `import jinja2.sandbox` binds `jinja2` too, so the
+        # file's own import line is widened in place (no new line, same style).
+        for s in module.body:
+            if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.Import):
+                names = list(s.body[0].names)
+                for k, a in enumerate(names):
+                    if a.asname is None and _dotted(a.name) == top:
+                        names[k] = a.with_changes(name=expr(modname))
+                        new_line = s.with_changes(body=[s.body[0].with_changes(names=names)])
+                        module = module.with_changes(body=[new_line if b is s else b for b in module.body])
+                        return module, f"{modname}.{attr}" if attr else modname
     if attr and attr not in bound:
         if existing_from is not None:
             line, small = existing_from
@@ -351,7 +368,6 @@ def add_import(module: cst.Module, modname: str, attr: str | None = None) -> tup
             new_line = line.with_changes(body=[new_small if b is small else b for b in line.body])
             return module.deep_replace(line, new_line), attr  # type: ignore[return-value]
         return insert_top(module, [stmt(f"from {modname} import {attr}", module)]), attr
-    top = modname.split(".")[0]
     if top in bound and not any(
             isinstance(s, cst.SimpleStatementLine) and any(isinstance(b, cst.Import) for b in s.body)
             and top in names_in(s) for s in module.body):
@@ -606,8 +622,7 @@ def keep_task_reference(ctx: ModuleContext, data: dict) -> str:
     module-level `set()` whose name mentions tasks), then
     `_background_tasks.add(task)` and `task.add_done_callback(_background_tasks.discard)`.
     """
-    call = ctx.find(data, (cst.Call,), "create_task call",
-                    lambda c: _dotted(c.func).split(".")[-1] in ("create_task", "ensure_future"))
+    call = ctx.find(data, (cst.Call,), "create_task call")
     small, line = ctx.statement_line(call)
     if not (isinstance(small, cst.Expr) and small.value is call):
         raise FixNotApplicable("the task is not discarded")
@@ -672,10 +687,13 @@ def sandboxed_environment(ctx: ModuleContext, data: dict) -> str:
     `Template(src, **opts)` -> `ImmutableSandboxedEnvironment(**opts).from_string(src)`;
     `Environment(...)` -> `ImmutableSandboxedEnvironment(...)`; for
     `env.from_string(src)` the `Environment(...)` that `env` was assigned from
-    (in the function, the class or the module) is swapped.
+    (in the function, the class or the module) is swapped; Flask's
+    `render_template_string(src, **ctx)` ->
+    `ImmutableSandboxedEnvironment().from_string(src).render(**ctx)` (the
+    template no longer sees Flask's globals: request, config, url_for, g).
     """
     call = ctx.find(data, (cst.Call,), "template call",
-                    lambda c: _callee(c) in ("Template", "Environment", "from_string"))
+                    lambda c: _callee(c) in ("Template", "Environment", "from_string", "render_template_string"))
     name = _callee(call)
     if name == "from_string" and isinstance(call.func, cst.Attribute):
         recv = call.func.value
@@ -696,6 +714,19 @@ def sandboxed_environment(ctx: ModuleContext, data: dict) -> str:
                        args=[src], lpar=call.lpar, rpar=call.rpar)
     elif name == "Environment":
         new = call.with_changes(func=expr(ref))
+    elif name == "render_template_string":
+        # Flask: the template then renders without Flask's globals (request,
+        # config, url_for, g) — exactly the objects SSTI payloads reach for.
+        if not call.args or call.args[0].keyword is not None or call.args[0].star or any(
+                a.keyword is None and not a.star for a in call.args[1:]):
+            raise FixNotApplicable("render_template_string() with positional context")
+        ctx_args = list(call.args[1:])
+        if ctx_args:
+            ctx_args[-1] = ctx_args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        src = call.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        compiled = cst.Call(func=cst.Attribute(value=cst.Call(func=expr(ref)), attr=cst.Name("from_string")), args=[src])
+        new = cst.Call(func=cst.Attribute(value=compiled, attr=cst.Name("render")), args=ctx_args,
+                       lpar=call.lpar, rpar=call.rpar)
     else:
         raise FixNotApplicable(f"{name}() is not a jinja2 Template/Environment call")
     # Edit first, import second: libcst rebuilds the tree, so anchors die on any edit.
@@ -847,7 +878,7 @@ def per_instance_cache(ctx: ModuleContext, data: dict) -> str:
     `__init__` gets one that forwards to `super().__init__`; a dataclass gets
     `__post_init__` (refused for frozen dataclasses and `__slots__` classes).
     """
-    node = ctx.find(data, (cst.BaseExpression,), "decorator")
+    node = ctx.find(data, (cst.BaseExpression,), "decorator", lambda n: isinstance(ctx.parent(n), cst.Decorator))
     dec = ctx.parent(node)
     if not isinstance(dec, cst.Decorator):
         dec = next((a for a in ctx.ancestors(node) if isinstance(a, cst.Decorator)), None)
@@ -953,6 +984,12 @@ def keep_hook_handle(ctx: ModuleContext, data: dict) -> str:
 
 
 # ====================================================================== CTX501 / CTX504
+def _not_a_test(node: cst.CSTNode) -> bool:
+    """Key and accumulated-value anchors are values, never the test that starts with them
+    (`key not in cache` starts where `key` does)."""
+    return not isinstance(node, (cst.Comparison, cst.BooleanOperation, cst.NamedExpr, cst.IfExp))
+
+
 def _first_tuple(node: cst.CSTNode) -> cst.Tuple | None:
     found: list[cst.Tuple] = []
 
@@ -1028,7 +1065,7 @@ def add_scope_id_to_key(ctx: ModuleContext, data: dict) -> str:
     if not scope:
         raise FixNotApplicable("no scope_expr in the fix data")
     scope_node = expr(scope)
-    node = ctx.find(data, (cst.BaseExpression,), "key expression")
+    node = ctx.find(data, (cst.BaseExpression,), "key expression", _not_a_test)
     if isinstance(node, cst.Name):
         assign = _key_assignment(ctx, node)
         if assign is not None:
@@ -1053,7 +1090,7 @@ def tag_key_parts(ctx: ModuleContext, data: dict) -> str:
     part, in order (a falsy tag leaves that part alone).
     """
     tags = list(data.get("tags") or [])
-    node = ctx.find(data, (cst.BaseExpression,), "key expression")
+    node = ctx.find(data, (cst.BaseExpression,), "key expression", _not_a_test)
     if isinstance(node, cst.Name):
         assign = _key_assignment(ctx, node)
         if assign is not None:
@@ -1108,7 +1145,7 @@ def detach_accumulation(ctx: ModuleContext, data: dict) -> str:
     method = data.get("method", "item")
     if method not in ("item", "detach"):
         raise FixNotApplicable(f"unknown method {method!r}")
-    node = ctx.find(data, (cst.BaseExpression,), "accumulated expression")
+    node = ctx.find(data, (cst.BaseExpression,), "accumulated expression", _not_a_test)
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in (
             "item", "detach", "tolist", "cpu"):
         raise FixNotApplicable("the value is already detached")

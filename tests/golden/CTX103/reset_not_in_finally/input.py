@@ -1,0 +1,12 @@
+import contextvars
+
+_active_request = contextvars.ContextVar("active_request", default=None)
+
+
+class BindRequestMiddleware:
+    def __call__(self, request):
+        token = _active_request.set(request)
+        response = self.get_response(request)  # may raise
+        _active_request.reset(token)
+        log_response(response)
+        return response

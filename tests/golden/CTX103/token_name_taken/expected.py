@@ -1,0 +1,13 @@
+from contextvars import ContextVar
+
+request_id: ContextVar[str] = ContextVar("request_id")
+
+
+def run_job(job, token):
+    request_id_token = request_id.set(job.id)
+    try:
+        if job.kind == "batch":
+            return job.run_batch(token)
+        return job.run(token)
+    finally:
+        request_id.reset(request_id_token)

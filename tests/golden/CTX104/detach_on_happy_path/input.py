@@ -1,0 +1,8 @@
+from opentelemetry import context as otel_ctx
+
+
+def run_with_parent(parent_ctx, job):
+    token = otel_ctx.attach(parent_ctx)
+    result = job()
+    otel_ctx.detach(token)
+    return result

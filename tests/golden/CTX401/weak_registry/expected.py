@@ -1,0 +1,11 @@
+from typing import Dict
+from weakref import WeakValueDictionary
+
+
+class MiniEngine:
+    def __init__(self):
+        self.child_to_group: Dict[str, object] = WeakValueDictionary()  # child id -> group
+
+    def submit(self, parent_id, group, n):
+        for i in range(n):
+            self.child_to_group[f"{parent_id}#{i}"] = group

@@ -1,0 +1,12 @@
+from functools import cache
+
+
+class Tokenizer:
+    vocab_file = "vocab.json"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.encode = cache(self.encode)
+
+    def encode(self, text):
+        return [ord(c) for c in text]

@@ -1,0 +1,399 @@
+"""Tests of `ctxlint check --fix` (ctxlint/fixers): golden codemod outputs, the fix
+engine's safety rules (rounds, parse check, atomic writes, symlinks, files that
+changed on disk, newline style), end-to-end fixes of every fixable corpus case,
+the handed cases, and a property test that fixing never breaks a parsable file.
+
+Golden files: tests/golden/<CODE>/<case>/{input.py, expected.py, fix.json}.
+fix.json names the codemod, its data and the anchor (line + a text snippet on
+that line, `nth` occurrence). Regenerate with CTXLINT_UPDATE_GOLDEN=1 and review
+the diff.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import json
+import os
+import py_compile
+import re
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import CORPUS, ROOT, SHARED_CASES, expectations
+from ctxlint import engine, fixers
+from ctxlint.cli import main as cli_main
+from ctxlint.config import Config
+from ctxlint.findings import SAFE, UNSAFE, Edit, Finding, Fix
+from ctxlint.rules import all_rules, select_rules
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+GOLDEN_CASES = sorted(p for p in GOLDEN.glob("CTX*/*") if (p / "fix.json").is_file())
+#: Codes whose DESIGN.md catalogue entry has a fix.
+FIXABLE_CODES = ("CTX101", "CTX102", "CTX103", "CTX104", "CTX106", "CTX107", "CTX301", "CTX303",
+                 "CTX305", "CTX401", "CTX402", "CTX403", "CTX501", "CTX504", "CTX601")
+
+
+# ---------------------------------------------------------------- golden files
+def _golden_finding(case: Path, text: str) -> Finding:
+    spec = json.loads((case / "fix.json").read_text())
+    anchor = spec["anchor"]
+    line_text = text.splitlines()[anchor["line"] - 1]
+    raw, needle = line_text.encode(), anchor["text"].encode()
+    col = -1
+    for _ in range(anchor.get("nth", 1)):
+        col = raw.index(needle, col + 1)
+    data = {"line": anchor["line"], "col": col, **spec.get("data", {})}
+    code = case.parent.name
+    fix = Fix(f"golden {case.name}", spec.get("safety", SAFE), codemod=spec["codemod"], data=data)
+    return Finding(code, "golden", str(case / "input.py"), anchor["line"], col + 1, anchor["line"], col + 2,
+                   "golden", fix=fix)
+
+
+@pytest.mark.parametrize("case", GOLDEN_CASES, ids=[f"{c.parent.name}/{c.name}" for c in GOLDEN_CASES])
+def test_golden(case: Path):
+    text = (case / "input.py").read_text()
+    finding = _golden_finding(case, text)
+    out = fixers.fix_text(str(case / "input.py"), text, "python", [finding], unsafe=True, rules=[], config=Config())
+    expected_file = case / "expected.py"
+    if os.environ.get("CTXLINT_UPDATE_GOLDEN"):
+        expected_file.write_text(out)
+    assert out != text, "the codemod changed nothing"
+    ast.parse(out)
+    assert out == expected_file.read_text(), "".join(difflib.unified_diff(
+        expected_file.read_text().splitlines(True), out.splitlines(True), "expected", "got"))
+
+
+def test_golden_covers_every_codemod():
+    from ctxlint.fixers.python_codemods import CODEMODS
+    used = {json.loads((c / "fix.json").read_text())["codemod"] for c in GOLDEN_CASES}
+    assert set(CODEMODS) <= used, f"codemods without a golden case: {sorted(set(CODEMODS) - used)}"
+
+
+def test_unsafe_fix_needs_unsafe_flag():
+    case = GOLDEN / "CTX501" / "hash_tuple"
+    text = (case / "input.py").read_text()
+    f = _golden_finding(case, text)
+    assert f.fix.safety == UNSAFE
+    assert fixers.fix_text("x.py", text, "python", [f], unsafe=False, rules=[], config=Config()) == text
+
+
+def test_codemod_refuses_instead_of_guessing():
+    text = "import contextvars\nv = contextvars.ContextVar('v')\n\ndef bind(x):\n    v.set(x)\n"
+    f = Finding("CTX103", "n", "x.py", 5, 5, 5, 13, "m",
+                fix=Fix("d", SAFE, codemod="contextvar_reset_finally", data={"line": 5, "col": 4}))
+    notices: list[str] = []
+    new, n, _ = fixers.fix_round("x.py", text, "python", [f], False, notices)
+    assert (new, n) == (text, 0)
+    assert notices and "no statement runs after" in notices[0]
+
+
+def test_stale_anchor_is_a_notice_not_a_crash():
+    f = Finding("CTX107", "n", "x.py", 1, 1, 1, 2, "m",
+                fix=Fix("d", SAFE, codemod="keep_task_reference", data={"line": 40, "col": 3}))
+    notices: list[str] = []
+    assert fixers.fix_round("x.py", "x = 1\n", "python", [f], False, notices)[:2] == ("x = 1\n", 0)
+    assert notices
+
+
+def test_crlf_and_bom_survive_fix_text():
+    case = GOLDEN / "CTX601" / "loss_item"
+    text = (case / "input.py").read_text()
+    f = _golden_finding(case, text)
+    out = fixers.fix_text("x.py", text.replace("\n", "\r\n"), "python", [f], unsafe=False, rules=[], config=Config())
+    assert out == (case / "expected.py").read_text().replace("\n", "\r\n")
+
+
+# ---------------------------------------------------------------- engine
+def test_edits_overlapping_go_to_the_next_round():
+    text = "abcdef\n"
+    f1 = Finding("CTX101", "n", "x.go", 1, 1, 1, 2, "m", fix=Fix("d", SAFE, edits=(Edit(0, 3, "XYZ"),)))
+    f2 = Finding("CTX101", "n", "x.go", 1, 2, 1, 3, "m", fix=Fix("d", SAFE, edits=(Edit(2, 4, "Q"),)))
+    notices: list[str] = []
+    new, n, _ = fixers.fix_round("x.txt", text, "text", [f1, f2], False, notices)
+    assert (new, n) == ("XYZdef\n", 1)
+
+
+def test_identical_edits_apply_once():
+    assert fixers.apply_edits("ab", [Edit(1, 1, "X"), Edit(1, 1, "X")]) == "aXb"
+    with pytest.raises(ValueError):
+        fixers.apply_edits("abc", [Edit(0, 2, "X"), Edit(1, 3, "Y")])
+
+
+def test_edit_that_breaks_the_parse_is_dropped():
+    text = "x = 1\n"
+    f = Finding("CTX999", "n", "x.py", 1, 1, 1, 2, "m", fix=Fix("d", SAFE, edits=(Edit(0, 1, "def"),)))
+    notices: list[str] = []
+    assert fixers.fix_round("x.py", text, "python", [f], False, notices)[:2] == (text, 0)
+    assert "does not parse" in notices[0]
+
+
+def _write_case(tmp_path: Path, name: str = "handler.py") -> Path:
+    src = GOLDEN / "CTX107" / "create_task_discarded" / "input.py"
+    p = tmp_path / name
+    p.write_bytes(src.read_bytes())
+    return p
+
+
+def _run(*args: str, cwd: Path | None = None) -> int:
+    old = os.getcwd()
+    try:
+        if cwd:
+            os.chdir(cwd)
+        return cli_main(["check", "--no-cache", *args])
+    finally:
+        os.chdir(old)
+
+
+def test_fix_writes_atomically_and_keeps_mode_newlines_and_bom(tmp_path, capsys):
+    p = _write_case(tmp_path)
+    raw = p.read_bytes()
+    p.write_bytes(b"\xef\xbb\xbf" + raw.replace(b"\n", b"\r\n"))
+    os.chmod(p, 0o640)
+    assert _run("--fix", str(p)) == 0
+    out = p.read_bytes()
+    assert out.startswith(b"\xef\xbb\xbf")
+    assert b"\r\n" in out and b"\n" not in out.replace(b"\r\n", b"")
+    assert stat.S_IMODE(p.stat().st_mode) == 0o640
+    assert b"task.add_done_callback(" not in out  # `task` is a parameter there: a free name is used
+    assert b"task_1.add_done_callback(_background_tasks.discard)" in out
+    assert not [x for x in tmp_path.iterdir() if x.name != p.name], "temporary files left behind"
+    assert "Fixed 1" in capsys.readouterr().out
+
+
+def test_diff_writes_nothing_and_exits_1(tmp_path, capsys):
+    p = _write_case(tmp_path)
+    before = p.read_bytes()
+    assert _run("--diff", str(p)) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"--- a/{p}") and "+    _background_tasks.add(task_1)" in out
+    assert p.read_bytes() == before
+    assert _run("--fix", str(p)) == 0
+    capsys.readouterr()
+    assert _run("--diff", str(p)) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_fix_only_exit_status(tmp_path):
+    p = _write_case(tmp_path)
+    assert _run("--fix-only", str(p)) == 0
+
+
+def test_symlink_out_of_tree_is_refused(tmp_path, capsys):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    target = _write_case(outside)
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "link.py").symlink_to(target)
+    before = target.read_bytes()
+    assert _run("--fix", str(tree)) == 1
+    assert target.read_bytes() == before
+    assert "outside the checked tree" in capsys.readouterr().err
+    assert (tree / "link.py").is_symlink()
+
+
+def test_symlink_inside_tree_writes_the_target(tmp_path):
+    target = _write_case(tmp_path, "real.py")
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "link.py").symlink_to(target)
+    assert _run("--fix", str(sub / "link.py"), str(tmp_path)) == 0
+    assert (sub / "link.py").is_symlink()
+    assert b"_background_tasks.add(" in target.read_bytes()
+
+
+def test_file_changed_since_lint_is_refused(tmp_path):
+    p = _write_case(tmp_path)
+    cfg = Config(root=tmp_path)
+    rules = select_rules([], [])
+    result = engine.lint_paths([str(p)], cfg, rules, jobs=1, use_cache=False)
+    assert any(f.fixable for f in result.findings)
+    p.write_text("# edited meanwhile\n" + p.read_text())
+    edited = p.read_bytes()
+    outcome = fixers.run_fixes(result, cfg, rules, unsafe=False, write=True)
+    assert p.read_bytes() == edited
+    assert outcome.fixed == 0 and any("changed on disk" in n for n in outcome.notices)
+
+
+def test_check_without_fix_does_not_import_libcst(tmp_path):
+    p = _write_case(tmp_path)
+    code = ("import sys; from ctxlint.cli import main; rc = main(['check', '--no-cache', sys.argv[1]]);"
+            "print('libcst' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", code, str(p)], capture_output=True, text=True, cwd=ROOT)
+    assert proc.stdout.strip().splitlines()[-1] == "False", proc.stdout + proc.stderr
+
+
+# ---------------------------------------------------------------- corpus end to end
+def _bad_cases() -> list[Path]:
+    out = []
+    for code in FIXABLE_CODES:
+        d = CORPUS / code / "bad"
+        if d.is_dir():
+            out.extend(sorted(p for p in d.iterdir() if not p.name.startswith(".") and p.name != "__pycache__"))
+        else:
+            out.append(CORPUS / code / "bad")  # placeholder: skipped below with its reason
+    return out
+
+
+BAD_CASES = _bad_cases()
+
+
+def _lint(path: Path):
+    cfg = Config(root=path if path.is_dir() else path.parent)
+    res = engine.lint_paths([str(path)], cfg, select_rules([], []), jobs=1, use_cache=False)
+    return res.findings
+
+
+def _files(root: Path) -> list[Path]:
+    return [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file())
+
+
+def _parses(p: Path) -> bool:
+    return fixers.parses(p.read_text(encoding="utf-8"), engine.language_of(p) or "python")
+
+
+def _changed_lines(before: str, after: str) -> list[tuple[int, int]]:
+    """Original line ranges (1-based, inclusive) that the rewrite replaced or inserted at."""
+    out = []
+    sm = difflib.SequenceMatcher(None, before.splitlines(), after.splitlines(), autojunk=False)
+    for op, i1, i2, _, _ in sm.get_opcodes():
+        if op != "equal":
+            out.append((i1 + 1, max(i1 + 1, i2)))
+    return out
+
+
+def _allowed_regions(text: str, language: str, lines: list[int]) -> list[tuple[int, int]]:
+    """Where a fix for findings at `lines` may edit: the class (Python) or function
+    around each finding, +-3 lines at module level, and every line outside the
+    top-level definitions (imports, module-level helpers and containers)."""
+    if language not in ("python", "go"):  # templates: only the lines around the finding
+        return [(ln - 3, ln + 3) for ln in lines]
+    regions = fixers._regions(text, language)
+    tops: list[tuple[int, int]] = []
+    if language == "python":
+        body = ast.parse(text).body
+        tops = [(n.lineno - len(getattr(n, "decorator_list", [])), n.end_lineno) for n in body
+                if isinstance(n, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))]
+        regions = regions + [(n.lineno, n.end_lineno) for n in ast.walk(ast.parse(text))
+                             if isinstance(n, ast.ClassDef)]
+    else:
+        tops = [r for r in regions]
+    allowed = []
+    for ln in lines:
+        inside = [r for r in regions if r[0] <= ln <= r[1]]
+        allowed.append(max(inside, key=lambda r: r[1] - r[0]) if inside else (ln - 3, ln + 3))
+    n = len(text.splitlines())
+    prev = 0
+    for a, b in sorted(tops) + [(n + 2, n + 2)]:
+        allowed.append((prev, a))
+        prev = b
+    return allowed
+
+
+@pytest.mark.parametrize("case", BAD_CASES, ids=[str(c.relative_to(CORPUS)) for c in BAD_CASES])
+def test_corpus_fix_end_to_end(case: Path, tmp_path: Path):
+    code = case.parent.parent.name if case.parent.name == "bad" else case.parent.name
+    if code not in all_rules():
+        pytest.skip(f"rule {code} is not registered yet")
+    if not case.exists():
+        pytest.skip(f"corpus/{code}/bad/ has no cases yet")
+    work = tmp_path / case.name
+    (shutil.copytree if case.is_dir() else shutil.copy2)(case, work)
+    before = {p: p.read_text(encoding="utf-8") for p in _files(work)}
+    findings = _lint(work)
+    fixable = [f for f in findings if fixers.wanted(f, unsafe=True)]
+    if not any(f.code == code for f in fixable):
+        pytest.skip(f"{code} offers no fix for this case")
+    assert _run("--fix", "--unsafe-fixes", "--exit-zero", str(work)) == 0
+    after = {p: p.read_text(encoding="utf-8") for p in _files(work)}
+    assert after != before, "--fix changed nothing"
+    for p, text in after.items():
+        if fixers.parses(before[p], engine.language_of(p) or "python"):
+            assert _parses(p), f"{p.name} no longer parses:\n{text}"
+    left = _lint(work)
+    still = [f for f in left if fixers.wanted(f, unsafe=True)]
+    assert not still, f"fixable findings left: {[(f.line, f.code, f.message) for f in still]}"
+    assert sum(f.code == code for f in left) < sum(f.code == code for f in findings), f"the {code} finding is still there"
+    # Idempotence: a second --fix changes nothing.
+    assert _run("--fix", "--unsafe-fixes", "--exit-zero", str(work)) == 0
+    assert {p: p.read_text(encoding="utf-8") for p in _files(work)} == after
+    # The rewrite stays near the findings it fixes.
+    for p, text in after.items():
+        if text == before[p]:
+            continue
+        lines = [f.line for f in fixable if Path(f.path).resolve() == p.resolve()]
+        allowed = _allowed_regions(before[p], engine.language_of(p) or "jinja", lines)
+        for lo, hi in _changed_lines(before[p], text):
+            assert any(a <= lo and hi <= b + 1 for a, b in allowed), (
+                f"{p.name}: lines {lo}-{hi} changed, far from the findings at {lines}")
+
+
+# ---------------------------------------------------------------- handed cases
+SCORER = SHARED_CASES.parent / "tools" / "score_cases.py"
+
+
+@pytest.mark.skipif(not SCORER.is_file(), reason="../shared/cases is not beside this checkout")
+def test_shared_cases_fix_leaves_nothing_fixable(tmp_path):
+    work = tmp_path / "cases"
+    shutil.copytree(SHARED_CASES, work)
+    before = {p: p.read_text(encoding="utf-8", errors="replace") for p in _files(work)}
+    assert _run("--fix", "--unsafe-fixes", "--exit-zero", "--quiet", str(work)) == 0
+    for p in _files(work):
+        if p.suffix == ".py" and p.read_text(encoding="utf-8", errors="replace") != before[p]:
+            py_compile.compile(str(p), doraise=True, cfile=str(tmp_path / "x.pyc"))
+    left = [f for f in _lint(work) if fixers.wanted(f, unsafe=True)]
+    assert not left, [(f.path, f.line, f.code) for f in left]
+    proc = subprocess.run([sys.executable, str(SCORER), "--ctxlint", f"{sys.executable} -m ctxlint", str(work)],
+                          capture_output=True, text=True, cwd=ROOT)
+    m = re.search(r"missed: (\d+)\s+extra: (\d+)", proc.stdout)
+    assert m, proc.stdout + proc.stderr
+    assert int(m.group(2)) == 0, proc.stdout
+
+
+# ---------------------------------------------------------------- property test
+def _fixable_codes_present() -> bool:
+    return any(r.fix_safety for r in all_rules().values() if r.language == "python")
+
+
+@pytest.mark.skipif(not _fixable_codes_present(), reason="no Python rule with a fix is registered")
+def test_fix_never_breaks_a_parsable_module():
+    """hypothesmith modules salted with the shapes the codemods rewrite: fixing
+    never raises and never turns parsable code into unparsable code."""
+    hypothesis = pytest.importorskip("hypothesis")
+    hypothesmith = pytest.importorskip("hypothesmith")
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    snippets = [p.read_text() for p in sorted(GOLDEN.glob("CTX*/*/input.py"))]
+    rules = select_rules([], [])
+    cfg = Config()
+
+    @settings(max_examples=40, deadline=None, derandomize=True,
+              suppress_health_check=list(HealthCheck))
+    @given(hypothesmith.from_grammar(), st.sampled_from(snippets), st.booleans())
+    def check(generated: str, snippet: str, before: bool):
+        src = (generated + "\n" + snippet) if before else (snippet + "\n" + generated)
+        src = src.replace("\r\n", "\n").replace("\r", "\n")
+        try:
+            ast.parse(src)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return
+        findings = engine.lint_text("gen.py", src, "python", rules, cfg)
+        out = fixers.fix_text("gen.py", src, "python", findings, unsafe=True, rules=rules, config=cfg)
+        ast.parse(out)
+
+    check()
+
+
+def test_stdin_fix_prints_the_fixed_source(tmp_path):
+    src = (GOLDEN / "CTX107" / "create_task_discarded" / "input.py").read_bytes()
+    proc = subprocess.run([sys.executable, "-m", "ctxlint", "check", "--fix", "--stdin-filename", "h.py"],
+                          input=src, capture_output=True, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == (GOLDEN / "CTX107" / "create_task_discarded" / "expected.py").read_bytes()
