@@ -127,8 +127,15 @@ def run_check(args) -> int:
     findings = result.findings
     fixed = 0
     if args.fix or args.diff or args.fix_only:
-        from ctxlint.fixers import run_fixes
-        outcome = run_fixes(result, config, rules, unsafe=args.unsafe_fixes, write=not args.diff)
+        from ctxlint.fixers import fix_bytes, run_fixes
+        if args.stdin_filename:  # as ruff: the fixed source (or the diff) goes to stdout
+            new, diff, notices = fix_bytes(sf.display, data, sf.language, findings, rules, config, args.unsafe_fixes)
+            sys.stdout.write(diff) if args.diff else sys.stdout.buffer.write(new)
+            for n in notices:
+                sys.stderr.write(f"ctxlint: {n}\n")
+            return EXIT_FINDINGS if args.diff and diff else EXIT_CLEAN
+        outcome = run_fixes(result, config, rules, unsafe=args.unsafe_fixes, write=not args.diff,
+                            roots=args.paths)
         if args.diff:
             sys.stdout.write(outcome.diff)
             for n in outcome.notices:
