@@ -531,7 +531,8 @@ and Starlette middleware.
             else:
                 msg = f"token of `{var}.set()` is never passed to `{var}.reset()`: the value stays bound"
             fix = None
-            if fate.kind in ("discarded", "not_finally") and isinstance(stmt, (ast.Expr, ast.Assign)):
+            if fate.kind in ("discarded", "not_finally") and isinstance(stmt, (ast.Expr, ast.Assign)) \
+                    and _followed_in_block(facts, call):
                 fix = Fix(description=f"reset `{var}` in a `finally` block",
                           safety=SAFE, codemod="contextvar_reset_finally",
                           data={"line": call.lineno, "col": call.col_offset, "var": var})
@@ -539,6 +540,19 @@ and Starlette middleware.
 
 
 # ---------------------------------------------------------------- CTX104
+def _followed_in_block(facts, call: ast.Call) -> bool:
+    """Does a statement follow the one holding `call` in its block? The try/finally
+    codemods (fixers engineer) wrap those statements; with none there is nothing
+    to protect and the token is meant to outlive the block (no fix offered)."""
+    stmt = facts.enclosing_statement(call)
+    parent = facts.parents.get(stmt)
+    for fld in ("body", "orelse", "finalbody"):
+        block = getattr(parent, fld, None)
+        if isinstance(block, list) and stmt in block:
+            return block.index(stmt) < len(block) - 1
+    return False
+
+
 def _otel_attach_calls(facts):
     out = []
     for c in facts.nodes(ast.Call):
@@ -640,7 +654,7 @@ aws/aws-durable-execution-sdk-python#643 (fix PR #650).
             else:
                 msg = "`attach()` token is never passed to `detach()`: the context stays attached"
             fix = None
-            if fate.kind in ("discarded", "not_finally"):
+            if fate.kind in ("discarded", "not_finally") and _followed_in_block(facts, call):
                 fix = Fix(description="detach the token in a `finally` block", safety=SAFE,
                           codemod="otel_detach_finally",
                           data={"line": call.lineno, "col": call.col_offset, "detach": detach})
