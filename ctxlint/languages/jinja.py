@@ -49,19 +49,12 @@ GADGET_GLOBALS = frozenset({"lipsum", "cycler", "joiner", "namespace", "self", "
 
 
 # =================================================================== 1. template facts
-def _parse_env(options: tuple = ()):
-    """A jinja2 Environment used only to parse (never to render), cached per options.
-
-    Args:
-        options: sorted (key, value) pairs of delimiter settings (DELIMITER_KEYS).
-    """
-    return _ENV_CACHE.get(options) or _ENV_CACHE.setdefault(options, _make_env(options))
-
-
 _ENV_CACHE: dict[tuple, object] = {}
 
 
-def _make_env(options: tuple):
+def _make_env(options: tuple, custom_tags: tuple = ()):
+    """Build the parsing Environment; `custom_tags` are (tag, is_block) pairs of tags from
+    extensions ctxlint cannot load (pdoc's `defaultmacro`), parsed generically."""
     import jinja2
     from jinja2.ext import Extension
 
@@ -75,10 +68,29 @@ def _make_env(options: tuple):
             body = parser.parse_statements(("name:endgeneration",), drop_needle=True)
             return jinja2.nodes.Scope(body, lineno=lineno)
 
+    exts: list = [*_PARSE_EXTENSIONS, GenerationTag]
+    if custom_tags:
+        blocks = {t for t, is_block in custom_tags if is_block}
+
+        class UnknownTags(Extension):
+            """Tags of an extension that is not loaded: arguments skipped, body (if any) kept."""
+
+            tags = {t for t, _ in custom_tags}
+
+            def parse(self, parser):
+                tok = next(parser.stream)
+                while parser.stream.current.type != "block_end":
+                    next(parser.stream)
+                if tok.value in blocks:
+                    body = parser.parse_statements((f"name:end{tok.value}",), drop_needle=True)
+                    return jinja2.nodes.Scope(body, lineno=tok.lineno)
+                return jinja2.nodes.Output([], lineno=tok.lineno)
+
+        exts.append(UnknownTags)
     try:
-        return jinja2.Environment(extensions=[*_PARSE_EXTENSIONS, GenerationTag], **dict(options))
+        return jinja2.Environment(extensions=exts, **dict(options))
     except Exception:  # bad delimiter settings from a call site: fall back to defaults
-        return jinja2.Environment(extensions=[*_PARSE_EXTENSIONS, GenerationTag])
+        return jinja2.Environment(extensions=exts)
 
 
 def parse_template(text: str, options: tuple = ()):
@@ -88,13 +100,27 @@ def parse_template(text: str, options: tuple = ()):
     bad input) becomes the error tuple.
     """
     import jinja2
-    env = _parse_env(options)
-    try:
-        return env.parse(text), None
-    except jinja2.TemplateSyntaxError as exc:
-        return None, (exc.lineno or 1, exc.message or str(exc))
-    except (RecursionError, MemoryError, ValueError, TypeError) as exc:
-        return None, (1, f"{type(exc).__name__}: {exc}")
+    tags: tuple = ()
+    for _ in range(8):
+        key = (options, tags)
+        env = _ENV_CACHE.get(key) or _ENV_CACHE.setdefault(key, _make_env(options, tags))
+        try:
+            return env.parse(text), None
+        except jinja2.TemplateSyntaxError as exc:
+            m = _UNKNOWN_TAG.search(exc.message or "")
+            if m and m.group(1) not in {t for t, _ in tags} and not m.group(1).startswith("end"):
+                tag = m.group(1)
+                # a tag from an extension that is not loaded here: parse it generically
+                is_block = re.search(r"\bend" + re.escape(tag) + r"\b", text) is not None
+                tags = (*tags, (tag, is_block))
+                continue
+            return None, (exc.lineno or 1, exc.message or str(exc))
+        except (RecursionError, MemoryError, ValueError, TypeError) as exc:
+            return None, (1, f"{type(exc).__name__}: {exc}")
+    return None, (1, "too many unknown tags")
+
+
+_UNKNOWN_TAG = re.compile(r"unknown tag '(\w+)'")
 
 
 class _Locator:
@@ -602,7 +628,7 @@ class CallSites:
                 return False
             for v in vals:
                 if isinstance(v, tuple):
-                    if v[0] == "param" and _is_str_annotation(v[1].annotation):
+                    if v[0] == "param" and _is_str_annotation(v[1].annotation) and self._template_param(v[1]):
                         return True
                     if v[0] == "annotation" and _is_str_annotation(v[1]):
                         return True
@@ -612,6 +638,26 @@ class CallSites:
                 if self.str_evidence(v, depth + 1):
                     return True
         return False
+
+    def _template_param(self, arg: ast.arg) -> bool:
+        """A `str` parameter that carries a template: named like one (template, prompt, fmt,
+        format, pattern) and without a literal default (a developer-configured default
+        makes it a setting, not data)."""
+        low = arg.arg.lower()
+        if not any(w in low for w in ("template", "prompt", "fmt", "format", "pattern")):
+            return False
+        fn = self.f.parents.get(self.f.parents.get(arg))
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            a = fn.args
+            pos = [*a.posonlyargs, *a.args]
+            default = None
+            if arg in pos and pos.index(arg) >= len(pos) - len(a.defaults):
+                default = a.defaults[pos.index(arg) - (len(pos) - len(a.defaults))]
+            elif arg in a.kwonlyargs:
+                default = a.kw_defaults[a.kwonlyargs.index(arg)]
+            if default is not None and self.literal_values(default) is not None:
+                return False
+        return True
 
     # ----------------------------------------------------------- environments
     def _class_kind(self, name: str, depth: int = 0) -> str | None:
@@ -627,8 +673,8 @@ class CallSites:
     def _callee_kind(self, func: ast.AST, depth: int = 0) -> str | None:
         q = self.f.qualname(func) or ""
         last = _last(q)
-        if last in _SANDBOX_NAMES and ("jinja2" in q or last in self.f.imports):
-            return "sandbox"
+        if last.endswith("SandboxedEnvironment"):
+            return "sandbox"  # jinja2's, or a project's subclass imported from another module
         if last == "NativeEnvironment":
             return "native"
         if last in _ENV_NAMES and (q.startswith("jinja2") or (last in self.f.imports and self.f.imports[last].startswith("jinja2"))):
@@ -636,6 +682,20 @@ class CallSites:
         if isinstance(func, ast.Name) and func.id not in self.f.imports:
             return self._class_kind(func.id, depth)
         return None
+
+    @cached_property
+    def delimiter_sets(self) -> list[dict]:
+        """Delimiter settings made in this file: Environment(...) keywords, and assignments
+        such as `environment.block_start_string = "((*"` grouped by receiver."""
+        out = [e.options for e in self.envs if e.options]
+        by_recv: dict[str, dict] = {}
+        for n in self.f.nodes(ast.Assign):
+            for t in n.targets:
+                if (isinstance(t, ast.Attribute) and t.attr in DELIMITER_KEYS and isinstance(n.value, ast.Constant)
+                        and isinstance(n.value.value, str)):
+                    by_recv.setdefault(self.f.dotted(t.value) or "?", {})[t.attr] = n.value.value
+        out.extend(by_recv.values())
+        return out
 
     @cached_property
     def envs(self) -> list[EnvInfo]:
@@ -705,6 +765,11 @@ class CallSites:
             if isinstance(expr.func, ast.Attribute) and expr.func.attr == "overlay":
                 return self.env_of(expr.func.value, depth + 1)
             return None
+        if isinstance(expr, ast.IfExp):
+            # `NativeEnvironment() if unsafe else SandboxedEnvironment()`: the sandbox is the
+            # default and the other branch an explicit opt-in, so the sandbox wins.
+            found = [e for e in (self.env_of(expr.body, depth + 1), self.env_of(expr.orelse, depth + 1)) if e]
+            return next((e for e in found if e.kind == "sandbox"), found[0] if found else None)
         if isinstance(expr, ast.Attribute) and expr.attr in ("jinja_env", "jinja_environment"):
             return EnvInfo(kind="plain")  # Flask/Quart app environments are not sandboxed
         if isinstance(expr, ast.Attribute) and expr.attr == "environment":
@@ -906,7 +971,8 @@ class CallSites:
     def _lc_format(call: ast.Call) -> str | None:
         v = _kw(call, "template_format")
         if v is None:
-            return "f-string"
+            # `**kwargs` may carry template_format: unknown
+            return None if any(k.arg is None for k in call.keywords) else "f-string"
         return v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else None
 
     @staticmethod
@@ -1131,7 +1197,8 @@ def literal_facts(pyfacts, lt: LiteralTemplate) -> JinjaFacts | None:
 
 
 # =================================================================== 3. project pass
-_RENDER_HINTS = (b"get_template", b"render_template", b"FileSystemLoader", b"PackageLoader", b"select_template")
+_RENDER_HINTS = (b"get_template", b"render_template", b"FileSystemLoader", b"PackageLoader", b"select_template",
+                 b"_start_string")
 
 
 @dataclass
@@ -1179,6 +1246,7 @@ def project_findings(paths: list[str], files: list, config: Config, rules: list)
 
     # template path -> (options, [(site, py display)]) ; loader dirs -> options
     dir_options: dict[Path, dict] = {}
+    alt_delimiters: list[dict] = []
     sites: list[tuple[RenderSite, str, list[Path]]] = []
     for sf in files:
         if sf.language != "python":
@@ -1197,6 +1265,7 @@ def project_findings(paths: list[str], files: list, config: Config, rules: list)
             continue
         try:
             cs = call_sites(PythonFacts(sf.display, text, tree, config))
+            alt_delimiters.extend(d for d in cs.delimiter_sets if d not in alt_delimiters)
             for env in cs.envs:
                 for d in env.loader_dirs:
                     dir_options.setdefault(d.resolve(), {}).update(env.options)
@@ -1237,6 +1306,19 @@ def project_findings(paths: list[str], files: list, config: Config, rules: list)
                 continue
             count += 1
             targets[rp] = (_display_for(rp, paths), opts, True)
+    if alt_delimiters:
+        # Templates no loader links to: one that does not parse with the default
+        # delimiters but does with a set the run's code configures is re-linted with it.
+        for rp, sf in run_files.items():
+            if sf.language != "jinja" or rp in targets:
+                continue
+            text = _read_text(rp, config)
+            if text is None or parse_template(text)[1] is None:
+                continue
+            for opts in alt_delimiters:
+                if parse_template(text, tuple(sorted(opts.items())))[1] is None:
+                    targets[rp] = (sf.display, opts, False)
+                    break
     texts: dict[Path, str] = {}
     for rp, (display, opts, added) in targets.items():
         text = _read_text(rp, config)

@@ -120,7 +120,9 @@ attribute access, string-key subscripts and `attr()` filter arguments naming
 `_`-prefixed attributes (`__class__`, `__mro__`, `__subclasses__`, `__globals__`,
 `__init__`), attribute walks off the gadget globals `lipsum`, `cycler`, `joiner`,
 `namespace` and `range`, and literal `"{0.__class__}".format(...)` inside a template.
-Reported at the line of the expression, once per expression chain.
+Reported at the line of the expression, once per expression chain. The read-only
+descriptive dunders `__name__`, `__qualname__`, `__doc__`, `__all__`, `__version__`
+and `__module__` (printed by documentation templates) are not flagged by themselves.
 
 ## Why is this bad
 These are the steps of every Jinja server-side template injection payload:
@@ -171,7 +173,7 @@ def _dunder_findings(rule, facts):
     for n in facts.nodes(nodes.Getattr, nodes.Getitem, nodes.Filter):
         hit = None
         if isinstance(n, nodes.Getattr):
-            if n.attr.startswith("_"):
+            if n.attr.startswith("_") and n.attr not in _DESCRIPTIVE:
                 hit = (n.attr, f"reaches `{n.attr}`")
             elif isinstance(n.node, nodes.Name) and n.node.name in J.GADGET_GLOBALS - {"self"} and n.node.name not in local:
                 hit = (n.attr, f"walks `{n.node.name}.{n.attr}` off the `{n.node.name}` global")
@@ -180,13 +182,13 @@ def _dunder_findings(rule, facts):
                     hit = (n.attr, "formats a string whose fields walk `__` attributes")
         elif isinstance(n, nodes.Getitem):
             key = _const(n.arg)
-            if isinstance(key, str) and key.startswith("_"):
+            if isinstance(key, str) and key.startswith("_") and key not in _DESCRIPTIVE:
                 hit = (key, f"reaches `[{key!r}]`")
             elif isinstance(n.node, nodes.Name) and n.node.name in J.GADGET_GLOBALS - {"self"} and n.node.name not in local:
                 hit = (n.node.name, f"subscripts the `{n.node.name}` global")
         elif isinstance(n, nodes.Filter) and n.name == "attr" and n.args:
             key = _const(n.args[0])
-            if isinstance(key, str) and key.startswith("_"):
+            if isinstance(key, str) and key.startswith("_") and key not in _DESCRIPTIVE:
                 hit = (key, f"reaches `{key}` through the `attr()` filter")
         if hit is not None:
             sus[id(n)] = (n, *hit)
@@ -203,6 +205,11 @@ def _dunder_findings(rule, facts):
         yield facts.finding(rule, n.lineno, needle,
                             f"template {what}: `_`-prefixed attribute walks escape the values the template "
                             "was given (the first step of template injection)")
+
+
+#: Read-only descriptive dunders that documentation templates (pdoc, Sphinx autosummary)
+#: legitimately print; they lead nowhere by themselves, and a walk from them is flagged.
+_DESCRIPTIVE = frozenset({"__name__", "__qualname__", "__doc__", "__all__", "__version__", "__module__"})
 
 
 def _const(node):
