@@ -1,0 +1,215 @@
+"""`ctxlint sandbox TARGET`: run a KV-cache manager in a child process and report checks A-G.
+
+The child is started with multiprocessing's "spawn" method (a fresh interpreter, no
+inherited state), lowers its own resource limits (`resource.setrlimit`: address
+space on CPU, CPU seconds) and imports TARGET (`path/to/module.py:factory`). The
+parent waits at most `--timeout` seconds: a target that hangs is killed, one that
+crashes the interpreter or raises is reported as a failed run with the reason.
+The parent never imports torch.
+
+Exit status: 0 when every check passed (a check the target has no part for is
+"skip"), 1 when a check failed or the target crashed, hung or raised, 2 for usage
+errors (no such file, malformed TARGET).
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any, Optional
+
+#: Address-space limit of the child on CPU. Not applied with --device cuda: the CUDA
+#: driver reserves far more virtual address space than it ever touches.
+MEMORY_LIMIT_BYTES = 6 * 1024 ** 3
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def parse_target(spec: str) -> tuple[Path, str]:
+    """Split "path/to/module.py:factory" (factory defaults to `make_manager`).
+
+    Raises:
+        ValueError: the path is not an existing .py file or the factory is not an identifier.
+    """
+    path, sep, factory = spec.rpartition(":")
+    if not sep or not path or "/" in factory or factory.endswith(".py"):
+        path, factory = spec, "make_manager"
+    p = Path(path)
+    if p.suffix != ".py" or not p.is_file():
+        raise ValueError(f"no such Python file: {path}")
+    if not factory.isidentifier():
+        raise ValueError(f"not a factory name: {factory!r}")
+    return p.resolve(), factory
+
+
+def _set_limits(device: str, timeout: float) -> dict:
+    limits: dict[str, Any] = {}
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - non-POSIX
+        return {"note": "resource module unavailable: no limits"}
+    cpu = int(timeout) + 10
+    soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    if hard == resource.RLIM_INFINITY or hard >= cpu:
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, hard))
+        limits["cpu_seconds"] = cpu
+    if device == "cpu":
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        mem = MEMORY_LIMIT_BYTES if hard == resource.RLIM_INFINITY else min(MEMORY_LIMIT_BYTES, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (mem, hard))
+        limits["address_space_bytes"] = mem
+    else:
+        limits["address_space_bytes"] = None
+    return limits
+
+
+def _child_main(path: str, factory: str, device: str, seed: int, timeout: float, conn) -> None:
+    """Entry point of the spawned child: limits, import, scenario, one message on `conn`."""
+    # The target's prints must not mix with the parent's (possibly JSON) stdout.
+    try:
+        os.dup2(2, 1)
+    except OSError:
+        pass
+    sys.stdout = sys.stderr
+    msg: dict[str, Any] = {"status": "error", "checks": []}
+    try:
+        msg["limits"] = _set_limits(device, timeout)
+        import importlib.util
+        import warnings
+        warnings.filterwarnings("ignore", message="Failed to initialize NumPy")
+        import torch
+
+        if device == "cuda" and not torch.cuda.is_available():
+            raise RuntimeError("--device cuda: torch.cuda.is_available() is False here")
+        torch.manual_seed(seed)
+        sys.path.insert(0, str(Path(path).parent))
+        spec = importlib.util.spec_from_file_location(f"_ctxlint_sandbox_target_{Path(path).stem}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        make = getattr(module, factory, None)
+        if make is None:
+            raise AttributeError(f"{Path(path).name} has no attribute {factory!r}")
+        from ctxlint.sandbox.protocol import as_target
+        from ctxlint.sandbox.scenario import run_all
+        import inspect
+        try:
+            params = inspect.signature(make).parameters
+        except (TypeError, ValueError):
+            params = {}
+        takes_device = "device" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+        built = make(device=device) if takes_device else make()
+        target = as_target(built)
+        checks = run_all(target, device, seed)
+        msg["checks"] = [c.as_dict() for c in checks]
+        msg["status"] = "ok"
+    except BaseException as exc:  # noqa: BLE001 - every failure of the target becomes a report
+        msg["status"] = "error"
+        msg["error"] = f"{type(exc).__name__}: {exc}"
+        msg["traceback"] = traceback.format_exc(limit=8)
+    try:
+        conn.send(msg)
+    finally:
+        conn.close()
+
+
+def run_target(spec: str, device: str = "cpu", seed: int = 0, timeout: float = 120.0) -> dict:
+    """Run TARGET in a spawned child and return the report as a dict.
+
+    Report keys: target, device, seed, status ("ok" | "error" | "timeout" | "crash"),
+    error (str or None), checks (list of {id, name, passed, numbers, detail}),
+    limits, seconds, passed (bool: status ok and no check failed).
+
+    Raises:
+        ValueError: malformed TARGET or missing file (the CLI exits 2).
+    """
+    path, factory = parse_target(spec)
+    ctx = multiprocessing.get_context("spawn")
+    recv, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child_main, args=(str(path), factory, device, seed, timeout, send),
+                       name="ctxlint-sandbox", daemon=True)
+    t0 = time.monotonic()
+    proc.start()
+    send.close()
+    msg: Optional[dict] = None
+    status, error = "error", None
+    try:
+        if recv.poll(timeout):
+            try:
+                msg = recv.recv()
+            except EOFError:
+                msg = None
+        if msg is None:
+            if proc.is_alive():
+                status, error = "timeout", f"no result within {timeout:g} s; child killed"
+            else:
+                proc.join(1)
+                code = proc.exitcode
+                status = "crash"
+                error = (f"child killed by signal {-code}" if code is not None and code < 0
+                         else f"child exited with status {code} without a result")
+    finally:
+        if proc.is_alive():
+            proc.join(2)
+        if proc.is_alive():
+            proc.kill()
+            proc.join(5)
+        recv.close()
+    report = {"target": spec, "device": device, "seed": seed, "status": status, "error": error,
+              "checks": [], "limits": {"timeout_seconds": timeout}}
+    if msg is not None:
+        report["status"] = msg.get("status", "error")
+        report["error"] = msg.get("error")
+        report["checks"] = msg.get("checks", [])
+        report["limits"].update(msg.get("limits") or {})
+        if msg.get("traceback"):
+            report["traceback"] = msg["traceback"]
+    report["seconds"] = round(time.monotonic() - t0, 2)
+    report["passed"] = report["status"] == "ok" and all(c["passed"] is not False for c in report["checks"])
+    return report
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {_fmt(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, list):
+        return "[" + ", ".join(_fmt(x) for x in v) + "]"
+    return str(v)
+
+
+def render_text(report: dict) -> str:
+    """Human-readable report: one line per check with its numbers, then a summary."""
+    lines = [f"ctxlint sandbox {report['target']} (device {report['device']}, seed {report['seed']}, "
+             f"{report['seconds']:.1f} s)"]
+    for c in report["checks"]:
+        mark = {True: "PASS", False: "FAIL", None: "SKIP"}[c["passed"]]
+        nums = ", ".join(f"{k} {_fmt(v)}" for k, v in c["numbers"].items())
+        lines.append(f"  {mark}  {c['id']} {c['name']}: {nums or c.get('detail', '')}")
+    if report["status"] != "ok":
+        lines.append(f"  FAIL  target {report['status']}: {report['error']}")
+        if report.get("traceback"):
+            lines.extend("        " + ln for ln in report["traceback"].rstrip().splitlines()[-6:])
+    n_fail = sum(1 for c in report["checks"] if c["passed"] is False) + (report["status"] != "ok")
+    n_pass = sum(1 for c in report["checks"] if c["passed"] is True)
+    n_skip = sum(1 for c in report["checks"] if c["passed"] is None)
+    lines.append(f"{n_pass} passed, {n_fail} failed" + (f", {n_skip} skipped" if n_skip else ""))
+    return "\n".join(lines)
+
+
+def main(args) -> int:
+    """`ctxlint sandbox` (args from cli.py: target, device, seed, json, timeout). Returns the exit code."""
+    timeout = getattr(args, "timeout", 120.0) or 120.0
+    try:
+        report = run_target(args.target, device=args.device, seed=args.seed, timeout=timeout)
+    except ValueError as exc:
+        sys.stderr.write(f"ctxlint: error: {exc}\n")
+        return EXIT_USAGE
+    if args.json:
+        sys.stdout.write(json.dumps(report, indent=2) + "\n")
+    else:
+        sys.stdout.write(render_text(report) + "\n")
+    return EXIT_OK if report["passed"] else EXIT_FAILED
