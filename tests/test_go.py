@@ -515,4 +515,27 @@ def test_fixed_files_type_check_and_pass_go_vet(tmp_path):
     vet_dir = tmp_path / "vet"
     vet_dir.mkdir()
     vet = go_vet_lostcancel(fixed, vet_dir)
-    assert not {f.name: v for f, v in vet.items() if v}
+    for f, diags in vet.items():
+        text = f.read_text()
+        left = {g.line for g in _lint_file_text(text) if g.code == "CTX101"}
+        with_lines = {d.call.start_point[0] + 1 for d in go.facts_for("x.go", text).cancel_defs}
+        vet_lines = {ln for ln, _ in diags if ln in with_lines}
+        # go vet only still reports what ctxlint reports and could not fix safely.
+        assert vet_lines <= left, (f.name, diags)
+        assert not [g for g in _lint_file_text(text) if g.fix], f.name
+
+
+@pytest.mark.parametrize("tail,fixable", [
+    ("\treturn ctx\n", False),                                        # the caller owns the context
+    ("\treturn metadata(ctx)\n", True),                               # a result computed with it
+    ("\tr = r.WithContext(ctx)\n\treturn r\n", False),                # derived request escapes
+    ("\tgo work(ctx)\n\treturn nil\n", False),                        # a goroutine keeps using it
+    ("\tholder.ctx = ctx\n\treturn nil\n", False),                    # stored
+])
+def test_discard_fix_only_when_the_context_stays_in_the_function(tail, fixable):
+    src = ("package p\n\nimport \"context\"\n\ntype R struct{ ctx context.Context }\n\nvar holder R\n\n"
+           "func (r *R) WithContext(ctx context.Context) *R { return &R{ctx} }\n\n"
+           "func metadata(ctx context.Context) *R { return nil }\n\nfunc work(ctx context.Context) {}\n\n"
+           "func f(p context.Context, r *R) interface{} {\n\tctx, _ := context.WithCancel(p)\n" + tail + "}\n")
+    found = [f for f in _lint_file_text(src) if f.code == "CTX101"]
+    assert len(found) == 1 and (found[0].fix is not None) is fixable

@@ -184,6 +184,80 @@ def _in_loop(facts, node, fn) -> bool:
     return False
 
 
+def _mentions(facts, node, names: set[str]) -> bool:
+    return any(n.type == "identifier" and facts.text_of(n) in names for n in facts.walk(node))
+
+
+def _carries(facts, e, tainted: set[str]) -> bool:
+    """Does expression `e` evaluate to something holding a tainted context: the name
+    itself, a literal or address built from it, or a context-deriving call
+    (`x.WithContext(ctx)`, `metadata.NewOutgoingContext(ctx, md)`, `context.WithValue`)?
+    Other calls return results computed with the context, not the context."""
+    t = e.type
+    if t == "identifier":
+        return facts.text_of(e) in tainted
+    if t in ("composite_literal", "unary_expression", "parenthesized_expression"):
+        return _mentions(facts, e, tainted)
+    if t == "call_expression":
+        f = e.child_by_field_name("function")
+        if f is not None and f.type == "selector_expression":
+            fld = f.child_by_field_name("field")
+            if fld is not None and ("Context" in facts.text_of(fld) or facts.context_func(f)):
+                return _mentions(facts, e, tainted)
+    return False
+
+
+def ctx_escapes(facts, d, include_go: bool) -> bool:
+    """Could the derived context outlive the function (so `defer cancel()` would cut
+    short its new owner)? Tracks names assigned from the context (`req =
+    req.WithContext(ctx)`) and looks, after the def, for: a return of one of them
+    (bare, addressed or inside a composite literal), a store into a field, map or
+    slice element, a channel send, a func literal that is not called on the spot,
+    and (with `include_go`) a `go` statement."""
+    if d.ctx.type != "identifier":
+        return True  # stored straight into a field or element
+    name = facts.text_of(d.ctx)
+    if name == "_":
+        return False
+    body = d.fn.child_by_field_name("body")
+    if body is None:
+        return False
+    after = [n for n in facts.walk(body) if n.start_byte >= d.stmt.end_byte]
+    tainted = {name}
+    for _ in range(2):  # a second pass for assignments made earlier in a loop
+        for n in after:
+            if n.type in ("short_var_declaration", "assignment_statement"):
+                left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+                if left is not None and right is not None and any(
+                        _carries(facts, e, tainted) for e in right.named_children):
+                    tainted.update(facts.text_of(c) for c in left.named_children if c.type == "identifier")
+    tainted.discard("_")
+    for n in after:
+        t = n.type
+        if t == "return_statement":
+            for e in (c for el in n.named_children if el.type == "expression_list" for c in el.named_children):
+                if _carries(facts, e, tainted):
+                    return True
+        elif t == "go_statement" and include_go and _mentions(facts, n, tainted):
+            return True
+        elif t == "send_statement":
+            v = n.child_by_field_name("value")
+            if v is not None and _carries(facts, v, tainted):
+                return True
+        elif t == "assignment_statement":
+            left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+            if left is not None and right is not None and any(
+                    _carries(facts, e, tainted) for e in right.named_children) and any(
+                    c.type in ("selector_expression", "index_expression") for c in left.named_children):
+                return True
+        elif t == "func_literal":
+            p = n.parent
+            called = p is not None and p.type == "call_expression" and p.child_by_field_name("function") == n
+            if not called and _mentions(facts, n, tainted):
+                return True
+    return False
+
+
 def _free_name(facts, fn, taken: set[str], base: str = "cancel") -> str:
     """A name not used anywhere in `fn` nor chosen by an earlier fix in it (`taken`)."""
     for cand in (base, *(f"{base}{i}" for i in range(2, 100))):
@@ -450,6 +524,8 @@ children until the parent is canceled"); ollama/ollama#9431, grpc/grpc-go#2985.
             return None
         if not facts.starts_line(stmt) or not (facts.ends_line(stmt) or _only_comment_after(facts, stmt)):
             return None
+        if ctx_escapes(facts, d, include_go=True):
+            return None  # the context outlives the call: its owner must get the cancel func
         name = _free_name(facts, d.fn, taken)
         edits = [Edit(facts.char_offset(d.cancel.start_byte), facts.char_offset(d.cancel.end_byte), name)]
         if d.form == "=":
@@ -475,7 +551,7 @@ children until the parent is canceled"); ollama/ollama#9431, grpc/grpc-go#2985.
             return None
         if not facts.starts_line(stmt) or not (facts.ends_line(stmt) or _only_comment_after(facts, stmt)):
             return None
-        if d.func == "WithCancelCause":
+        if d.func == "WithCancelCause" or ctx_escapes(facts, d, include_go=False):
             return None
         # Every other reference must be a plain call in this very function: a cancel
         # func that escapes has an owner, and deferring it would cut that owner short.
