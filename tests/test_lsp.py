@@ -144,15 +144,79 @@ async def test_project_config_and_did_change_configuration(client: LanguageClien
 
 @pytest.mark.asyncio
 async def test_noqa_and_unused_noqa(client: LanguageClient):
-    text = BUGGY.replace("len(out)))\n", "len(out)))  # noqa: CTX107\n") + "x = 1  # noqa: CTX501\n"
+    text = BUGGY.replace("len(out)))\n", "len(out)))  # noqa: CTX107\n") + "VALUE = 1  # noqa: CTX107\n"
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
         settings={"ctxlint": {"extend-select": ["CTX001"]}}))
     uri = open_doc(client, client.root / "n.py", text)
     ds = await wait_diagnostics(client, uri, lambda ds: len(ds) > 0)
-    # CTX107 is suppressed and its noqa used; CTX501 is not selected here... unless present.
-    codes = sorted(d.code for d in ds)
-    assert "CTX107" not in codes
-    assert all(d.code == "CTX001" for d in ds)
+    # The used suppression hides CTX107; the stale one on line 12 is CTX001, a faded hint.
+    assert [(d.code, d.range.start.line) for d in ds] == [("CTX001", 11)]
+    assert ds[0].severity == types.DiagnosticSeverity.Hint
+    assert list(ds[0].tags) == [types.DiagnosticTag.Unnecessary]
+
+
+GO_BUG = """\
+package svc
+
+import (
+	"context"
+	"time"
+)
+
+func work(ctx context.Context) error { return ctx.Err() }
+
+func Fetch(parent context.Context, fast bool) error {
+	ctx, cancel := context.WithTimeout(parent, time.Second)
+	if fast {
+		return work(ctx)
+	}
+	cancel()
+	return nil
+}
+"""
+
+
+@pytest.mark.asyncio
+async def test_go_document_edit_fix_and_fix_all(client: LanguageClient):
+    """Go fixes are text edits computed by the rule: quick fix and source.fixAll both apply them."""
+    uri = open_doc(client, client.root / "fetch.go", GO_BUG, language_id="go")
+    ds = await wait_diagnostics(client, uri, lambda ds: len(ds) > 0)
+    assert [(d.code, d.range.start.line, d.range.start.character) for d in ds] == [("CTX101", 10, 16)]
+    assert ds[0].message.startswith("lost-cancel: ")
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=ds[0].range,
+        context=types.CodeActionContext(diagnostics=list(ds))))
+    quick = [a for a in actions if a.kind == types.CodeActionKind.QuickFix and "[CTX101]" in a.title]
+    assert len(quick) == 1 and quick[0].is_preferred
+    fixed = apply_text_edits(GO_BUG, edits_of(quick[0], uri))
+    assert "\tdefer cancel()\n" in fixed
+    # source.fixAll (fix on save) yields the same text.
+    only = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=ds[0].range,
+        context=types.CodeActionContext(diagnostics=[], only=["source.fixAll"])))
+    assert [a.kind for a in only] == ["source.fixAll.ctxlint"]
+    assert apply_text_edits(GO_BUG, edits_of(only[0], uri)) == fixed
+    change_doc(client, uri, fixed, 2)
+    await wait_diagnostics(client, uri, lambda ds: len(ds) == 0)
+
+
+@pytest.mark.asyncio
+async def test_jinja_document(client: LanguageClient):
+    uri = open_doc(client, client.root / "page.j2", "<p>{{ user.name }}</p>\n<p>{{ user.__class__.__mro__ }}</p>\n",
+                   language_id="jinja")
+    ds = await wait_diagnostics(client, uri, lambda ds: len(ds) > 0)
+    assert [(d.code, d.range.start.line) for d in ds] == [("CTX302", 1)]
+    change_doc(client, uri, "<p>{{ user.name }}</p>\n", 2)
+    await wait_diagnostics(client, uri, lambda ds: len(ds) == 0)
+
+
+@pytest.mark.asyncio
+async def test_non_ascii_columns_are_utf16(client: LanguageClient):
+    text = 'import asyncio\n\nasync def f():\n    x = "😀"; asyncio.create_task(f())\n'
+    uri = open_doc(client, client.root / "emoji.py", text)
+    ds = await wait_diagnostics(client, uri, lambda ds: len(ds) > 0)
+    # UTF-16: 9 ASCII characters, a surrogate pair, then `"; `.
+    assert (ds[0].range.start.line, ds[0].range.start.character) == (3, 9 + 2 + 3)
 
 
 @pytest.mark.asyncio
