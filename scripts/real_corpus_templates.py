@@ -34,7 +34,8 @@ CTXLINT = [sys.executable, "-m", "ctxlint"]
 #: user/model-supplied template text): LangChain prompt classes (f-string and jinja2
 #: PromptTemplate), Haystack's PromptBuilder/ChatPromptBuilder, Outlines' prompt
 #: templates, Banks (a prompt language on Jinja), pdoc and nbconvert (HTML page
-#: templates through FileSystemLoader/PackageLoader), pytest-html (HTML report).
+#: templates through FileSystemLoader/PackageLoader), pytest-html (HTML report), MkDocs
+#: (HTML themes), LlamaIndex core (f-string and jinja prompt templates).
 PACKAGES: dict[str, str] = {
     "langchain-core": "langchain-core==1.8.1",
     "haystack-ai": "haystack-ai==3.4.1",
@@ -43,6 +44,8 @@ PACKAGES: dict[str, str] = {
     "pdoc": "pdoc==16.0.0",
     "nbconvert": "nbconvert==7.17.2",
     "pytest-html": "pytest-html==4.2.0",
+    "mkdocs": "mkdocs==1.6.1",
+    "llama-index-core": "llama-index-core==0.14.25",
 }
 KEEP = (".py", ".j2", ".jinja", ".jinja2", ".html", ".htm", ".xml", ".txt", ".md", ".tpl", ".json")
 

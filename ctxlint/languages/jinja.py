@@ -438,7 +438,12 @@ class CallSites:
                     elif isinstance(t, (ast.Tuple, ast.List)) and any(isinstance(e, ast.Name) and e.id == name for e in t.elts):
                         vals.append(("opaque", n))
             elif isinstance(n, (ast.AnnAssign, ast.AugAssign)) and isinstance(n.target, ast.Name) and n.target.id == name:
-                vals.append(n.value if isinstance(n, ast.AnnAssign) and n.value is not None else ("aug", n))
+                if isinstance(n, ast.AugAssign):
+                    vals.append(("aug", n))
+                elif n.value is not None:
+                    vals.append(n.value)
+                else:
+                    vals.append(("annotation", n.annotation))
             elif isinstance(n, ast.NamedExpr) and n.target.id == name:
                 vals.append(n.value)
             elif isinstance(n, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.comprehension)):
@@ -488,7 +493,12 @@ class CallSites:
                 for t in targets:
                     if (isinstance(t, ast.Attribute) and t.attr == attr and isinstance(t.value, ast.Name)
                             and t.value.id == "self"):
-                        vals.append(n.value if not isinstance(n, ast.AugAssign) and n.value is not None else ("aug", n))
+                        if isinstance(n, ast.AugAssign):
+                            vals.append(("aug", n))
+                        elif n.value is not None:
+                            vals.append(n.value)
+                        else:
+                            vals.append(("annotation", n.annotation))
         return vals or None
 
     # ----------------------------------------------------------- literals
@@ -512,6 +522,20 @@ class CallSites:
         if isinstance(expr, ast.IfExp):
             a, b = self.literal_values(expr.body, depth + 1), self.literal_values(expr.orelse, depth + 1)
             return None if a is None or b is None else a + b
+        if isinstance(expr, ast.JoinedStr):
+            # an f-string whose replacement fields are constants (module-level numbers or strings)
+            out_s = ""
+            for part in expr.values:
+                if isinstance(part, ast.Constant):
+                    out_s += str(part.value)
+                    continue
+                if not isinstance(part, ast.FormattedValue) or part.format_spec is not None or part.conversion != -1:
+                    return None
+                v = self._scalar(part.value, depth + 1)
+                if v is None:
+                    return None
+                out_s += str(v)
+            return [(out_s, None)]
         if isinstance(expr, ast.Call):
             q = self.f.qualname(expr.func) or ""
             if q in ("textwrap.dedent", "inspect.cleandoc") and len(expr.args) == 1:
@@ -565,6 +589,16 @@ class CallSites:
             return out
         return None
 
+    def _scalar(self, expr: ast.AST, depth: int):
+        """A constant str/int/float value of `expr` (through one constant binding), else None."""
+        if isinstance(expr, ast.Constant) and isinstance(expr.value, (str, int, float)) and not isinstance(expr.value, bool):
+            return expr.value
+        if isinstance(expr, (ast.Name, ast.Attribute)) and depth < 6:
+            vals = self.values_of(expr)
+            if vals and len(vals) == 1 and not isinstance(vals[0], tuple):
+                return self._scalar(vals[0], depth + 1)
+        return None
+
     def _dict_literal(self, expr: ast.AST, depth: int) -> ast.Dict | None:
         if isinstance(expr, ast.Dict):
             return expr
@@ -575,10 +609,23 @@ class CallSites:
         return None
 
     def is_trusted_source(self, expr: ast.AST, depth: int = 0) -> bool:
-        """Template text read from the package itself (a path built from `__file__`, or
-        importlib.resources / pkgutil.get_data): as trusted as a literal."""
+        """Template text the developers wrote: read from the package itself (a path built
+        from `__file__`, importlib.resources, pkgutil.get_data), a module-level or imported
+        UPPER_CASE constant (`DEFAULT_PROMPT_TMPL` from another module), a concatenation of
+        such, or a parameter whose default is one (a setting, not data)."""
         if depth > 4 or expr is None:
             return False
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+            return all(self.is_trusted_source(x, depth + 1) or self.literal_values(x) is not None
+                       for x in (expr.left, expr.right))
+        if _is_constant_name(expr) and (
+                (isinstance(expr, ast.Name) and self.f.enclosing_function(expr) is None)
+                or self._module_or_imported(expr)):
+            return True
+        if isinstance(expr, ast.Name):
+            vals = self.values_of(expr)
+            if vals and all(isinstance(v, tuple) and v[0] == "param" for v in vals):
+                return all(self._literal_default(v[1]) for v in vals)
         if isinstance(expr, (ast.Name, ast.Attribute)):
             vals = self.values_of(expr)
             return bool(vals) and all(not isinstance(v, tuple) and self.is_trusted_source(v, depth + 1) for v in vals)
@@ -598,6 +645,38 @@ class CallSites:
                     if vals and all(not isinstance(v, tuple) and _mentions_file(v) for v in vals):
                         return True
         return False
+
+    def _module_or_imported(self, expr: ast.AST) -> bool:
+        base = expr
+        while isinstance(base, ast.Attribute):
+            base = base.value
+        if not isinstance(base, ast.Name):
+            return False
+        if base.id in self.f.imports:
+            return True
+        fn = self.f.enclosing_function(expr)
+        while fn is not None:
+            if self._function_bindings(fn, base.id) is not None:
+                return False
+            fn = self.f.enclosing_function(fn)
+        return base.id in self.f.module_assignments
+
+    def _literal_default(self, arg: ast.arg) -> bool:
+        """Does parameter `arg` have a default that is a literal or a constant?"""
+        fn = self.f.parents.get(self.f.parents.get(arg))
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return False
+        a = fn.args
+        pos = [*a.posonlyargs, *a.args]
+        default = None
+        if arg in pos and pos.index(arg) >= len(pos) - len(a.defaults):
+            default = a.defaults[pos.index(arg) - (len(pos) - len(a.defaults))]
+        elif arg in a.kwonlyargs:
+            default = a.kw_defaults[a.kwonlyargs.index(arg)]
+        if default is None:
+            return False
+        return self.literal_values(default) is not None or (
+            _is_constant_name(default) and self._module_or_imported(default))
 
     def str_evidence(self, expr: ast.AST, depth: int = 0) -> bool:
         """Is `expr` known to hold a non-literal `str` (annotated `str`, read from a
@@ -630,10 +709,8 @@ class CallSites:
                 if isinstance(v, tuple):
                     if v[0] == "param" and _is_str_annotation(v[1].annotation) and self._template_param(v[1]):
                         return True
-                    if v[0] == "annotation" and _is_str_annotation(v[1]):
-                        return True
-                    if v[0] == "aug":
-                        return True
+                    if v[0] == "annotation" and _is_str_annotation(v[1]) and len(vals) == 1:
+                        return True  # a declared `str` field no code here assigns: set from outside
                     continue
                 if self.str_evidence(v, depth + 1):
                     return True
@@ -641,23 +718,43 @@ class CallSites:
 
     def _template_param(self, arg: ast.arg) -> bool:
         """A `str` parameter that carries a template: named like one (template, prompt, fmt,
-        format, pattern) and without a literal default (a developer-configured default
-        makes it a setting, not data)."""
+        format, pattern) and without a default (a default makes it an optional setting of
+        a library API, not data)."""
         low = arg.arg.lower()
         if not any(w in low for w in ("template", "prompt", "fmt", "format", "pattern")):
             return False
+        return not self._has_default(arg)
+
+    def _has_default(self, arg: ast.arg) -> bool:
         fn = self.f.parents.get(self.f.parents.get(arg))
-        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            a = fn.args
-            pos = [*a.posonlyargs, *a.args]
-            default = None
-            if arg in pos and pos.index(arg) >= len(pos) - len(a.defaults):
-                default = a.defaults[pos.index(arg) - (len(pos) - len(a.defaults))]
-            elif arg in a.kwonlyargs:
-                default = a.kw_defaults[a.kwonlyargs.index(arg)]
-            if default is not None and self.literal_values(default) is not None:
-                return False
-        return True
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return False
+        a = fn.args
+        pos = [*a.posonlyargs, *a.args]
+        if arg in pos:
+            return pos.index(arg) >= len(pos) - len(a.defaults)
+        if arg in a.kwonlyargs:
+            return a.kw_defaults[a.kwonlyargs.index(arg)] is not None
+        return False
+
+    def data_evidence(self, expr: ast.AST) -> bool:
+        """Does `expr` carry data rather than a developer's text: `str_evidence`, a subscript
+        (`row["template"]`, `cfg["prompt"]`), or an attribute of a non-`self` object
+        (`row.template`, `settings.system_prompt`)?"""
+        if self.str_evidence(expr):
+            return True
+        if isinstance(expr, ast.Subscript):
+            return True
+        if isinstance(expr, ast.Attribute):
+            base = expr
+            while isinstance(base, ast.Attribute):
+                base = base.value
+            return not (isinstance(base, ast.Name) and base.id in ("self", "cls")) and not self._module_or_imported(expr)
+        if isinstance(expr, ast.Name):
+            vals = self.values_of(expr) or []
+            return any(not isinstance(v, tuple) and isinstance(v, (ast.Subscript, ast.Attribute))
+                       and self.data_evidence(v) for v in vals)
+        return False
 
     # ----------------------------------------------------------- environments
     def _class_kind(self, name: str, depth: int = 0) -> str | None:
@@ -811,6 +908,10 @@ class CallSites:
             arg = expr.args[0] if expr.args else next((k.value for k in expr.keywords if k.arg == "searchpath"), None)
             if arg is None:
                 return []
+            if isinstance(arg, (ast.Name, ast.Attribute)):
+                vals = self.values_of(arg) or []
+                if len(vals) == 1 and isinstance(vals[0], (ast.List, ast.Tuple)):
+                    arg = vals[0]  # a module-level search path list
             elems = arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg]
             out = []
             for e in elems:
@@ -1101,6 +1202,12 @@ class CallSites:
                         if k:
                             return k
         return None
+
+
+def _is_constant_name(expr: ast.AST) -> bool:
+    """`PROMPT_TMPL` or `prompts.PROMPT_TMPL`: an UPPER_CASE name (PEP 8 constant)."""
+    name = expr.id if isinstance(expr, ast.Name) else expr.attr if isinstance(expr, ast.Attribute) else ""
+    return len(name) > 1 and name.isupper() and any(c.isalpha() for c in name)
 
 
 def _mentions_file(expr: ast.AST) -> bool:

@@ -253,9 +253,12 @@ Flags `fmt.format(...)` and `fmt.format_map(...)`, `string.Formatter().format(fm
 `template_format="f-string"`) and `PromptTemplate`/`ChatPromptTemplate.from_template(fmt)`
 when the format string is not a literal — or is a literal whose fields walk
 `__` attributes (`"{user.__class__.__init__.__globals__}"`). For `.format()` the
-receiver must be known to be a string (annotated `str`, read from a file, config
-or environment, built with string methods), so `PromptTemplate.format()` and
-`logging.Formatter.format()` are not flagged. A format string that is a module or
+receiver must be known to be a string (read from a file, config or environment,
+built with string methods, or a template-named parameter annotated `str` without a
+default), so `PromptTemplate.format()` and `logging.Formatter.format()` are not
+flagged; for the LangChain classes the template must come from data (that, a
+subscript such as `row["template"]`, or an attribute of a non-`self` object), so a
+library forwarding its caller's optional template argument is not flagged. A format string that is a module or
 class constant is a literal. A `string.Formatter` subclass overriding `get_field`
 is a sanitizer.
 
@@ -316,7 +319,7 @@ cowrie #40501; Armin Ronacher, "Be Careful with Python's New-Style String Format
                 if src is not None:
                     name = J._last(facts.qualname(fn))
                     what = f"`{name}()`" if name != "from_template" else "`from_template()`"
-                    yield from self._check(facts, cs, call, src, need_str=False, what=what + " (f-string template)", fix=False)
+                    yield from self._check(facts, cs, call, src, need_str="data", what=what + " (f-string template)", fix=False)
 
     def _check(self, facts, cs, call, fmt, need_str, what, fix):
         lv = cs.literal_values(fmt)
@@ -330,7 +333,9 @@ cowrie #40501; Armin Ronacher, "Be Careful with Python's New-Style String Format
             return
         if cs.is_trusted_source(fmt):
             return
-        if need_str and not cs.str_evidence(fmt):
+        if need_str == "data" and not cs.data_evidence(fmt):
+            return
+        if need_str is True and not cs.str_evidence(fmt):
             return
         yield facts.finding(self, call, f"{what} uses `{_src_text(facts, fmt)}`, which is not a literal, as a format "
                             "string: whoever writes it can read attributes of every value passed "
