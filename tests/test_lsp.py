@@ -239,3 +239,42 @@ async def test_quick_fix_removes_the_diagnostic(client: LanguageClient):
     change_doc(client, uri, new_text, 2)
     await wait_diagnostics(client, uri, lambda ds: not any(d.code == "CTX107" for d in ds))
     assert "_background_tasks" in new_text or "add_done_callback" in new_text
+
+
+# ------------------------------------------------------- in-process helpers
+def _doc(text: str):
+    from pygls.workspace import TextDocument
+    return TextDocument("file:///x.go", text, version=1)
+
+
+def test_minimal_text_edit_keeps_crlf_and_touches_only_the_change():
+    from ctxlint.lsp import minimal_text_edit, normalise
+    old = "a\r\nb\r\nc\r\n"
+    doc = _doc(old)
+    new_lf = normalise(old).replace("b\n", "b\nINSERTED\n")
+    edit = minimal_text_edit(doc, new_lf)
+    assert apply_text_edits(old, [edit]) == "a\r\nb\r\nINSERTED\r\nc\r\n"
+    assert edit.range.start.line == 2 and edit.new_text == "INSERTED\r\n"
+    assert minimal_text_edit(doc, normalise(old)) is None
+
+
+def test_apply_edits_drops_overlaps_and_bad_offsets():
+    from ctxlint.findings import Edit
+    from ctxlint.lsp import apply_edits
+    text = "0123456789"
+    assert apply_edits(text, [Edit(2, 4, "ab"), Edit(3, 5, "zz"), Edit(8, 8, "!"), Edit(9, 40, "x")]) == "01ab4567!89"
+
+
+def test_lsp_apply_fixes_uses_fix_text_for_codemods():
+    from ctxlint import engine
+    from ctxlint.config import Config
+    from ctxlint.lsp import LintState, apply_fixes
+    from ctxlint.rules import select_rules
+    fixers = pytest.importorskip("ctxlint.fixers")
+    if not hasattr(fixers, "fix_text"):
+        pytest.skip("ctxlint.fixers.fix_text is not available yet")
+    findings = engine.lint_text("svc.py", BUGGY, "python", select_rules(["CTX107"], []), Config())
+    state = LintState(1, BUGGY, "python", "svc.py", findings)
+    new = apply_fixes(state, findings, unsafe=False)
+    assert new and new != BUGGY
+    assert engine.lint_text("svc.py", new, "python", select_rules(["CTX107"], []), Config()) == []
