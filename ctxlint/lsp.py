@@ -70,6 +70,8 @@ class LintState:
     language: str
     path: str
     findings: list[Finding] = field(default_factory=list)
+    rules: list | None = None  # the selected rules and Config the lint ran with (for fix re-lints)
+    config: Any = None
 
 
 class CtxlintLanguageServer(LanguageServer):
@@ -176,7 +178,7 @@ class CtxlintLanguageServer(LanguageServer):
         if language is None:
             return None
         text = normalise(doc.source)
-        state = LintState(doc.version, text, language, path)
+        state = LintState(doc.version, text, language, path, rules=rules, config=config)
         if len(text.encode("utf-8", "surrogatepass")) > config.max_file_size or not text.strip():
             return state
         try:
@@ -398,7 +400,8 @@ def apply_fixes(state: LintState, findings: list[Finding], unsafe: bool) -> str 
             new = apply_edits(state.text, [e for f in fixes for e in f.fix.edits])
         else:
             try:
-                new = fix_text(state.path, state.text, state.language, fixes, unsafe)
+                new = fix_text(state.path, state.text, state.language, fixes, unsafe,
+                               rules=state.rules, config=state.config)
             except Exception:
                 log.exception("fix_text failed for %s", state.path)
                 return None
