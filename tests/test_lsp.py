@@ -241,6 +241,42 @@ async def test_quick_fix_removes_the_diagnostic(client: LanguageClient):
     assert "_background_tasks" in new_text or "add_done_callback" in new_text
 
 
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "ctxlint", "lsp"]))
+async def client_with_options(lsp_client: LanguageClient, tmp_path_factory):
+    root = tmp_path_factory.mktemp("ws2")
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=types.ClientCapabilities(), root_uri=root.as_uri(),
+        initialization_options={"ctxlint": {"ignore": ["CTX107"], "debounce-ms": 0}}))
+    lsp_client.root = root
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio
+async def test_initialization_options_and_bad_settings(client_with_options: LanguageClient):
+    client = client_with_options
+    uri = open_doc(client, client.root / "svc.py", BUGGY)
+    await wait_diagnostics(client, uri, lambda ds: len(ds) == 0)
+    # An unknown key is reported to the user and the previous settings stay in force.
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"ctxlint": {"no-such-key": 1}}))
+    async def warned():
+        while not any("no-such-key" in m.message for m in client.messages):
+            await client.wait_for_notification(types.WINDOW_SHOW_MESSAGE)
+    await asyncio.wait_for(warned(), 15)
+    change_doc(client, uri, BUGGY + "\n", 2)
+    await asyncio.sleep(0.5)
+    assert len(client.diagnostics[uri]) == 0
+    # The client without a codeAction/documentChanges capability gets plain `changes`.
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={}))
+    go = open_doc(client, client.root / "f.go", GO_BUG, language_id="go")
+    ds = await wait_diagnostics(client, go, lambda ds: len(ds) > 0)
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=go), range=ds[0].range,
+        context=types.CodeActionContext(diagnostics=list(ds))))
+    assert actions and all(a.edit.changes and not a.edit.document_changes for a in actions)
+
 # ------------------------------------------------------- in-process helpers
 def _doc(text: str):
     from pygls.workspace import TextDocument
