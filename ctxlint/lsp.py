@@ -88,6 +88,7 @@ class CtxlintLanguageServer(LanguageServer):
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ctxlint-lint")
         self._configs: dict[str, tuple] = {}
         self._reported: set[str] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     # ------------------------------------------------------------ settings
     def update_settings(self, settings: Any) -> None:
@@ -114,11 +115,21 @@ class CtxlintLanguageServer(LanguageServer):
         self._reported.clear()
 
     def show_error(self, message: str) -> None:
+        """Tell the user once (window/showMessage); safe to call from the lint thread."""
         if message in self._reported:
             return
         self._reported.add(message)
         log.warning(message)
-        self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=message))
+        params = types.ShowMessageParams(type=types.MessageType.Warning, message=message)
+        loop = self._loop
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if loop is not None and running is not loop:
+            loop.call_soon_threadsafe(self.window_show_message, params)
+        else:
+            self.window_show_message(params)
 
     def settings_for(self, path: str):
         """(Config, rules) for a document at `path`: its project's config plus the client overrides."""
@@ -209,6 +220,8 @@ class CtxlintLanguageServer(LanguageServer):
         self.publish(uri, [self.diagnostic(doc, state, i, f) for i, f in enumerate(state.findings)], version)
 
     def schedule(self, uri: str, delay: float) -> None:
+        """(Re)start the lint of `uri` after `delay` seconds, cancelling one still waiting."""
+        self._loop = asyncio.get_running_loop()
         old = self.pending.pop(uri, None)
         if old is not None and not old.done():
             old.cancel()
