@@ -1,7 +1,7 @@
 """LSP latency benchmark (not a test): time from `textDocument/didChange` to the
 `publishDiagnostics` for that version, on a 2,000-line Python file.
 
-Usage: python benchmarks/bench_lsp.py [--repeats 30] [--lines 2000] [--debounce-ms 50]
+Usage: python benchmarks/bench_lsp.py [--repeats 30] [--lines 2000] [--debounce-ms 50] [--select CODES]
 
 The file is real code: top-level statements of stdlib asyncio modules
 (base_events, tasks, streams, ...) concatenated up to the requested line count,
@@ -61,7 +61,7 @@ def build_source(lines: int) -> str:
     return text
 
 
-async def run(repeats: int, n_lines: int, debounce_ms: float) -> int:
+async def run(repeats: int, n_lines: int, debounce_ms: float, select: list[str]) -> int:
     text = build_source(n_lines)
     tmp = Path(tempfile.mkdtemp(prefix="ctxlint-bench-"))
     path = tmp / "big_module.py"
@@ -83,7 +83,7 @@ async def run(repeats: int, n_lines: int, debounce_ms: float) -> int:
     await client.start_io(sys.executable, "-m", "ctxlint", "lsp")
     await client.initialize_async(types.InitializeParams(
         capabilities=types.ClientCapabilities(), root_uri=tmp.as_uri(),
-        initialization_options={"ctxlint": {"debounce-ms": debounce_ms}}))
+        initialization_options={"ctxlint": {"debounce-ms": debounce_ms, **({"select": select} if select else {})}}))
     client.initialized(types.InitializedParams())
 
     async def wait_version(v: int) -> float:
@@ -116,7 +116,7 @@ async def run(repeats: int, n_lines: int, debounce_ms: float) -> int:
     from ctxlint import engine
     from ctxlint.config import Config
     from ctxlint.rules import select_rules
-    rules = select_rules([], [])
+    rules = select_rules(select, [])
     lint_ms = []
     for _ in range(max(5, repeats // 3)):
         s = time.perf_counter()
@@ -140,8 +140,11 @@ def main() -> int:
     ap.add_argument("--repeats", type=int, default=30)
     ap.add_argument("--lines", type=int, default=2000)
     ap.add_argument("--debounce-ms", type=float, default=50.0)
+    ap.add_argument("--select", default="", help="codes to run (default: every default rule); "
+                    "e.g. CTX107 to measure the server's own overhead")
     a = ap.parse_args()
-    return asyncio.run(run(a.repeats, a.lines, a.debounce_ms))
+    select = [c.strip().upper() for c in a.select.split(",") if c.strip()]
+    return asyncio.run(run(a.repeats, a.lines, a.debounce_ms, select))
 
 
 if __name__ == "__main__":

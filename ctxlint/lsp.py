@@ -3,7 +3,8 @@
 What an editor gets:
 
 - Diagnostics for Python, Go and Jinja documents on open, on change (debounced,
-  50 ms by default) and on save. The unsaved buffer is what gets linted: the
+  50 ms by default, leading edge: a change after a quiet spell is linted at
+  once, a burst of keystrokes is linted once after it settles) and on save. The unsaved buffer is what gets linted: the
   server hands the document text to `ctxlint.engine.lint_text`, the same entry
   point `ctxlint check` uses, so rules, suppressions, per-file ignores and the
   project's `[tool.ctxlint]` settings (nearest pyproject.toml/ctxlint.toml above
@@ -36,6 +37,7 @@ import asyncio
 import logging
 import os
 import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -85,6 +87,8 @@ class CtxlintLanguageServer(LanguageServer):
         self.debounce_s = DEFAULT_DEBOUNCE_S
         self.states: dict[str, LintState] = {}
         self.pending: dict[str, asyncio.Task] = {}
+        self.last_change: dict[str, float] = {}
+        self.in_flight: set[str] = set()
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ctxlint-lint")
         self._configs: dict[str, tuple] = {}
         self._reported: set[str] = set()
@@ -208,7 +212,11 @@ class CtxlintLanguageServer(LanguageServer):
             return
         version = doc.version
         loop = asyncio.get_running_loop()
-        state = await loop.run_in_executor(self.executor, self.lint_document, uri)
+        self.in_flight.add(uri)
+        try:
+            state = await loop.run_in_executor(self.executor, self.lint_document, uri)
+        finally:
+            self.in_flight.discard(uri)
         doc = self.workspace.text_documents.get(uri)
         if doc is None or doc.version != version:
             return  # a newer change arrived meanwhile; its own lint will publish
@@ -226,6 +234,18 @@ class CtxlintLanguageServer(LanguageServer):
         if old is not None and not old.done():
             old.cancel()
         self.pending[uri] = asyncio.ensure_future(self.lint_and_publish(uri, delay))
+
+    def schedule_change(self, uri: str) -> None:
+        """Debounce with a leading edge: lint now after a quiet spell, else after `debounce_s`."""
+        now = time.monotonic()
+        last = self.last_change.get(uri)
+        self.last_change[uri] = now
+        waiting = uri in self.pending and not self.pending[uri].done()
+        quiet = last is None or now - last >= self.debounce_s
+        if quiet and not waiting and uri not in self.in_flight:
+            self.schedule(uri, 0.0)
+        else:
+            self.schedule(uri, self.debounce_s)
 
     def publish(self, uri: str, diagnostics: list[types.Diagnostic], version: int | None) -> None:
         self.text_document_publish_diagnostics(
@@ -522,7 +542,7 @@ def create_server() -> CtxlintLanguageServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(ls: CtxlintLanguageServer, params: types.DidChangeTextDocumentParams):
-        ls.schedule(params.text_document.uri, ls.debounce_s)
+        ls.schedule_change(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
     async def did_save(ls: CtxlintLanguageServer, params: types.DidSaveTextDocumentParams):
@@ -541,6 +561,7 @@ def create_server() -> CtxlintLanguageServer:
         if task is not None and not task.done():
             task.cancel()
         ls.states.pop(uri, None)
+        ls.last_change.pop(uri, None)
         ls.publish(uri, [], None)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
