@@ -539,3 +539,37 @@ def test_discard_fix_only_when_the_context_stays_in_the_function(tail, fixable):
            "func f(p context.Context, r *R) interface{} {\n\tctx, _ := context.WithCancel(p)\n" + tail + "}\n")
     found = [f for f in _lint_file_text(src) if f.code == "CTX101"]
     assert len(found) == 1 and (found[0].fix is not None) is fixable
+
+
+# ------------------------------------------------------------------ robustness and real input
+def test_mangled_go_never_crashes():
+    """Random deletions and insertions in real cases: lint returns findings, never raises."""
+    import random
+    rng = random.Random(7)
+    texts = [p.read_text() for p in sorted(CORPUS.glob("CTX*/*/*.go"))[:12]]
+    for text in texts:
+        for _ in range(25):
+            i = rng.randrange(len(text))
+            j = min(len(text), i + rng.randrange(1, 40))
+            mangled = text[:i] + rng.choice(["", "{", "}", "(", "func", "\n", "é", "for {", "defer cancel()"]) + text[j:]
+            found = engine.lint_text("m.go", mangled, "go", RULES, Config())
+            assert all(f.line >= 1 and f.col >= 1 for f in found)
+
+
+def test_deeply_nested_go_does_not_crash():
+    body = "if x {\n" * 400 + "}\n" * 400
+    src = f'package p\nimport "context"\nfunc f(x bool, p context.Context) {{\n{body}}}\n'
+    engine.lint_text("deep.go", src, "go", RULES, Config())
+
+
+GATEWAY = Path("/usr/share/gocode/src/github.com/grpc-ecosystem/grpc-gateway/runtime")
+
+
+@pytest.mark.skipif(not GATEWAY.is_dir(), reason="Debian's golang-github-grpc-ecosystem-grpc-gateway-dev is not installed")
+def test_real_go_package_no_crash_no_parse_error():
+    res = engine.lint_paths([str(GATEWAY)], Config(root=GATEWAY), RULES, jobs=1, use_cache=False)
+    assert not res.internal_errors, res.notices
+    assert res.files >= 10
+    assert not [f for f in res.findings if f.code == "CTX000"]
+    # go vet -lostcancel reports this one too (the timeout's cancel func is discarded).
+    assert ("context.go", 111, "CTX101") in {(Path(f.path).name, f.line, f.code) for f in res.findings}
