@@ -235,14 +235,16 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
         """Does what the container stores depend on a scope? (in this function, else
         at its other insertion sites in the file). Scope-independent values (a tokenizer
         per model name) may be shared whatever the key."""
+        def touches(f, values) -> bool:
+            clo = ck.closure(f, values)
+            roots = ck.reach(f).roots
+            return bool(ck.hits(f, clo)) or any(isinstance(n, ast.Name) and n.id in roots for n in clo)
+
         fn = sink.function
         if sink.values:
-            return bool(ck.hits(fn, ck.closure(fn, sink.values)))
-        for s in sink.container.inserts:
-            if s.value is not None and s.function is not None:
-                if ck.hits(s.function, ck.closure(s.function, [s.value])):
-                    return True
-        return False
+            return touches(fn, sink.values)
+        return any(s.value is not None and s.function is not None and touches(s.function, [s.value])
+                   for s in sink.container.inserts)
 
 
 _MEMO_DECORATORS = frozenset({"lru_cache", "cache", "cached", "memoize", "memoized", "alru_cache",
@@ -592,6 +594,9 @@ design of vllm-project/vllm#17045.
             for n in ck.closure(fn, sink.keys):
                 if id(n) in done:
                     continue
+                p = facts.parents.get(n)
+                if isinstance(n, ast.BinOp) and isinstance(p, ast.BinOp) and isinstance(p.op, ast.Add) and p.left is n:
+                    continue  # the outermost `a + b + c` is judged as a whole
                 parts = _concat_parts(n)
                 if not parts:
                     continue
@@ -615,7 +620,7 @@ design of vllm-project/vllm#17045.
                                 "end_col": n.end_col_offset, "tags": tags})
                 yield facts.finding(
                     self, n,
-                    f"key concatenates bare {' and '.join(kinds)} parts: a value of one kind can equal "
+                    f"key concatenates bare {', '.join(kinds)} parts: a value of one kind can equal "
                     "a value of another when a part is empty (adapter \"X\" = salt \"X\"); tag each part, "
                     "e.g. `(\"cache_salt\", salt)`", fix=fix)
 
@@ -729,7 +734,7 @@ while acquired by the combined digest).
                 continue
             sites = [s for s in (*c.inserts, *c.reads, *c.removals) if s.key is not None and s.method is not None]
             by_method: dict[str, list] = {}
-            for s in sites:
+            for s in sorted(sites, key=lambda s: (s.node.lineno, s.node.col_offset)):
                 by_method.setdefault(s.method.name, []).append(s)
             for acq_words, rel_words in _PAIRS:
                 acq = [m for m in by_method if set(ident_words(m)) & acq_words]
