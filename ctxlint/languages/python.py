@@ -1370,7 +1370,7 @@ class CacheKeyFacts:
         out: list[KeySink] = []
         # 1. cache containers: module, class and self. containers whose name says cache
         for c in facts.containers:
-            if c.kind in ("list", "deque") or not self.is_cache_name(c.attr):
+            if c.kind in ("list", "deque") or not (self.is_cache_name(c.attr) or c.kind.endswith("Cache")):
                 continue
             by_fn: dict[int, list] = {}
             for s in (*c.reads, *c.inserts, *c.removals):
