@@ -1,0 +1,311 @@
+"""Targeted tests of the cache-key rules (CTX501-CTX505) and their shared facts,
+beyond the corpus: def-use through assignments, configurable scope ids, which
+containers count as shared, fix data for the codemods, and odd input."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+import pytest
+
+from ctxlint import engine
+from ctxlint.config import Config
+from ctxlint.languages.python import PythonFacts, cache_key_facts, scope_kind
+from ctxlint.rules import select_rules
+
+
+def lint(src: str, codes: str = "CTX5", config: Config | None = None):
+    cfg = config or Config()
+    rules = select_rules([codes], [])
+    return engine.lint_text("case.py", textwrap.dedent(src), "python", rules, cfg)
+
+
+def lines(src: str, code: str, config: Config | None = None) -> list[int]:
+    return [f.line for f in lint(src, code, config) if f.code == code]
+
+
+def facts_of(src: str, config: Config | None = None) -> PythonFacts:
+    text = textwrap.dedent(src)
+    return PythonFacts("case.py", text, ast.parse(text), config or Config())
+
+
+# --------------------------------------------------------------------- CTX501
+DEF_USE_BAD = """
+from cachetools import LRUCache
+_ANSWER_CACHE = LRUCache(maxsize=100)
+
+def answer(req, llm):
+    text = req.prompt.strip()
+    pair = (req.model, text)
+    key = pair
+    hit = _ANSWER_CACHE.get(key)
+    if hit is None:
+        hit = llm(req.tenant_id, text)
+        _ANSWER_CACHE[key] = hit
+    return hit
+"""
+
+
+def test_def_use_follows_assignment_chain_to_the_first_use():
+    found = lint(DEF_USE_BAD, "CTX501")
+    assert [f.line for f in found] == [9]
+    assert "`req.tenant_id`" in found[0].message and "tenants" in found[0].message
+
+
+def test_scope_id_entering_through_an_assignment_chain_scopes_the_key():
+    src = DEF_USE_BAD.replace("    key = pair\n", "    owner = req.tenant_id\n    key = (owner, pair)\n")
+    assert lines(src, "CTX501") == []
+
+
+def test_scope_id_added_by_hash_update_counts():
+    src = """
+    import hashlib
+    def prefix_hash_key(req, tokens):
+        h = hashlib.sha256()
+        h.update(repr(tuple(tokens)).encode())
+        if req.cache_salt:
+            h.update(req.cache_salt.encode())
+        return h.hexdigest()
+    """
+    assert lines(src, "CTX501") == []
+    assert lines(src.replace("        if req.cache_salt:\n            h.update(req.cache_salt.encode())\n",
+                             "        log(req.cache_salt)\n"), "CTX501") == [4]
+
+
+def test_extend_scope_ids_from_config_changes_results():
+    src = """
+    _PLAN_CACHE = {}
+
+    def plan_for(org_slug: str, feature: str, compute):
+        if feature not in _PLAN_CACHE:
+            _PLAN_CACHE[feature] = compute(org_slug, feature)
+        return _PLAN_CACHE[feature]
+    """
+    assert lines(src, "CTX501") == []
+    cfg = Config()
+    cfg.scope_ids = cfg.scope_ids + ["org_slug"]
+    found = lint(src, "CTX501", cfg)
+    assert [f.line for f in found] == [5]
+    assert "org_slug" in found[0].message
+
+
+def test_scope_ids_replaced_by_config_turn_the_rule_off_for_removed_ids():
+    cfg = Config()
+    cfg.scope_ids = ["org_slug"]
+    assert lines(DEF_USE_BAD, "CTX501", cfg) == []
+
+
+def test_per_request_local_dict_is_not_shared():
+    src = """
+    def dedupe(tenant_id: str, prompts: list, embed):
+        seen_cache = {}
+        out = []
+        for p in prompts:
+            if p not in seen_cache:
+                seen_cache[p] = embed(tenant_id, p)
+            out.append(seen_cache[p])
+        return out
+    """
+    assert lines(src, "CTX501") == []
+
+
+def test_request_id_alone_does_not_demand_scoping():
+    src = """
+    from cachetools import LRUCache
+    _TEMPLATE_CACHE = LRUCache(maxsize=10)
+
+    def render(request_id: str, name: str, load):
+        if name not in _TEMPLATE_CACHE:
+            _TEMPLATE_CACHE[name] = load(name, request_id)
+        return _TEMPLATE_CACHE[name]
+    """
+    assert lines(src, "CTX501") == []
+
+
+def test_whole_scope_object_passed_to_key_helper_counts_as_scoped():
+    src = """
+    class PrefixIndex:
+        def __init__(self):
+            self.prefix_blocks = {}
+
+        def match(self, req, make_key):
+            key = make_key(req, 0)
+            return self.prefix_blocks.get(key)
+
+        def add(self, req, blk):
+            self.prefix_blocks[req.tenant_id, 0] = blk
+    """
+    assert lines(src, "CTX501") == []
+
+
+def test_dataclass_fields_of_annotated_parameter_are_reachable_nested():
+    src = """
+    from dataclasses import dataclass
+
+    @dataclass
+    class LoraInfo:
+        lora_int_id: int
+
+    @dataclass
+    class Req:
+        tokens: list
+        lora: LoraInfo
+
+    def chunk_hash_key(req: Req, parent: int) -> int:
+        return hash((parent, tuple(req.tokens)))
+    """
+    f = facts_of(src)
+    ck = cache_key_facts(f)
+    fn = [n for n in f.nodes(ast.FunctionDef) if n.name == "chunk_hash_key"][0]
+    assert ck.reach(fn).ids == {"lora_int_id": "req.lora.lora_int_id"}
+    found = lint(src, "CTX501")
+    assert [x.line for x in found] == [14]
+    assert found[0].fix.data["scope_expr"] == "req.lora.lora_int_id"
+
+
+def test_self_scoped_instance_but_module_cache_is_shared():
+    src = """
+    from cachetools import LRUCache
+    _GLOBAL_KV_CACHE = LRUCache(maxsize=64)
+
+    class TenantWorker:
+        def __init__(self, tenant_id, engine):
+            self.tenant_id = tenant_id
+            self.engine = engine
+            self.local_cache = {}
+
+        def prefill(self, prompt):
+            if prompt not in self.local_cache:
+                self.local_cache[prompt] = self.engine.run(self.tenant_id, prompt)
+            if prompt not in _GLOBAL_KV_CACHE:
+                _GLOBAL_KV_CACHE[prompt] = self.engine.run(self.tenant_id, prompt)
+            return self.local_cache[prompt]
+    """
+    assert lines(src, "CTX501") == [14]
+
+
+def test_fix_data_appends_to_hashed_tuple():
+    src = """
+    def block_hash(seq, parent, chunk):
+        if seq.lora_request:
+            pass
+        return hash((parent, tuple(chunk)))
+    """
+    (f,) = lint(src, "CTX501")
+    assert f.fix.codemod == "add_scope_id_to_key" and f.fix.safety == "unsafe"
+    d = f.fix.data
+    assert (d["line"], d["col"], d["mode"], d["scope_expr"]) == (5, 16, "append", "seq.lora_request")
+
+
+def test_fix_data_wraps_a_helper_key():
+    src = """
+    from cachetools import TTLCache
+    _ASSETS = TTLCache(maxsize=10, ttl=60)
+
+    def fetch(run, step, gen):
+        key = step_key(step)
+        if key not in _ASSETS:
+            _ASSETS[key] = gen(run.tenant_id, step)
+        return _ASSETS[key]
+    """
+    (f,) = lint(src, "CTX501")
+    assert f.line == 7
+    assert f.fix.data["mode"] == "wrap" and (f.fix.data["line"], f.fix.data["col"]) == (6, 10)
+    assert f.fix.data["scope_expr"] == "run.tenant_id"
+
+
+def test_sort_key_functions_are_not_cache_keys():
+    src = """
+    def priority_key(req):
+        return (req.arrival, len(req.prompt), req.lora_request is None)
+    """
+    assert lines(src, "CTX501") == []
+
+
+# --------------------------------------------------------------------- CTX502
+def test_memoized_method_reading_contextvar_and_cached_property_ignored():
+    src = """
+    import functools
+    from contextvars import ContextVar
+    tenant_var = ContextVar("tenant_var")
+
+    class Prompts:
+        @functools.cached_property
+        def banner(self):
+            return tenant_var.get()
+
+    @functools.lru_cache
+    def banner(kind):
+        return f"{kind}:{tenant_var.get()}"
+    """
+    assert lines(src, "CTX502") == [13]
+
+
+def test_local_named_g_is_not_flask_g():
+    src = """
+    from functools import lru_cache
+
+    @lru_cache
+    def f(x):
+        g = {"a": 1}
+        return g.get(x)
+    """
+    assert lines(src, "CTX502") == []
+
+
+# --------------------------------------------------------------------- CTX504
+def test_tag_fix_data_has_one_tag_per_part():
+    src = """
+    def extra_hash_keys(req):
+        lora_keys = [req.lora_name] if req.lora_name else []
+        tok = list(req.tokens)
+        salt_keys = [req.cache_salt] if req.cache_salt else []
+        return tuple(lora_keys + tok + salt_keys)
+    """
+    (f,) = lint(src, "CTX504")
+    assert f.line == 6 and f.fix.codemod == "tag_key_parts"
+    assert f.fix.data["tags"] == ["lora", "", "cache_salt"]
+
+
+def test_string_arithmetic_with_literals_is_not_a_concatenated_key():
+    src = """
+    def cache_key(tenant_id, adapter_name):
+        return tenant_id + ":" + adapter_name
+    """
+    assert lines(src, "CTX504") == []
+
+
+# --------------------------------------------------------------------- CTX505
+def test_release_method_also_using_the_acquire_key_is_not_reported():
+    src = """
+    class Table:
+        def __init__(self):
+            self.refs = {}
+        def acquire(self, rec):
+            self.refs[rec.transfer_id] = 1
+        def release(self, rec):
+            if rec.writer_id:
+                self.refs.get(rec.writer_id)
+            self.refs.pop(rec.transfer_id, None)
+    """
+    assert lines(src, "CTX505") == []
+
+
+# --------------------------------------------------------------------- facts
+def test_scope_kinds_of_default_and_configured_ids():
+    assert scope_kind("lora_int_id") == "adapter"
+    assert scope_kind("cache_salt") == "salt"
+    assert scope_kind("org_slug") == "tenant"
+    assert scope_kind("shard") == "shard"
+
+
+@pytest.mark.parametrize("src", [
+    "def f(*a, **k):\n    cache = {}\n    cache[a] = k\n",
+    "x = {}\ndef g():\n    (a, *b), c = 1, 2\n    x[a] = b\n",
+    "def h(req):\n    key = key = key\n    _cache[key] = h(req.tenant_id)\n_cache = {}\n",
+    "lambda: hash(())\nclass K:\n    def __hash__(self):\n        return hash(self.name)\n",
+    "def block_key(x):\n    return block_key(x)\n",
+])
+def test_odd_code_does_not_crash(src):
+    lint(src)
