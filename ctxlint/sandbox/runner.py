@@ -3,7 +3,8 @@
 The child is started with multiprocessing's "spawn" method (a fresh interpreter, no
 inherited state), lowers its own resource limits (`resource.setrlimit`: address
 space on CPU, CPU seconds) and imports TARGET (`path/to/module.py:factory`). The
-parent waits at most `--timeout` seconds: a target that hangs is killed, one that
+parent waits at most `--timeout` seconds per target (after a start-up allowance
+for the interpreter and torch): a target that hangs is killed, one that
 crashes the interpreter or raises is reported as a failed run with the reason.
 The parent never imports torch.
 
@@ -26,6 +27,9 @@ from typing import Any, Optional
 #: Address-space limit of the child on CPU. Not applied with --device cuda: the CUDA
 #: driver reserves far more virtual address space than it ever touches.
 MEMORY_LIMIT_BYTES = 6 * 1024 ** 3
+
+#: Seconds a fresh child may take to start (interpreter, torch import) before --timeout counts.
+STARTUP_SECONDS = 120.0
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -53,7 +57,7 @@ def _set_limits(device: str, timeout: float) -> dict:
         import resource
     except ImportError:  # pragma: no cover - non-POSIX
         return {"note": "resource module unavailable: no limits"}
-    cpu = int(timeout) + 10
+    cpu = int(timeout) + 30
     soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
     if hard == resource.RLIM_INFINITY or hard >= cpu:
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, hard))
@@ -68,25 +72,16 @@ def _set_limits(device: str, timeout: float) -> dict:
     return limits
 
 
-def _child_main(path: str, factory: str, device: str, seed: int, timeout: float, conn) -> None:
-    """Entry point of the spawned child: limits, import, scenario, one message on `conn`."""
-    # The target's prints must not mix with the parent's (possibly JSON) stdout.
-    try:
-        os.dup2(2, 1)
-    except OSError:
-        pass
-    sys.stdout = sys.stderr
+def _run_one(path: str, factory: str, device: str, seed: int) -> dict:
+    """Import one target in this (child) process, build it, run the scenario."""
+    import importlib.util
+    import inspect
+
+    from ctxlint.sandbox.protocol import as_target
+    from ctxlint.sandbox.scenario import run_all
+
     msg: dict[str, Any] = {"status": "error", "checks": []}
     try:
-        msg["limits"] = _set_limits(device, timeout)
-        import importlib.util
-        import warnings
-        warnings.filterwarnings("ignore", message="Failed to initialize NumPy")
-        import torch
-
-        if device == "cuda" and not torch.cuda.is_available():
-            raise RuntimeError("--device cuda: torch.cuda.is_available() is False here")
-        torch.manual_seed(seed)
         sys.path.insert(0, str(Path(path).parent))
         spec = importlib.util.spec_from_file_location(f"_ctxlint_sandbox_target_{Path(path).stem}", path)
         module = importlib.util.module_from_spec(spec)
@@ -94,27 +89,134 @@ def _child_main(path: str, factory: str, device: str, seed: int, timeout: float,
         make = getattr(module, factory, None)
         if make is None:
             raise AttributeError(f"{Path(path).name} has no attribute {factory!r}")
-        from ctxlint.sandbox.protocol import as_target
-        from ctxlint.sandbox.scenario import run_all
-        import inspect
         try:
             params = inspect.signature(make).parameters
         except (TypeError, ValueError):
             params = {}
         takes_device = "device" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
-        built = make(device=device) if takes_device else make()
-        target = as_target(built)
-        checks = run_all(target, device, seed)
-        msg["checks"] = [c.as_dict() for c in checks]
+        target = as_target(make(device=device) if takes_device else make())
+        msg["checks"] = [c.as_dict() for c in run_all(target, device, seed)]
         msg["status"] = "ok"
     except BaseException as exc:  # noqa: BLE001 - every failure of the target becomes a report
-        msg["status"] = "error"
         msg["error"] = f"{type(exc).__name__}: {exc}"
         msg["traceback"] = traceback.format_exc(limit=8)
+    return msg
+
+
+def _child_main(jobs: list, device: str, seed: int, timeout: float, conn) -> None:
+    """Entry point of the spawned child: limits, torch, then one message per (path, factory) job."""
+    # The target's prints must not mix with the parent's (possibly JSON) stdout.
     try:
-        conn.send(msg)
-    finally:
+        os.dup2(2, 1)
+    except OSError:
+        pass
+    sys.stdout = sys.stderr
+    try:
+        limits = _set_limits(device, timeout * len(jobs))
+        import warnings
+        warnings.filterwarnings("ignore", message="Failed to initialize NumPy")
+        import torch
+
+        if device == "cuda" and not torch.cuda.is_available():
+            raise RuntimeError("--device cuda: torch.cuda.is_available() is False here")
+    except BaseException as exc:  # noqa: BLE001
+        for _ in jobs:
+            conn.send({"status": "error", "checks": [], "error": f"{type(exc).__name__}: {exc}",
+                       "traceback": traceback.format_exc(limit=8)})
         conn.close()
+        return
+    conn.send({"ready": True})
+    for path, factory in jobs:
+        torch.manual_seed(seed)
+        msg = _run_one(path, factory, device, seed)
+        msg["limits"] = limits
+        conn.send(msg)
+    conn.close()
+
+
+def run_targets(specs: list[str], device: str = "cpu", seed: int = 0, timeout: float = 120.0) -> list[dict]:
+    """Run several targets one after another in ONE spawned child; one report per target.
+
+    The child imports torch once (seconds) for all of them; each target still gets its
+    own import, build, scenario and report, and `timeout` applies to each. A target
+    that crashes or hangs the child fails, and so do the ones after it (reported as
+    not run).
+
+    Raises:
+        ValueError: a malformed TARGET or missing file.
+    """
+    jobs = [tuple(map(str, parse_target(s))) for s in specs]
+    ctx = multiprocessing.get_context("spawn")
+    recv, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child_main, args=(jobs, device, seed, timeout, send),
+                       name="ctxlint-sandbox", daemon=True)
+    reports = []
+    t0 = time.monotonic()
+    proc.start()
+    send.close()
+    broken: Optional[tuple[str, str]] = None
+    try:
+        # Start-up (a fresh interpreter importing torch) has its own allowance; the
+        # child says when it is ready, and --timeout then applies to each target.
+        ready = recv.poll(STARTUP_SECONDS)
+        try:
+            hello = recv.recv() if ready else None
+        except EOFError:
+            hello = None
+        if hello is None:
+            proc.join(30 if ready else 0)
+            if proc.is_alive():
+                broken = ("timeout", f"child not started within {STARTUP_SECONDS:g} s; killed")
+            else:
+                broken = ("crash", f"child exited with status {proc.exitcode} during start-up")
+        elif "ready" not in hello:  # start-up failed; the child sent one error per job
+            broken = ("error", f"start-up failed: {hello.get('error')}")
+        for spec in specs:
+            report = {"target": spec, "device": device, "seed": seed, "status": "error", "error": None,
+                      "checks": [], "limits": {"timeout_seconds": timeout}}
+            msg = None
+            if broken is not None and not reports:
+                report["status"], report["error"] = broken
+            elif broken is not None:
+                report["status"], report["error"] = "error", f"not run: the child had already failed ({broken[1]})"
+            else:
+                got = recv.poll(timeout)
+                if got:
+                    try:
+                        msg = recv.recv()
+                    except EOFError:
+                        msg = None
+                if msg is None:
+                    if got:  # the pipe closed: the child died (or is dying, e.g. dumping core)
+                        proc.join(30)
+                    if proc.is_alive():
+                        broken = ("timeout", f"no result within {timeout:g} s; child killed")
+                    else:
+                        code = proc.exitcode
+                        broken = ("crash", f"child killed by signal {-code}" if code is not None and code < 0
+                                  else f"child exited with status {code} without a result")
+                    report["status"], report["error"] = broken
+                    if proc.is_alive():
+                        proc.kill()
+            if msg is not None:
+                report["status"] = msg.get("status", "error")
+                report["error"] = msg.get("error")
+                report["checks"] = msg.get("checks", [])
+                report["limits"].update(msg.get("limits") or {})
+                if msg.get("traceback"):
+                    report["traceback"] = msg["traceback"]
+            report["seconds"] = round(time.monotonic() - t0, 2)
+            t0 = time.monotonic()
+            report["passed"] = report["status"] == "ok" and all(c["passed"] is not False for c in report["checks"])
+            reports.append(report)
+    finally:
+        if proc.is_alive():
+            proc.join(5)
+        if proc.is_alive():
+            proc.kill()
+            proc.join(5)
+        recv.close()
+    return reports
 
 
 def run_target(spec: str, device: str = "cpu", seed: int = 0, timeout: float = 120.0) -> dict:
@@ -127,50 +229,7 @@ def run_target(spec: str, device: str = "cpu", seed: int = 0, timeout: float = 1
     Raises:
         ValueError: malformed TARGET or missing file (the CLI exits 2).
     """
-    path, factory = parse_target(spec)
-    ctx = multiprocessing.get_context("spawn")
-    recv, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child_main, args=(str(path), factory, device, seed, timeout, send),
-                       name="ctxlint-sandbox", daemon=True)
-    t0 = time.monotonic()
-    proc.start()
-    send.close()
-    msg: Optional[dict] = None
-    status, error = "error", None
-    try:
-        if recv.poll(timeout):
-            try:
-                msg = recv.recv()
-            except EOFError:
-                msg = None
-        if msg is None:
-            if proc.is_alive():
-                status, error = "timeout", f"no result within {timeout:g} s; child killed"
-            else:
-                proc.join(1)
-                code = proc.exitcode
-                status = "crash"
-                error = (f"child killed by signal {-code}" if code is not None and code < 0
-                         else f"child exited with status {code} without a result")
-    finally:
-        if proc.is_alive():
-            proc.join(2)
-        if proc.is_alive():
-            proc.kill()
-            proc.join(5)
-        recv.close()
-    report = {"target": spec, "device": device, "seed": seed, "status": status, "error": error,
-              "checks": [], "limits": {"timeout_seconds": timeout}}
-    if msg is not None:
-        report["status"] = msg.get("status", "error")
-        report["error"] = msg.get("error")
-        report["checks"] = msg.get("checks", [])
-        report["limits"].update(msg.get("limits") or {})
-        if msg.get("traceback"):
-            report["traceback"] = msg["traceback"]
-    report["seconds"] = round(time.monotonic() - t0, 2)
-    report["passed"] = report["status"] == "ok" and all(c["passed"] is not False for c in report["checks"])
-    return report
+    return run_targets([spec], device=device, seed=seed, timeout=timeout)[0]
 
 
 def _fmt(v: Any) -> str:
