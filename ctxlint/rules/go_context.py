@@ -696,15 +696,24 @@ grpc-ecosystem/go-grpc-middleware#748; the Go spec on defer statements.
 
     def _fix(self, facts, defer, call, d, name: str) -> Fix | None:
         f = call.child_by_field_name("function")
-        if f is None or f.type != "identifier" or d.func == "WithCancelCause":
+        if f is None or d.func == "WithCancelCause":
+            return None
+        if f.type == "func_literal":
+            # `defer func() { cancel() }()` is `defer cancel()` spelled long.
+            body = f.child_by_field_name("body")
+            stmts = [n for n in facts.walk(body) if n.type.endswith("_statement") or n.type == "short_var_declaration"] \
+                if body is not None else []
+            if len(stmts) != 1 or facts.text_of(stmts[0]).replace(" ", "") != f"{name}()":
+                return None
+        elif f.type != "identifier":
             return None
         stmt = _statement_of(d)
         if stmt is None or defer.parent is None or stmt.parent is None or stmt.parent.id != defer.parent.id:
             return None
         if not facts.starts_line(defer) or not facts.ends_line(defer):
             return None
-        row = defer.start_point[0]
-        edits = [Edit(facts.line_start_char(row), facts.line_start_char(row + 1), "")]
+        row, end_row = defer.start_point[0], defer.end_point[0]
+        edits = [Edit(facts.line_start_char(row), facts.line_start_char(end_row + 1), "")]
         more = end_of_scope_cancel_edits(facts, defer, name, _ctx_name(facts, d), d.fn)
         if more is None:
             return None
