@@ -69,6 +69,15 @@ class CtxlintChecker:
 
     name = "ctxlint"
     version = __version__
+    #: True when flake8's --select/--extend-select names CTX001 (off by default in
+    #: ctxlint, so it runs only when asked for by its full code).
+    unused_noqa = False
+
+    @classmethod
+    def parse_options(cls, options) -> None:
+        """flake8 hook: note whether CTX001 unused-noqa was selected by its full code."""
+        chosen = [*(getattr(options, "select", None) or ()), *(getattr(options, "extend_select", None) or ())]
+        cls.unused_noqa = any(str(c).strip().upper() == "CTX001" for c in chosen)
 
     def __init__(self, tree: ast.Module, filename: str = "stdin", lines: list[str] | None = None):
         self.tree = tree
@@ -90,6 +99,9 @@ class CtxlintChecker:
         from ctxlint import engine
 
         config, rules, error = _settings_for(self.filename)
+        if self.unused_noqa and not any(r.code == "CTX001" for r in rules):
+            from ctxlint.rules import get_rule
+            rules = [*rules, get_rule("CTX001")]
         if error:
             yield 1, 0, f"CTX000 ctxlint configuration error: {error}", type(self)
         try:

@@ -91,6 +91,11 @@ def test_flake8_noqa_and_config(tmp_path: Path):
     # flake8's own noqa handling: a bare noqa silences the plugin too.
     (tmp_path / "a.py").write_text(PY_BUG.replace("log_usage(tenant))\n", "log_usage(tenant))  # noqa\n"))
     assert _flake8(["a.py"], tmp_path).returncode == 0
+    # CTX001 runs when flake8 selects it by its full code.
+    (tmp_path / "c.py").write_text("VALUE = 1  # noqa: CTX107\n")
+    assert _flake8(["c.py"], tmp_path).returncode == 0
+    res = _flake8(["--select", "CTX107,CTX001", "c.py"], tmp_path)
+    assert res.stdout.split("\t")[1:] == ["1", "12", "CTX001\n"], res.stdout
     # [tool.ctxlint] in the project's pyproject is honoured.
     (tmp_path / "a.py").write_text(PY_BUG)
     (tmp_path / "pyproject.toml").write_text('[tool.ctxlint]\nper-file-ignores = { "a.py" = ["CTX107"] }\n')
