@@ -297,13 +297,9 @@ def _kept_list_released(facts, call, fn, is_release, container: ast.AST) -> bool
 def _owner_releases(facts, cls: ast.ClassDef, attr: str, is_release) -> bool:
     """Does any method of `cls` release the token stored in `attr` (`self._token`)?"""
     for f in _class_functions(facts, cls):
-        aliases = {attr}
+        aliases = _aliases(facts, f, attr)
         for n in facts.walk(f):
-            if isinstance(n, ast.Assign) and _refers_to(facts, n.value, {attr}):
-                for t in n.targets:
-                    if isinstance(t, ast.Name):
-                        aliases.add(t.id)
-            elif isinstance(n, (ast.For, ast.AsyncFor)) and _refers_to(facts, n.iter, {attr}):
+            if isinstance(n, (ast.For, ast.AsyncFor)) and _refers_to(facts, n.iter, {attr}):
                 if isinstance(n.target, ast.Name):
                     aliases.add(n.target.id)
         for n in facts.walk(f, into_defs=True):
@@ -311,6 +307,24 @@ def _owner_releases(facts, cls: ast.ClassDef, attr: str, is_release) -> bool:
                 if any(_refers_to(facts, a, aliases) for a in n.args):
                     return True
     return False
+
+
+def _aliases(facts, fn, attr: str) -> set[str]:
+    """`attr` plus the local names `fn` copies it into (`tok = self._token`,
+    `tok, self._token = self._token, None`, `tok = self._tokens.pop()`)."""
+    out = {attr}
+    for n in facts.walk(fn):
+        if not isinstance(n, ast.Assign):
+            continue
+        for t in n.targets:
+            if isinstance(t, ast.Name) and _refers_to(facts, n.value, {attr}):
+                out.add(t.id)
+            elif (isinstance(t, ast.Tuple) and isinstance(n.value, ast.Tuple)
+                  and len(t.elts) == len(n.value.elts)):
+                for te, ve in zip(t.elts, n.value.elts):
+                    if isinstance(te, ast.Name) and _refers_to(facts, ve, {attr}):
+                        out.add(te.id)
+    return out
 
 
 def _refers_to(facts, expr: ast.AST, names: set[str]) -> bool:
@@ -768,10 +782,7 @@ aws/aws-durable-execution-sdk-python#643.
             if not d or d.split(".")[0] not in ("self", "cls") or cls is None:
                 return None
             for meth in _class_functions(facts, cls):
-                aliases = {d}
-                for n in facts.walk(meth):
-                    if isinstance(n, ast.Assign) and facts.dotted(n.value) == d:
-                        aliases.update(x.id for x in n.targets if isinstance(x, ast.Name))
+                aliases = _aliases(facts, meth, d)
                 if _span_ends(facts, meth, aliases) or self._escapes(facts, meth, aliases, skip=parent):
                     return None
             return f"span stored on `{d}` is never ended by any method of `{cls.name}`"

@@ -426,7 +426,8 @@ def _request_scope(facts, fn, call: ast.AST, depth: int = 0) -> str | None:
         if _last(f) != fn.name:
             continue
         if isinstance(f, ast.Attribute) and not (isinstance(f.value, ast.Name) and f.value.id in ("self", "cls")):
-            continue
+            if sum(1 for d in facts.nodes(ast.FunctionDef, ast.AsyncFunctionDef) if d.name == fn.name) != 1:
+                continue  # `obj.m()` resolves by name only when one def of that name exists
         caller = facts.enclosing_function(c)
         if caller is None or caller is fn:
             continue

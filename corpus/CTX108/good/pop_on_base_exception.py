@@ -1,0 +1,24 @@
+# expect: none
+"""Async engine client: the registration is undone if the submit is cancelled."""
+import asyncio
+
+
+class EngineClient:
+    def __init__(self, core):
+        self.core = core
+        self.pending: dict[str, asyncio.Future] = {}
+
+    async def generate(self, request_id: str, prompt: str, params: dict) -> str:
+        fut = asyncio.get_running_loop().create_future()
+        self.pending[request_id] = fut
+        try:
+            await self.core.add_request(request_id, prompt, params)
+            return await fut
+        except BaseException:
+            self.pending.pop(request_id, None)
+            raise
+
+    def on_output(self, request_id: str, text: str) -> None:
+        fut = self.pending.pop(request_id, None)
+        if fut is not None and not fut.done():
+            fut.set_result(text)
