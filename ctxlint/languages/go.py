@@ -2,8 +2,8 @@
 
 `GoFacts` is the shared analysis every Go rule reads (the go/analysis model: an
 analyzer declares the facts it needs, and facts such as the control-flow graph
-are computed once per file and reused). The tree is walked exactly once to build
-a node-type index; everything else is derived lazily and cached:
+are computed once per file and reused). One tree-sitter query (run in C) builds a
+node-type index; everything else is derived lazily and cached:
 
 - `context_names`: the local names of the "context" import (renamed imports such
   as `stdctx "context"` included; a dot import makes the bare names count);
@@ -54,6 +54,13 @@ _NORETURN_METHODS = frozenset({
 })
 
 _PARSER = None
+_QUERIES: dict[tuple[str, ...], object] = {}
+
+#: Node types indexed in the first (and usually only) query over a file.
+INDEXED_TYPES = frozenset({
+    "package_clause", "import_spec", "call_expression", "defer_statement", "field_declaration",
+    "assignment_statement", "function_declaration", "method_declaration", "func_literal",
+})
 
 
 def _parser():
@@ -65,6 +72,17 @@ def _parser():
 
         _PARSER = Parser(Language(tree_sitter_go.language()))
     return _PARSER
+
+
+def _query(types: tuple[str, ...]):
+    """A QueryCursor capturing every node of `types` (each under its own name)."""
+    if types not in _QUERIES:
+        from tree_sitter import Query
+
+        _QUERIES[types] = Query(_parser().language, " ".join(f"({t}) @{t}" for t in types))
+    from tree_sitter import QueryCursor
+
+    return QueryCursor(_QUERIES[types])
 
 
 def parse_bytes(src: bytes):
@@ -383,7 +401,8 @@ class GoFacts:
         config: the resolved `Config`.
 
     Every property is computed on first use and cached; rules use these instead of
-    walking the tree themselves (`nodes(type)` is the index of the one traversal).
+    walking the tree themselves (`nodes(type)` is the node-type index, built by one
+    tree-sitter query over the file).
     """
 
     def __init__(self, path: str, text: str, src: bytes, tree, config: Config):
@@ -395,29 +414,33 @@ class GoFacts:
         self.config = config
         self._memo: dict[str, object] = {}
         self._by_type: dict[str, list] = {}
-        # The one traversal: a type index of named nodes in document order.
-        by_type = self._by_type
-        cursor = self.root.walk()
-        while True:
-            node = cursor.node
-            if node.is_named:
-                by_type.setdefault(node.type, []).append(node)
-            if cursor.goto_first_child():
-                continue
-            while not cursor.goto_next_sibling():
-                if not cursor.goto_parent():
-                    return
 
     # ------------------------------------------------------------ basics
     def nodes(self, *types: str) -> list:
-        """All named nodes of the given tree-sitter types, in document order."""
+        """All nodes of the given tree-sitter types, in document (pre-)order.
+
+        The index is built by one tree-sitter query (run in C) for every type in
+        INDEXED_TYPES on first use; a type outside that set costs one more query.
+        """
+        missing = [t for t in types if t not in self._by_type]
+        if missing:
+            if not self._by_type:
+                missing = sorted(set(missing) | INDEXED_TYPES)
+            self._index(missing)
         if len(types) == 1:
-            return self._by_type.get(types[0], [])
+            return self._by_type[types[0]]
         out: list = []
         for t in types:
-            out.extend(self._by_type.get(t, ()))
-        out.sort(key=lambda n: n.start_byte)
+            out.extend(self._by_type[t])
+        out.sort(key=lambda n: (n.start_byte, -n.end_byte))
         return out
+
+    def _index(self, types: list[str]) -> None:
+        captures = _query(tuple(types)).captures(self.root)
+        for t in types:
+            found = captures.get(t, [])
+            found.sort(key=lambda n: (n.start_byte, -n.end_byte))
+            self._by_type[t] = found
 
     def memo(self, key: str, compute: Callable[[], object]):
         """Cache a derived fact under `key`."""
