@@ -188,7 +188,7 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
         for sink in ck.sinks():
             fn = sink.function
             reach = ck.reach(fn)
-            demanded = reach.demanded(include_self=sink.kind == "container")
+            demanded = self._demanded(ck, sink, reach.demanded(include_self=sink.kind == "container"))
             if not demanded:
                 continue
             if sink.kind == "container" and not ck.container_shared(fn, sink.container):
@@ -229,6 +229,25 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
                 f"{what} reaches no scope id, but `{text}` ({sid}) is in scope: "
                 f"entries are shared across {plural}; add `{text}` to the key",
                 fix=fix)
+
+    @staticmethod
+    def _demanded(ck, sink, demanded):
+        """Drop locals named like a scope id that are the cache's own data: the value it
+        stores (`project_id = fetch(); cache[name] = project_id`) or a name bound from the
+        key itself (`user = sha256(username)...`)."""
+        fn = sink.function
+        local = ck.defs(fn)
+        params = ck.params(fn)
+        out = []
+        value_names = {v.id for v in sink.values if isinstance(v, ast.Name)}
+        for sid, text in demanded:
+            if text in local and text not in params:
+                if text in value_names:
+                    continue
+                if any(n is sink.node for n in ck.closure(fn, [d.value for d in local[text]])):
+                    continue
+            out.append((sid, text))
+        return out
 
     @staticmethod
     def _value_depends_on_scope(ck, sink) -> bool:
@@ -485,7 +504,9 @@ def _part_kinds(ck, fn, part: ast.AST) -> set[str]:
         name = (ck.facts.dotted(part.func) or "").split(".")[-1]
     elif isinstance(part, ast.Attribute):
         name = part.attr
-    if name:
+    # naming evidence only from variables and helper calls, never from constants
+    # (`_TENANT_SCOPE_FIELDS` holds field names, not a tenant's value)
+    if name and not name.isupper() and not isinstance(part, ast.Attribute):
         return {SCOPE_KIND_WORDS[w] for w in ident_words(name) if w in SCOPE_KIND_WORDS
                 and SCOPE_KIND_WORDS[w] not in NON_DEMANDING_KINDS}
     return set()
