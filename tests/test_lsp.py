@@ -117,11 +117,23 @@ async def test_change_is_debounced_and_lints_the_unsaved_buffer(client: Language
         change_doc(client, uri, CLEAN if v % 2 else BUGGY, v)
     ds = await wait_diagnostics(client, uri, lambda ds: len(ds) == 0)
     assert len(ds) == 0
-    # Save re-lints too (with the buffer's text, not the disk's).
+
+
+@pytest.mark.asyncio
+async def test_save_lints_at_once_while_a_change_waits_for_its_debounce(client: LanguageClient):
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"ctxlint": {"debounce-ms": 20000}}))
+    uri = open_doc(client, client.root / "s.py", CLEAN)
+    await wait_diagnostics(client, uri, lambda ds: len(ds) == 0)
+    change_doc(client, uri, BUGGY, 2)  # after a quiet spell: linted at once (leading edge)
+    await wait_diagnostics(client, uri, lambda ds: len(ds) == 1, timeout=10)
+    change_doc(client, uri, CLEAN, 3)  # right after: waits for the 20 s debounce ...
+    await asyncio.sleep(0.5)
+    assert len(client.diagnostics[uri]) == 1
     client.text_document_did_save(types.DidSaveTextDocumentParams(
         text_document=types.TextDocumentIdentifier(uri=uri)))
-    await asyncio.sleep(0.3)
-    assert len(client.diagnostics[uri]) == 0
+    # ... unless the buffer is saved, which lints the (unsaved-to-disk) buffer now.
+    await wait_diagnostics(client, uri, lambda ds: len(ds) == 0, timeout=10)
 
 
 @pytest.mark.asyncio
