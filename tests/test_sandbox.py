@@ -116,24 +116,50 @@ def test_linter_never_imports_torch():
     assert out.returncode == 0 and "ok" in out.stdout, out.stderr[-2000:]
 
 
+def _write_targets(tmp_path, bodies: dict[str, str]) -> list[str]:
+    specs = []
+    for name, body in bodies.items():
+        (tmp_path / f"{name}.py").write_text(textwrap.dedent(body))
+        specs.append(f"{tmp_path / name}.py:make_manager")
+    return specs
+
+
 @requires_torch
-@pytest.mark.parametrize("body, status, needle", [
-    ("def make_manager(device='cpu'):\n    raise RuntimeError('factory exploded')\n",
-     "error", "RuntimeError: factory exploded"),
-    ("import os\ndef make_manager(device='cpu'):\n    os.abort()\n", "crash", "signal"),
-    ("def make_manager(device='cpu'):\n    return bytearray(16 * 1024 ** 3)\n", "error", "MemoryError"),
-    ("def make_manager(device='cpu'):\n    return object()\n", "error", "TypeError"),
-    ("import time\ndef make_manager(device='cpu'):\n    time.sleep(600)\n", "timeout", "child killed"),
-], ids=["raises", "crashes", "over-memory-limit", "not-a-manager", "hangs"])
-def test_broken_target_is_a_failed_report(tmp_path, body, status, needle):
-    target = tmp_path / "target.py"
-    target.write_text(body)
-    timeout = 8.0 if status == "timeout" else 60.0
-    report = _run(f"{target}:make_manager", timeout=timeout)
-    assert report["status"] == status, report
-    assert needle in (report["error"] or ""), report["error"]
-    assert report["passed"] is False
-    assert report["seconds"] < timeout + 15
+def test_exceptions_in_targets_are_failed_reports(tmp_path):
+    """Targets that raise (in the factory, over the memory limit, not a manager) fail with
+    the reason; the child survives them and runs the next target of the batch."""
+    from ctxlint.sandbox.runner import run_targets
+    specs = _write_targets(tmp_path, {
+        "raises": "def make_manager(device='cpu'):\n    raise RuntimeError('factory exploded')\n",
+        "hog": "def make_manager(device='cpu'):\n    return bytearray(16 * 1024 ** 3)\n",
+        "not_a_manager": "def make_manager(device='cpu'):\n    return object()\n",
+        "no_factory": "x = 1\n",
+    })
+    reports = run_targets([*specs, f"{KVCACHE / 'common.py'}:make_manager"], timeout=60)
+    needles = ["RuntimeError: factory exploded", "MemoryError", "TypeError: factory returned object",
+               "has no attribute 'make_manager'"]
+    for r, needle in zip(reports, needles):
+        assert r["status"] == "error" and r["passed"] is False, r
+        assert needle in r["error"], r["error"]
+    assert reports[0]["limits"]["address_space_bytes"] > 0 and reports[0]["limits"]["core_bytes"] == 0
+    assert reports[-1]["passed"] is True, reports[-1]
+
+
+@requires_torch
+def test_crash_fails_the_target_and_the_rest_of_the_batch(tmp_path):
+    from ctxlint.sandbox.runner import run_targets
+    specs = _write_targets(tmp_path, {"crash": "import os\ndef make_manager(device='cpu'):\n    os.abort()\n"})
+    crash, after = run_targets([*specs, f"{KVCACHE / 'common.py'}:make_manager"], timeout=60)
+    assert crash["status"] == "crash" and "signal 6" in crash["error"], crash
+    assert after["status"] == "error" and "not run" in after["error"] and after["passed"] is False
+
+
+@requires_torch
+def test_hang_is_killed_at_the_timeout(tmp_path):
+    (spec,) = _write_targets(tmp_path, {"hang": "import time\ndef make_manager(device='cpu'):\n    time.sleep(600)\n"})
+    r = _run(spec, timeout=5.0)
+    assert r["status"] == "timeout" and "child killed" in r["error"], r
+    assert r["passed"] is False and r["seconds"] < 5.0 + 15
 
 
 def test_adapted_kv_maps_method_names():
@@ -248,6 +274,50 @@ def test_scope_kinds_point_at_the_bug(corpus_reports):
     assert kinds["prefix_untagged"] == {"salt+adapter"}
     assert _by_id(corpus_reports["abort_leak"])["A"]["numbers"]["free_blocks"] < 64
     assert _by_id(corpus_reports["loss_accumulation"])["G"]["numbers"]["autograd_nodes_reachable"] > 0
+
+
+@requires_torch
+def test_checks_catch_a_disabled_cache_and_a_double_free(tmp_path):
+    """Two hand-made faults outside the corpus: a prefix cache that never hits must fail
+    C's sharing requirement (0 of 12 pairs share 3 blocks); a finish() that frees each
+    block twice must fail A (a block twice in the free list, handed out twice) and C."""
+    from ctxlint.sandbox.runner import run_targets
+    shutil.copy(KVCACHE / "common.py", tmp_path / "common.py")
+    (tmp_path / "cache_off.py").write_text(textwrap.dedent("""
+        from common import ScopedPrefixCache, build
+
+        class NoReuse(ScopedPrefixCache):
+            def match_prefix(self, request_id):
+                self.prefix_refs[request_id] = []
+                return []
+
+        def make_manager(device="cpu"):
+            return build(device, kv=NoReuse(64, 16, device))
+    """))
+    (tmp_path / "double_free.py").write_text(textwrap.dedent("""
+        from common import ScopedPrefixCache, build
+
+        class DoubleFree(ScopedPrefixCache):
+            def finish(self, request_id):
+                for block in self.block_tables.get(request_id, []):
+                    self.pool.free.append(block)
+                self._release(request_id)
+
+        def make_manager(device="cpu"):
+            return build(device, kv=DoubleFree(64, 16, device))
+    """))
+    off, double = run_targets([f"{tmp_path / 'cache_off.py'}:make_manager",
+                               f"{tmp_path / 'double_free.py'}:make_manager"])
+    assert off["status"] == "ok", off.get("traceback")
+    assert {c["id"] for c in off["checks"] if c["passed"] is False} == {"C"}
+    c = _by_id(off)["C"]["numbers"]
+    assert c["pairs_sharing_exactly_3_prefix_blocks"] == "0/12" and c["prefix_hits"] == 0
+    assert double["status"] == "ok", double.get("traceback")
+    # a block freed twice is handed to two live requests, which overwrite each other's KV
+    assert {c["id"] for c in double["checks"] if c["passed"] is False} == {"A", "C"}
+    a = _by_id(double)["A"]["numbers"]
+    assert a["duplicates_in_free_list"] > 0 and a["double_allocations"] > 0
+    assert _by_id(double)["C"]["numbers"]["wrong_content_blocks"] > 0
 
 
 # ------------------------------------------------------------ static <-> runtime

@@ -9,7 +9,7 @@ block-leak-on-abort reports of prefix-caching engines.
 """
 import hashlib
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence
 
 from common import BlockPool, build, pad_input_ids
 

@@ -14,7 +14,7 @@ blocks stay hashed until reused; a chained block hash) and SGLang's
 import hashlib
 import weakref
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Deque, Dict, Hashable, List, Optional, Sequence, Tuple
 
 import torch

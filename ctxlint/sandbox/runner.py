@@ -57,6 +57,9 @@ def _set_limits(device: str, timeout: float) -> dict:
         import resource
     except ImportError:  # pragma: no cover - non-POSIX
         return {"note": "resource module unavailable: no limits"}
+    # A crashing target must not write a core file of a torch-sized process.
+    resource.setrlimit(resource.RLIMIT_CORE, (0, resource.getrlimit(resource.RLIMIT_CORE)[1]))
+    limits["core_bytes"] = 0
     cpu = int(timeout) + 30
     soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
     if hard == resource.RLIM_INFINITY or hard >= cpu:
