@@ -310,7 +310,7 @@ class CtxlintLanguageServer(LanguageServer):
                 f = self._finding_for(state, d)
                 if f is None or not self.allowed(f):
                     continue
-                new = apply_fixes(state, [f], self.unsafe_fixes)
+                new = apply_fixes(state, [f], self.unsafe_fixes, single=True)
                 if new is None:
                     continue
                 edit = self.workspace_edit(doc, state, new)
@@ -414,15 +414,30 @@ def apply_edits(text: str, edits: list[Edit]) -> str:
     return text
 
 
-def apply_fixes(state: LintState, findings: list[Finding], unsafe: bool) -> str | None:
+def apply_fixes(state: LintState, findings: list[Finding], unsafe: bool, single: bool = False) -> str | None:
     """The document text with the fixes of `findings` applied, or None when nothing changes.
 
-    Text-edit fixes are applied here; when any finding's fix is a codemod, all of
-    them go to `ctxlint.fixers.fix_text` (the same code `ctxlint check --fix` runs).
+    Text-edit fixes are applied here; when any finding's fix is a codemod, the
+    fixers do the work (the same code `ctxlint check --fix` runs): for one
+    finding (`single`) one round of `ctxlint.fixers.fix_round`, so the quick fix
+    touches only that finding; for "fix all" `ctxlint.fixers.fix_text`, which
+    re-lints and fixes in rounds until nothing changes.
     """
     fixes = [f for f in findings if f.fix is not None]
     if not fixes:
         return None
+    if single and any(f.fix.codemod for f in fixes):
+        try:
+            from ctxlint.fixers import fix_round
+        except ImportError:
+            pass
+        else:
+            try:
+                new, _, _ = fix_round(state.path, state.text, state.language, fixes, unsafe, [])
+            except Exception:
+                log.exception("fix_round failed for %s", state.path)
+                return None
+            return None if new == state.text else new
     if any(f.fix.codemod for f in fixes):
         try:
             from ctxlint.fixers import fix_text

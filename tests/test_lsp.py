@@ -326,3 +326,34 @@ def test_lsp_apply_fixes_uses_fix_text_for_codemods():
     new = apply_fixes(state, findings, unsafe=False)
     assert new and new != BUGGY
     assert engine.lint_text("svc.py", new, "python", select_rules(["CTX107"], []), Config()) == []
+
+
+TWO_BUGS = BUGGY + '''
+
+async def audit(tenant_id: str) -> None:
+    asyncio.ensure_future(write_usage(tenant_id, 0))
+'''
+
+
+@pytest.mark.asyncio
+async def test_quick_fix_is_per_finding_and_fix_all_fixes_every_one(client: LanguageClient):
+    fixers = pytest.importorskip("ctxlint.fixers")
+    if not hasattr(fixers, "fix_text"):
+        pytest.skip("ctxlint.fixers.fix_text is not available yet")
+    uri = open_doc(client, client.root / "two.py", TWO_BUGS)
+    ds = await wait_diagnostics(client, uri, lambda ds: len(ds) == 2)
+    assert [d.range.start.line for d in ds] == [9, 14]
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=ds[0].range,
+        context=types.CodeActionContext(diagnostics=[ds[0]])))
+    one = [a for a in actions if "[CTX107]" in a.title]
+    every = [a for a in actions if a.kind == types.CodeActionKind.QuickFix and "fix all in file (2 findings)" in a.title]
+    assert len(one) == 1 and len(every) == 1, [a.title for a in actions]
+    after_one = apply_text_edits(TWO_BUGS, edits_of(one[0], uri))
+    assert "    asyncio.ensure_future(write_usage(tenant_id, 0))\n" in after_one  # the other is untouched
+    change_doc(client, uri, after_one, 2)
+    ds = await wait_diagnostics(client, uri, lambda ds: [d.code for d in ds].count("CTX107") == 1)
+    assert [d.range.start.line for d in ds if d.code == "CTX107"][0] > 9
+    after_all = apply_text_edits(TWO_BUGS, edits_of(every[0], uri))
+    change_doc(client, uri, after_all, 3)
+    await wait_diagnostics(client, uri, lambda ds: not any(d.code == "CTX107" for d in ds))
