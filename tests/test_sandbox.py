@@ -162,6 +162,21 @@ def test_hang_is_killed_at_the_timeout(tmp_path):
     assert r["passed"] is False and r["seconds"] < 5.0 + 15
 
 
+@requires_torch
+def test_runner_works_from_a_script_without_main_guard(tmp_path):
+    """spawn must not re-run the caller's main module (a script without `if __name__ ==
+    "__main__"`, stdin, a notebook) in the child."""
+    script = tmp_path / "drive.py"
+    script.write_text(textwrap.dedent(f"""
+        from ctxlint.sandbox.runner import run_target
+        r = run_target({str(KVCACHE / 'loss_accumulation_fixed.py') + ':make_manager'!r})
+        print("STATUS", r["status"], r["passed"], r["error"])
+    """))
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=ROOT, timeout=180)
+    assert "STATUS ok True None" in out.stdout, out.stderr[-2000:]
+    assert out.stdout.count("STATUS") == 1
+
+
 def test_adapted_kv_maps_method_names():
     from ctxlint.sandbox import AdaptedKV, KVCacheManager
 

@@ -15,10 +15,12 @@ errors (no such file, malformed TARGET).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import os
 import sys
+import threading
 import time
 import traceback
 from pathlib import Path
@@ -137,6 +139,38 @@ def _child_main(jobs: list, device: str, seed: int, timeout: float, conn) -> Non
     conn.close()
 
 
+_START_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _main_not_reimported():
+    """Keep spawn from re-running the caller's `__main__` in the child.
+
+    multiprocessing's spawn re-imports the parent's main module in the child (to find
+    pickled functions defined there). The child's entry point lives in this module, so
+    that re-import is never needed — and it breaks a caller that is a script without a
+    `__main__` guard, a notebook or stdin. Hide the main module's file and spec while
+    the child starts; a lock keeps concurrent starts from interleaving the restore.
+    """
+    main = sys.modules.get("__main__")
+    with _START_LOCK:
+        if main is None:
+            yield
+            return
+        missing = object()
+        saved = {k: main.__dict__.get(k, missing) for k in ("__file__", "__spec__")}
+        main.__dict__.pop("__file__", None)
+        main.__spec__ = None
+        try:
+            yield
+        finally:
+            for k, v in saved.items():
+                if v is missing:
+                    main.__dict__.pop(k, None)
+                else:
+                    main.__dict__[k] = v
+
+
 def run_targets(specs: list[str], device: str = "cpu", seed: int = 0, timeout: float = 120.0) -> list[dict]:
     """Run several targets one after another in ONE spawned child; one report per target.
 
@@ -155,7 +189,8 @@ def run_targets(specs: list[str], device: str = "cpu", seed: int = 0, timeout: f
                        name="ctxlint-sandbox", daemon=True)
     reports = []
     t0 = time.monotonic()
-    proc.start()
+    with _main_not_reimported():
+        proc.start()
     send.close()
     broken: Optional[tuple[str, str]] = None
     try:
