@@ -309,3 +309,22 @@ def test_scope_kinds_of_default_and_configured_ids():
 ])
 def test_odd_code_does_not_crash(src):
     lint(src)
+
+
+def test_parts_accumulated_by_append_are_judged_and_spanned():
+    src = """
+    def block_hash_key(req, parent):
+        extra = []
+        if req.lora_name:
+            extra.append(req.lora_name)
+        if req.cache_salt:
+            extra.append(req.cache_salt)
+        return hash((parent, tuple(extra)))
+    """
+    (f,) = lint(src, "CTX504")
+    assert f.line == 8
+    assert f.fix.data["tags"] == ["lora", "cache_salt"]
+    assert [p[0] for p in f.fix.data["parts"]] == [5, 7]
+    tagged = src.replace("extra.append(req.lora_name)", 'extra.append(("lora", req.lora_name))') \
+                .replace("extra.append(req.cache_salt)", 'extra.append(("salt", req.cache_salt))')
+    assert lines(tagged, "CTX504") == []

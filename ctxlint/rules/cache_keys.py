@@ -562,6 +562,22 @@ def _concat_parts(node: ast.AST) -> list[ast.AST] | None:
     return None
 
 
+def _accumulated_parts(ck, fn, node: ast.AST, done: set) -> list[ast.AST] | None:
+    """The parts of a key list built by `append`/`extend`/`+=` in `fn` (`extra = [];
+    if lora: extra.append(lora.name); if salt: extra.append(salt)`), when `node` is a
+    use of that list with at least two such additions; each list is judged once."""
+    if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
+        return None
+    ds = ck.defs(fn).get(node.id, [])
+    adds = [d.value for d in ds if d.kind in ("mutate", "aug")]
+    if len(adds) < 2 or ("acc", id(fn), node.id) in done:
+        return None
+    done.add(("acc", id(fn), node.id))
+    firsts = [e for d in ds if d.kind == "assign" and isinstance(d.value, (ast.List, ast.Tuple))
+              for e in d.value.elts]
+    return [*firsts, *adds]
+
+
 class CacheKeyPartsUntagged(Rule):
     code = "CTX504"
     name = "cache-key-parts-untagged"
@@ -612,13 +628,15 @@ design of vllm-project/vllm#17045.
         done: set[int] = set()
         for sink in ck.sinks():
             fn = sink.function
-            for n in ck.closure(fn, sink.keys):
+            clo = sorted((n for n in ck.closure(fn, sink.keys) if hasattr(n, "lineno")),
+                         key=lambda n: (n.lineno, n.col_offset))
+            for n in clo:
                 if id(n) in done:
                     continue
                 p = facts.parents.get(n)
                 if isinstance(n, ast.BinOp) and isinstance(p, ast.BinOp) and isinstance(p.op, ast.Add) and p.left is n:
                     continue  # the outermost `a + b + c` is judged as a whole
-                parts = _concat_parts(n)
+                parts = _concat_parts(n) or _accumulated_parts(ck, fn, n, done)
                 if not parts:
                     continue
                 done.add(id(n))
@@ -638,7 +656,9 @@ design of vllm-project/vllm#17045.
                 fix = Fix(description="tag each key part with its kind", safety=SAFE,
                           codemod="tag_key_parts",
                           data={"line": n.lineno, "col": n.col_offset, "end_line": n.end_lineno,
-                                "end_col": n.end_col_offset, "tags": tags})
+                                "end_col": n.end_col_offset, "tags": tags,
+                                "parts": [[q.lineno, q.col_offset, q.end_lineno, q.end_col_offset]
+                                          for q in parts]})
                 yield facts.finding(
                     self, n,
                     f"key concatenates bare {', '.join(kinds)} parts: a value of one kind can equal "
