@@ -634,6 +634,9 @@ class CallSites:
         q = self.f.qualname(expr.func) or ""
         if q.startswith(("importlib.resources", "importlib_resources", "pkgutil.get_data", "pkg_resources.resource_string")):
             return True
+        if isinstance(expr.func, ast.Attribute) and expr.func.attr in ("read_text", "read_bytes") and (
+                self.path_value(expr.func.value) is not None or self._constant_paths(expr.func.value)):
+            return True
         if isinstance(expr.func, ast.Attribute) and expr.func.attr in ("read_text", "read", "read_bytes", "decode", "strip", "get_data"):
             for n in ast.walk(expr):
                 if isinstance(n, ast.Name) and n.id in ("__file__", "__name__", "__package__"):
@@ -645,6 +648,24 @@ class CallSites:
                     if vals and all(not isinstance(v, tuple) and _mentions_file(v) for v in vals):
                         return True
         return False
+
+    def _constant_paths(self, expr: ast.AST) -> bool:
+        """`a, b = _TEMPLATE_PATHS` where `_TEMPLATE_PATHS` is a tuple of resolvable paths."""
+        if not isinstance(expr, ast.Name):
+            return False
+        vals = self.values_of(expr) or []
+        if not vals:
+            return False
+        for v in vals:
+            if not (isinstance(v, tuple) and v[0] == "opaque" and isinstance(v[1], ast.Assign)):
+                return False
+            src = v[1].value
+            if isinstance(src, ast.Name):
+                sv = self.values_of(src) or []
+                src = sv[0] if len(sv) == 1 and not isinstance(sv[0], tuple) else None
+            if not isinstance(src, (ast.Tuple, ast.List)) or any(self.path_value(e) is None for e in src.elts):
+                return False
+        return True
 
     def _module_or_imported(self, expr: ast.AST) -> bool:
         base = expr
@@ -679,25 +700,34 @@ class CallSites:
             _is_constant_name(default) and self._module_or_imported(default))
 
     def str_evidence(self, expr: ast.AST, depth: int = 0) -> bool:
-        """Is `expr` known to hold a non-literal `str` (annotated `str`, read from a
-        file/config/env, built by string methods)? Used to tell `fmt.format()` on a
-        string from `.format()` of other objects (logging.Formatter, PromptTemplate)."""
-        if depth > 4:
+        """Is `expr` a string that comes from outside the code: read from a file, config,
+        the environment or input, a config lookup with a string default
+        (`cfg.get("llm", "prompt", fallback="...")`), a template-named parameter annotated
+        `str` without a default, or a string built (methods, `+`, `%`, f-string) from one?
+        Strings built only from literals and code are not evidence. Used to tell
+        `fmt.format()` on such a string from `.format()` of other objects
+        (logging.Formatter, PromptTemplate) and from developer-built format strings."""
+        if depth > 5 or expr is None:
             return False
-        if isinstance(expr, (ast.JoinedStr,)):
-            return True
+        if isinstance(expr, ast.JoinedStr):
+            return any(isinstance(v, ast.FormattedValue) and self.str_evidence(v.value, depth + 1) for v in expr.values)
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Mod)):
-            return isinstance(expr.left, (ast.Constant, ast.JoinedStr)) or self.str_evidence(expr.left, depth + 1)
+            return self.str_evidence(expr.left, depth + 1) or self.str_evidence(expr.right, depth + 1)
         if isinstance(expr, ast.Call):
             q = self.f.qualname(expr.func) or ""
-            if q in ("str", "input", "os.getenv", "os.environ.get"):
+            if q in ("input", "os.getenv", "os.environ.get"):
                 return True
+            if q == "str" and expr.args:
+                return self.str_evidence(expr.args[0], depth + 1)
             if isinstance(expr.func, ast.Attribute):
-                if expr.func.attr in _STR_METHODS:
-                    return True
-                if expr.func.attr == "get":
+                attr = expr.func.attr
+                if attr in ("read", "read_text", "readline", "getenv"):
+                    return not self.is_trusted_source(expr)
+                if attr == "get":
                     dflt = [*expr.args[1:], *[k.value for k in expr.keywords if k.arg in ("fallback", "default")]]
                     return any(isinstance(d, ast.Constant) and isinstance(d.value, str) for d in dflt)
+                if attr in _STR_METHODS:
+                    return self.str_evidence(expr.func.value, depth + 1)
             return False
         if isinstance(expr, ast.Subscript):
             return (self.f.qualname(expr.value) or "") == "os.environ"
@@ -723,7 +753,36 @@ class CallSites:
         low = arg.arg.lower()
         if not any(w in low for w in ("template", "prompt", "fmt", "format", "pattern")):
             return False
-        return not self._has_default(arg)
+        return not self._has_default(arg) and not self._callers_pass_literals(arg)
+
+    def _callers_pass_literals(self, arg: ast.arg) -> bool:
+        """Every call of the parameter's function in this file passes a literal for it
+        (a helper such as `_create_backend(..., error_template="unknown {backend_type}")`)."""
+        fn = self.f.parents.get(self.f.parents.get(arg))
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False
+        params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]]
+        method = bool(params) and params[0] in ("self", "cls")
+        seen = False
+        for call in self.f.nodes(ast.Call):
+            f = call.func
+            if isinstance(f, ast.Name) and f.id == fn.name:
+                shift = 0
+            elif (isinstance(f, ast.Attribute) and f.attr == fn.name and isinstance(f.value, ast.Name)
+                  and f.value.id in ("self", "cls")):
+                shift = 1 if method else 0
+            else:
+                continue
+            val = _kw(call, arg.arg)
+            if val is None and arg.arg in params:
+                i = params.index(arg.arg) - shift
+                val = call.args[i] if 0 <= i < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[: i + 1]) else None
+            if val is None:
+                return False
+            if self.literal_values(val) is None and not self.is_trusted_source(val):
+                return False
+            seen = True
+        return seen
 
     def _has_default(self, arg: ast.arg) -> bool:
         fn = self.f.parents.get(self.f.parents.get(arg))
@@ -949,7 +1008,7 @@ class CallSites:
     def path_value(self, expr: ast.AST, depth: int = 0) -> Path | None:
         """Statically evaluate a path expression: string literals, `Path(__file__).parent / "x"`,
         `os.path.join(os.path.dirname(__file__), "x")`, `.resolve()`/`.absolute()`, constants."""
-        if depth > 8 or expr is None:
+        if depth > 16 or expr is None:
             return None
         here = self.path.resolve()
         if isinstance(expr, ast.Name) and expr.id == "__file__":
