@@ -1046,6 +1046,7 @@ class CacheKeyFacts:
     # ------------------------------------------------------------ classes
     @cached_property
     def classes(self) -> dict[str, ast.ClassDef]:
+        """Class name -> ClassDef for every class of the file (the last one wins on redefinition)."""
         return {c.name: c for c in self.facts.nodes(ast.ClassDef)}
 
     @cached_property
@@ -1347,6 +1348,7 @@ class CacheKeyFacts:
 
     # ------------------------------------------------------------ sinks
     def is_cache_name(self, name: str) -> bool:
+        """Does an identifier say it is a cache (`_prefix_blocks`, `kvCache`, `memo`)? See CACHE_WORDS."""
         return any(w in CACHE_WORDS for w in ident_words(name))
 
     def digest_call(self, call: ast.AST) -> bool:
