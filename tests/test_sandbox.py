@@ -292,10 +292,11 @@ def test_scope_kinds_point_at_the_bug(corpus_reports):
 
 
 @requires_torch
-def test_checks_catch_a_disabled_cache_and_a_double_free(tmp_path):
+def test_checks_catch_a_disabled_cache_a_double_free_and_a_hidden_registry(tmp_path):
     """Two hand-made faults outside the corpus: a prefix cache that never hits must fail
     C's sharing requirement (0 of 12 pairs share 3 blocks); a finish() that frees each
-    block twice must fail A (a block twice in the free list, handed out twice) and C."""
+    block twice must fail A (a block twice in the free list, handed out twice) and C; a
+    per-request dict the manager does not declare must still fail B."""
     from ctxlint.sandbox.runner import run_targets
     shutil.copy(KVCACHE / "common.py", tmp_path / "common.py")
     (tmp_path / "cache_off.py").write_text(textwrap.dedent("""
@@ -321,8 +322,23 @@ def test_checks_catch_a_disabled_cache_and_a_double_free(tmp_path):
         def make_manager(device="cpu"):
             return build(device, kv=DoubleFree(64, 16, device))
     """))
-    off, double = run_targets([f"{tmp_path / 'cache_off.py'}:make_manager",
-                               f"{tmp_path / 'double_free.py'}:make_manager"])
+    (tmp_path / "hidden.py").write_text(textwrap.dedent("""
+        from common import ScopedPrefixCache, build
+
+        class HiddenStats(ScopedPrefixCache):
+            def __init__(self, *args):
+                super().__init__(*args)
+                self.prompt_len = {}    # per request, never removed, not declared
+
+            def add_request(self, request):
+                super().add_request(request)
+                self.prompt_len[request.request_id] = len(request.token_ids)
+
+        def make_manager(device="cpu"):
+            return build(device, kv=HiddenStats(64, 16, device))
+    """))
+    off, double, hidden = run_targets([f"{tmp_path / n}.py:make_manager"
+                                       for n in ("cache_off", "double_free", "hidden")])
     assert off["status"] == "ok", off.get("traceback")
     assert {c["id"] for c in off["checks"] if c["passed"] is False} == {"C"}
     c = _by_id(off)["C"]["numbers"]
@@ -333,6 +349,9 @@ def test_checks_catch_a_disabled_cache_and_a_double_free(tmp_path):
     a = _by_id(double)["A"]["numbers"]
     assert a["duplicates_in_free_list"] > 0 and a["double_allocations"] > 0
     assert _by_id(double)["C"]["numbers"]["wrong_content_blocks"] > 0
+    # 46 request ids per round: 32 grid requests, 4 probes, 10 aborts
+    assert {c["id"] for c in hidden["checks"] if c["passed"] is False} == {"B"}
+    assert _by_id(hidden)["B"]["numbers"]["undeclared_containers_with_ids"] == {"kv.prompt_len": 46}
 
 
 # ------------------------------------------------------------ static <-> runtime

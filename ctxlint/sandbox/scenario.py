@@ -21,7 +21,8 @@ A warm-up round is followed by `MEASURED_ROUNDS` rounds.
 Checks (exact counts):
   A free list back to the pool size, no block twice in it, no block handed to two live
     requests at once;
-  B every per-request registry empty after each round;
+  B every per-request registry empty after each round (those the manager declares, and
+    any other container on it still holding one of the round's request ids);
   C no prefix hit across (tenant salt, adapter id, adapter digest, image digests), no
     wrong payload content, and each same-tenant same-adapter pair shares exactly the
     3 prefix blocks (a cache that is off fails too);
@@ -42,6 +43,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import hashlib
+import inspect
 import random
 import tracemalloc
 import weakref
@@ -153,6 +155,7 @@ class Driver:
         self.cross_kinds: dict[str, int] = {}
         self.pair_shared: dict[tuple, int] = {}
         self.rounds: list[dict] = []
+        self.round_ids: set[str] = set()
 
     # -------------------------------------------------------------- bookkeeping
     def code(self, scope: tuple) -> int:
@@ -210,6 +213,7 @@ class Driver:
         img = [i for i in range(len(toks) // BLOCK_SIZE)
                if all(t == IMAGE_TOKEN_ID for t in toks[i * BLOCK_SIZE:(i + 1) * BLOCK_SIZE])]
         live = self.live[req.request_id] = _Live(req, img)
+        self.round_ids.add(req.request_id)
         self.kv.add_request(req)
         if req.image_digests and self.t.encoder is not None:
             self.t.encoder.acquire(req.request_id, req.image_digests, self._encode)
@@ -333,8 +337,40 @@ class Driver:
 
     def end_of_round(self, r: int) -> None:
         free = list(self.kv.free_block_ids())
-        regs = {name: len(reg) for name, reg in self.kv.request_registries().items()}
-        self.rounds.append({"round": r, "free": len(free), "distinct_free": len(set(free)), "registries": regs})
+        declared = self.kv.request_registries()
+        regs = {name: len(reg) for name, reg in declared.items()}
+        hidden = self._undeclared_entries(self.round_ids, {id(v) for v in declared.values()})
+        self.round_ids = set()
+        self.rounds.append({"round": r, "free": len(free), "distinct_free": len(set(free)),
+                            "registries": regs, "undeclared": hidden})
+
+    def _undeclared_entries(self, ids: set, declared: set) -> dict[str, int]:
+        """Containers reachable from the manager (attributes, two levels deep) that the
+        manager did not declare in `request_registries()` but that still hold one of this
+        round's request ids as a key or member: a registry it forgot to report."""
+        torch, found, seen = self.torch, {}, set(declared)
+
+        def visit(obj, path: str, depth: int) -> None:
+            if id(obj) in seen or depth > 3 or torch.is_tensor(obj):
+                return
+            seen.add(id(obj))
+            if isinstance(obj, (dict, set, frozenset)):
+                n = sum(1 for k in obj if isinstance(k, str) and k in ids)
+                if n:
+                    found[path] = n
+                return
+            if inspect.ismethod(obj):
+                visit(obj.__self__, path, depth)
+                return
+            if isinstance(obj, torch.nn.Module) or isinstance(obj, type):
+                return
+            attrs = getattr(obj, "__dict__", None)
+            if isinstance(attrs, dict):
+                for k, v in list(attrs.items()):
+                    visit(v, f"{path}.{k}", depth + 1)
+
+        visit(self.kv, "kv", 0)
+        return found
 
 
 # ---------------------------------------------------------------------- checks
@@ -369,9 +405,11 @@ def check_kv(d: Driver) -> list[CheckResult]:
         "double_allocations": d.c["double_allocations"],
         "rounds_not_back_to_pool": len(bad_rounds), "rounds": len(d.rounds)})
     final_regs = last["registries"]
-    b_ok = all(n == 0 for x in d.rounds for n in x["registries"].values())
+    b_ok = all(n == 0 for x in d.rounds for n in x["registries"].values()) \
+        and not any(x["undeclared"] for x in d.rounds)
     b = CheckResult("B", "request-registries", b_ok, {
         "entries_left": sum(final_regs.values()), "registries": final_regs,
+        "undeclared_containers_with_ids": last["undeclared"],
         "rounds_with_entries": sum(1 for x in d.rounds if any(x["registries"].values()))})
     pairs = d.pair_shared
     exact = sum(1 for n in pairs.values() if n == PREFIX_BLOCKS)
