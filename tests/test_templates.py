@@ -232,3 +232,67 @@ def test_probe_bad_input(tmp_path, content, code, capsys):
         t.write_text(content)
     assert main(["template-probe", str(t)]) == code
     assert "ctxlint: error" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ bad input
+NASTY_TEMPLATES = [
+    "{{", "{% if %}", "{{ x.__class__ ", "{% for %}{% endfor %}", "{#", "\x00\x01{{ a }}",
+    "{% raw %}{{ x.__class__ }}{% endraw %}", "{{ " + "(" * 200 + "x" + ")" * 200 + " }}",
+    "{% macro m() %}{{ caller() }}{% endmacro %}{% call m() %}{{ y._z }}{% endcall %}",
+    "{% unknowntag a b %}{{ q.__dict__ }}{% endunknowntag %}",
+]
+NASTY_PYTHON = [
+    "from jinja2 import Template\nTemplate()\n",
+    "import jinja2\njinja2.Environment().from_string(**kw)\n",
+    "from langchain_core.prompts import PromptTemplate\nPromptTemplate(template_format=fmt)\n",
+    "from jinja2 import Template\nTemplate('{{ x.__class__ }').render()\n",
+    "import jinja2\ne = jinja2.Environment(loader=jinja2.FileSystemLoader(1 / 0))\ne.get_template(3).render(**{})\n",
+    "x = '{0.__class__}'\nx.format(1)\nx.format_map()\n''.format\n",
+    "from jinja2 import Environment\nEnvironment(variable_start_string='')\n",
+]
+
+
+@pytest.mark.parametrize("text", NASTY_TEMPLATES)
+def test_bad_templates_never_crash(tmp_path, text):
+    (tmp_path / "t.j2").write_text(text, encoding="utf-8", errors="surrogateescape")
+    res = _lint(tmp_path, select=("ALL",))
+    assert all(f.line >= 1 for f in res.findings)
+
+
+def test_unknown_extension_tags_parse_generically(tmp_path):
+    (tmp_path / "t.j2").write_text(NASTY_TEMPLATES[-1])
+    assert [(f.code, f.line) for f in _lint(tmp_path).findings] == [("CTX302", 1)]
+
+
+@pytest.mark.parametrize("text", NASTY_PYTHON)
+def test_bad_python_call_sites_never_crash(tmp_path, text):
+    (tmp_path / "m.py").write_text(text)
+    _lint(tmp_path, select=("ALL",))
+
+
+FLASK_APP = """\
+    from flask import Flask, render_template
+    app = Flask(__name__)
+    {extra}
+
+    @app.get("/")
+    def index():
+        return render_template("index.html", answer="42")
+"""
+
+
+def test_ctx304_flask_render_template(tmp_path):
+    _write(tmp_path, {
+        "app.py": FLASK_APP.format(extra=""),
+        "templates/index.html": "<p>{{ answer }} {{ request.path }} {{ url_for('x') }}</p>\n<p>{{ question }}</p>\n",
+    })
+    res = _lint(tmp_path)
+    assert _keys(res, tmp_path) == [("templates/index.html", 2, "CTX304")]
+
+
+def test_ctx304_flask_context_processor_silences(tmp_path):
+    _write(tmp_path, {
+        "app.py": FLASK_APP.format(extra="app.context_processor(lambda: {'question': 'q'})"),
+        "templates/index.html": "<p>{{ answer }}</p>\n<p>{{ question }}</p>\n",
+    })
+    assert _lint(tmp_path).findings == []

@@ -1413,6 +1413,7 @@ def project_findings(paths: list[str], files: list, config: Config, rules: list)
     # template path -> (options, [(site, py display)]) ; loader dirs -> options
     dir_options: dict[Path, dict] = {}
     alt_delimiters: list[dict] = []
+    flask_extra_context = False
     sites: list[tuple[RenderSite, str, list[Path]]] = []
     for sf in files:
         if sf.language != "python":
@@ -1421,6 +1422,8 @@ def project_findings(paths: list[str], files: list, config: Config, rules: list)
             raw = sf.path.read_bytes()
         except OSError:
             continue
+        if b"context_processor" in raw:
+            flask_extra_context = True  # Flask context processors add variables no call site shows
         if not any(h in raw for h in _RENDER_HINTS) or len(raw) > config.max_file_size:
             continue
         text, err = engine.decode(raw, "python", sf.display)
@@ -1441,6 +1444,10 @@ def project_findings(paths: list[str], files: list, config: Config, rules: list)
                 if rs.flask:
                     here = sf.path.resolve().parent
                     dirs = [a / "templates" for a in (here, *here.parents[:3])]
+                    for d in dirs:  # Flask's template folder is a template directory too
+                        if (d / rs.template).is_file():
+                            dir_options.setdefault(d.resolve(), {})
+                            break
                 else:
                     env = rs.env
                     dirs = list(env.loader_dirs) if env is not None else [d for e in cs.envs for d in e.loader_dirs]
@@ -1502,7 +1509,7 @@ def project_findings(paths: list[str], files: list, config: Config, rules: list)
         rule = next(r for r in jinja_rules if r.code == "CTX304")
         linked: dict[Path, list] = {}
         for rs, where, dirs in sites:
-            if rs.names is None:
+            if rs.names is None or (rs.flask and flask_extra_context):
                 continue
             if rs.env is not None and rs.env.open_globals:
                 continue
