@@ -25,6 +25,7 @@ libcst is imported only when a Python codemod runs, so `ctxlint check` without
 from __future__ import annotations
 
 import ast
+import bisect
 import codecs
 import difflib
 import os
@@ -37,8 +38,8 @@ from typing import Iterable
 from ctxlint.findings import SAFE, Edit, Finding
 
 #: At most this many lint-and-fix rounds per file (ruff uses 100; each round
-#: re-lints the file, and a function takes one fix per round).
-MAX_ROUNDS = 10
+#: re-lints the file; a function, or fixes whose edits touch, take one per round).
+MAX_ROUNDS = 20
 
 
 @dataclass
@@ -119,12 +120,18 @@ def edits_between(old: str, new: str) -> list[Edit]:
     return out
 
 
-def _conflict(a: Edit, b: Edit) -> bool:
+def _conflict(a: Edit, b: Edit, line_of=None) -> bool:
+    """Do two edits (of different fixes) overlap, touch or come within a line of
+    each other? Near counts: two fixes that each insert a block at neighbouring
+    lines (two `__init__`s, a blank line apart) must see each other's result, so
+    the second waits a round. `line_of(offset)` maps offsets to line numbers."""
     if a == b:
         return False
-    if a.start == b.start:
+    if a.start <= b.end and b.start <= a.end:
         return True
-    return a.start < b.end and b.start < a.end
+    if line_of is None:
+        return False
+    return line_of(a.start) <= line_of(b.end) + 1 and line_of(b.start) <= line_of(a.end) + 1
 
 
 def apply_edits(text: str, edits: Iterable[Edit]) -> str:
@@ -212,6 +219,11 @@ def fix_round(path: str, text: str, language: str, findings: list[Finding], unsa
     was_parsable = parses(text, language)
     regions = _regions(text, language)
     used_regions: set = set()
+    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+
+    def line_of(offset: int) -> int:
+        return bisect.bisect_right(starts, offset)
+
     for f in sorted(todo, key=lambda f: (f.line, f.col)):
         # Fixes that bind new names (token, task, cancel) choose them on this
         # round's text: two in one function could pick the same name, so each
@@ -233,7 +245,7 @@ def fix_round(path: str, text: str, language: str, findings: list[Finding], unsa
         if not edits:
             tried.append(_attempt_key(f, text))
             continue
-        if any(_conflict(e, c) for e in edits for c in chosen):
+        if any(_conflict(e, c, line_of) for e in edits for c in chosen):
             continue  # overlaps a fix chosen this round: next round
         if was_parsable:
             alone = apply_edits(text, edits)
@@ -463,7 +475,10 @@ def _fix_file(display, findings, config, rules, unsafe, write, roots, engine):
         return findings, 0, [], ""
     # The findings must be those of these bytes: a file edited since it was
     # linted (or a stale cache entry) is refused rather than mis-edited.
-    fresh = engine.lint_text(display, text, language, rules, config)
+    try:
+        fresh = engine.lint_text(display, text, language, rules, config)
+    except Exception as exc:  # a rule crash: report it, leave the file alone
+        return findings, 0, [f"{display}: not fixed: linting it again failed ({type(exc).__name__}: {exc})"], ""
     if sorted(map(_key, fresh)) != sorted(map(_key, findings)):
         return findings, 0, [f"{display}: not fixed: it changed on disk since it was checked"], ""
     new, fixed, remaining, notices = fix_source(display, text, language, fresh, rules, config, unsafe)

@@ -110,11 +110,20 @@ class ModuleContext:
             if cands or c >= len(text) or text[c] not in "( \t":
                 break
             c += 1
+        if not cands:
+            # `ast` starts a parenthesised node at its `(`; libcst after it.
+            for lp in self._by_start.get((line, col), ()):
+                owner = self.parents.get(lp) if isinstance(lp, cst.LeftParen) else None
+                if owner is not None and isinstance(owner, types) and getattr(owner, "lpar", None) \
+                        and owner.lpar[0] is lp and (pred is None or pred(owner)):
+                    cands.append(owner)
         if not cands and pred is not None:
             return self.find(data, types, what)
         if not cands:
             raise FixNotApplicable(f"no {what} at {line}:{col + 1}")
         end = data.get("_end")
+        if "end_line" in data and "end_col" in data:
+            end = (int(data["end_line"]), self.char_col(int(data["end_line"]), int(data["end_col"])))
         if end:
             exact = [n for n in cands if (self.positions[n].end.line, self.positions[n].end.column) == tuple(end)]
             if exact:
@@ -1081,50 +1090,169 @@ def add_scope_id_to_key(ctx: ModuleContext, data: dict) -> str:
     return ctx.module.deep_replace(node, new).code  # type: ignore[union-attr]
 
 
+_KEY_PART = '''\
+def {name}(kind, part):
+    """`part` labelled with its kind, keeping its type: `[(kind, tuple(part))]` for a list,
+    the same as a tuple for a tuple, `repr((kind, part))` for a str (added by ctxlint, CTX504)."""
+    if isinstance(part, str):
+        return repr((kind, part))
+    return type(part)([(kind, tuple(part))])
+'''
+
+
+class _ReplaceNodes(cst.CSTTransformer):
+    """Replace several nodes of one tree at once (by identity)."""
+
+    def __init__(self, mapping: dict):
+        self.mapping = mapping
+
+    def on_leave(self, original, updated):
+        return self.mapping.get(original, updated)
+
+
+def _tag_pair(tag: str, value: cst.BaseExpression) -> cst.Tuple:
+    return cst.Tuple(elements=[
+        cst.Element(value=cst.SimpleString(_quote(tag)), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+        cst.Element(value=value.with_changes(lpar=(), rpar=()) if isinstance(value, _ATOMIC) else value)])
+
+
+def _concat_parts(node: cst.BaseExpression) -> list[cst.BaseExpression]:
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add) and not node.lpar:
+        return [*_concat_parts(node.left), *_concat_parts(node.right)]
+    return [node]
+
+
+def _str_evidence(ctx: ModuleContext, node: cst.CSTNode, parts: list[cst.BaseExpression]) -> bool:
+    """Are the concatenated parts strings? A string literal or f-string part, a
+    `str()`/`repr()`/`.hexdigest()` part, or a parameter annotated `str`."""
+    fn = ctx.enclosing_function(node)
+    annotations: dict[str, str] = {}
+    if fn is not None:
+        for prm in [*fn.params.params, *fn.params.kwonly_params, *fn.params.posonly_params]:
+            if prm.annotation is not None:
+                annotations[prm.name.value] = ctx.code(prm.annotation.annotation)
+    for p in parts:
+        if isinstance(p, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
+            return True
+        if isinstance(p, cst.Call) and _dotted(p.func).split(".")[-1] in ("str", "repr", "hexdigest", "format", "join"):
+            return True
+        if isinstance(p, cst.Name) and annotations.get(p.value, "").replace("Optional[", "").rstrip("]") == "str":
+            return True
+    return False
+
+
+def _tag_appended(ctx: ModuleContext, name: cst.Name, tags: list[str]) -> str:
+    """`parts = []` then `parts.append(x)` per scope kind: tag each appended value
+    (`("tenant", x)`, or `f"tenant={x!r}"` when the values are strings)."""
+    fn = ctx.enclosing_function(name)
+    if fn is None:
+        raise FixNotApplicable("the key list is not built in a function")
+    appends: list[cst.Call] = []
+
+    class V(cst.CSTVisitor):
+        def visit_FunctionDef(self, n) -> bool:
+            return n is fn
+
+        def visit_Call(self, n: cst.Call) -> None:
+            if isinstance(n.func, cst.Attribute) and n.func.attr.value == "append" and \
+                    isinstance(n.func.value, cst.Name) and n.func.value.value == name.value and len(n.args) == 1:
+                appends.append(n)
+
+    fn.visit(V())
+    if len(appends) != len(tags):
+        raise FixNotApplicable(f"{len(tags)} tags for {len(appends)} appended key parts")
+    values = [c.args[0].value for c in appends]
+    strings = _str_evidence(ctx, name, values)
+    mapping = {}
+    for v, t in zip(values, tags):
+        if not t:
+            continue
+        if strings:
+            new = cst.FormattedString(parts=[cst.FormattedStringText(f"{t}="), cst.FormattedStringExpression(
+                expression=v.with_changes(lpar=(), rpar=()), conversion="r")])
+        else:
+            new = _tag_pair(t, v)
+        mapping[v] = new
+    return ctx.module.visit(_ReplaceNodes(mapping)).code
+
+
 @codemod("tag_key_parts")
 def tag_key_parts(ctx: ModuleContext, data: dict) -> str:
-    """CTX504: tag each part of a composite key with its kind.
+    """CTX504: label each scope part of a composite key with its kind.
 
-    A tuple key `(a, s)` becomes `(("adapter", a), ("salt", s))`; an f-string
-    key `f"{a}:{s}"` becomes `f"adapter={a}:salt={s}"`. data: tags, one per
-    part, in order (a falsy tag leaves that part alone).
+    - a tuple key `(a, s)` -> `(("lora", a), ("cache_salt", s))`;
+    - a display with starred parts `(*t, *a, *toks)` -> `(("tenant", tuple(t)), ("lora", tuple(a)), *toks)`;
+    - a concatenation `a + m + s` -> `_key_part("lora", a) + m + _key_part("cache_salt", s)`,
+      with a generated `_key_part` that keeps each part's type (list, tuple or str);
+    - an f-string `f"{a}:{s}"` -> `f"lora={a}:cache_salt={s}"`.
+    data: tags, one per part in order ("" leaves a part alone).
     """
-    tags = list(data.get("tags") or [])
+    tags = [t or "" for t in (data.get("tags") or [])]
     node = ctx.find(data, (cst.BaseExpression,), "key expression", _not_a_test)
+    name = node
     if isinstance(node, cst.Name):
         assign = _key_assignment(ctx, node)
         if assign is not None:
             node = assign.value
+    if not any(tags):
+        raise FixNotApplicable("no part to tag")
+    if isinstance(name, cst.Name) and isinstance(node, (cst.List, cst.Tuple)) and not node.elements:
+        return _tag_appended(ctx, name, tags)
     if isinstance(node, cst.FormattedString):
         parts = [p for p in node.parts if isinstance(p, cst.FormattedStringExpression)]
         if len(parts) != len(tags):
             raise FixNotApplicable(f"{len(tags)} tags for {len(parts)} key parts")
-        q = node.end
+        if any(node.end in t or "{" in t or "}" in t or "\\" in t for t in tags):
+            raise FixNotApplicable("a tag cannot be written inside this string")
         new_parts: list = []
         for p in node.parts:
-            if isinstance(p, cst.FormattedStringExpression):
-                tag = tags[parts.index(p)]
-                if tag:
-                    new_parts.append(cst.FormattedStringText(f"{tag}="))
+            if isinstance(p, cst.FormattedStringExpression) and tags[parts.index(p)]:
+                new_parts.append(cst.FormattedStringText(f"{tags[parts.index(p)]}="))
             new_parts.append(p)
-        if any(q in str(t) or "{" in str(t) for t in tags if t):
-            raise FixNotApplicable("a tag cannot be written inside this string")
-        return ctx.module.deep_replace(node, node.with_changes(parts=new_parts)).code  # type: ignore[union-attr]
-    t = node if isinstance(node, cst.Tuple) else _first_tuple(node)
+        return ctx.replace(node, node.with_changes(parts=new_parts)).code
+    if isinstance(node, cst.BinaryOperation):
+        parts = _concat_parts(node)
+        if len(parts) != len(tags):
+            raise FixNotApplicable(f"{len(tags)} tags for {len(parts)} key parts")
+        if _str_evidence(ctx, node, parts):
+            # String keys: `f"tenant={t!r}" + f"lora={a!r}"`; repr quotes each value,
+            # so "ab"+"c" and "a"+"bc" no longer meet.
+            mapping = {p: cst.FormattedString(parts=[
+                cst.FormattedStringText(f"{t}="),
+                cst.FormattedStringExpression(expression=p.with_changes(lpar=(), rpar=()), conversion="r")])
+                for p, t in zip(parts, tags) if t}
+            if any("{" in t or "}" in t or '"' in t or "\\" in t for t in tags if t):
+                raise FixNotApplicable("a tag cannot be written inside an f-string")
+            return ctx.module.visit(_ReplaceNodes(mapping)).code
+        existing = next((s.name.value for s in ctx.module.body if isinstance(s, cst.FunctionDef)
+                         and s.name.value.startswith("_key_part") and "kind" in names_in(s.params)), None)
+        helper = existing or free_name("_key_part", names_in(ctx.module))
+        mapping = {p: cst.Call(func=cst.Name(helper), args=[
+            cst.Arg(value=cst.SimpleString(_quote(t)), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+            cst.Arg(value=p.with_changes(lpar=(), rpar=()) if isinstance(p, _ATOMIC) else p)])
+            for p, t in zip(parts, tags) if t and not (isinstance(p, cst.Call) and _dotted(p.func) == helper)}
+        if not mapping:
+            raise FixNotApplicable("the parts are already tagged")
+        module = ctx.module.visit(_ReplaceNodes(mapping))
+        if existing is None:
+            module = insert_top(module, [stmt(_KEY_PART.format(name=helper), module)], blank_before=2)
+        return module.code
+    t = node if isinstance(node, (cst.Tuple, cst.List)) else _first_tuple(node)
     if t is None:
-        raise FixNotApplicable("the key is neither a tuple nor an f-string")
+        raise FixNotApplicable("the key is not a tuple, a concatenation or an f-string")
     if len(t.elements) != len(tags):
         raise FixNotApplicable(f"{len(tags)} tags for {len(t.elements)} key parts")
     elts = []
     for e, tag in zip(t.elements, tags):
         v = e.value
-        if tag and not (isinstance(v, cst.Tuple) and len(v.elements) == 2
-                        and isinstance(v.elements[0].value, cst.SimpleString)):
-            v = cst.Tuple(elements=[
-                cst.Element(value=cst.SimpleString(_quote(str(tag))), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
-                cst.Element(value=v.with_changes(lpar=(), rpar=()) if isinstance(v, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)) else v)])
-        elts.append(e.with_changes(value=v))
-    return ctx.module.deep_replace(t, t.with_changes(elements=elts)).code  # type: ignore[union-attr]
+        already = isinstance(v, cst.Tuple) and len(v.elements) == 2 and isinstance(v.elements[0].value, cst.SimpleString)
+        if tag and isinstance(e, cst.StarredElement):
+            seq = cst.Call(func=cst.Name("tuple"), args=[cst.Arg(value=v)])
+            e = cst.Element(value=_tag_pair(tag, seq), comma=e.comma)
+        elif tag and not already:
+            e = e.with_changes(value=_tag_pair(tag, v))
+        elts.append(e)
+    return ctx.replace(t, t.with_changes(elements=elts)).code
 
 
 def _quote(s: str) -> str:
