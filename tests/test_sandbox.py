@@ -337,8 +337,15 @@ def test_checks_catch_a_disabled_cache_a_double_free_and_a_hidden_registry(tmp_p
         def make_manager(device="cpu"):
             return build(device, kv=HiddenStats(64, 16, device))
     """))
-    off, double, hidden = run_targets([f"{tmp_path / n}.py:make_manager"
-                                       for n in ("cache_off", "double_free", "hidden")])
+    (tmp_path / "bare.py").write_text(textwrap.dedent("""
+        from common import ScopedPrefixCache
+
+        def make_manager(device="cpu"):
+            return ScopedPrefixCache(64, 16, device)   # a bare KV manager, no other parts
+    """))
+    off, double, hidden, bare = run_targets([f"{tmp_path / n}.py:make_manager"
+                                             for n in ("cache_off", "double_free", "hidden", "bare")])
+    assert [c["passed"] for c in bare["checks"]] == [True] * 4 + [None] * 3 and bare["passed"] is True
     assert off["status"] == "ok", off.get("traceback")
     assert {c["id"] for c in off["checks"] if c["passed"] is False} == {"C"}
     c = _by_id(off)["C"]["numbers"]

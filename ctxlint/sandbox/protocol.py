@@ -146,7 +146,6 @@ class Target:
     adapters: Optional[AdapterHost] = None
     encoder: Optional[EncoderCache] = None
     train_epoch: Optional[TrainEpoch] = None
-    name: str = ""
 
 
 _KV_METHODS = ("add_request", "match_prefix", "allocate", "append_tokens", "finish", "abort",
