@@ -134,10 +134,13 @@ def test_exceptions_in_targets_are_failed_reports(tmp_path):
         "hog": "def make_manager(device='cpu'):\n    return bytearray(16 * 1024 ** 3)\n",
         "not_a_manager": "def make_manager(device='cpu'):\n    return object()\n",
         "no_factory": "x = 1\n",
+        "small_pool": "from common import ScopedPrefixCache\n"
+                      "def make_manager(device='cpu'):\n    return ScopedPrefixCache(32, 16, device)\n",
     })
+    shutil.copy(KVCACHE / "common.py", tmp_path / "common.py")
     reports = run_targets([*specs, f"{KVCACHE / 'common.py'}:make_manager"], timeout=60)
     needles = ["RuntimeError: factory exploded", "MemoryError", "TypeError: factory returned object",
-               "has no attribute 'make_manager'"]
+               "has no attribute 'make_manager'", "needs a pool of 64 blocks of 16 tokens"]
     for r, needle in zip(reports, needles):
         assert r["status"] == "error" and r["passed"] is False, r
         assert needle in r["error"], r["error"]

@@ -87,6 +87,9 @@ class CheckResult:
                 "numbers": self.numbers, "detail": self.detail}
 
 
+_GRID_DIGEST = object()  # "the grid's digest for this adapter label"
+
+
 def _digest(*parts: object) -> str:
     return hashlib.sha256("|".join(map(str, parts)).encode()).hexdigest()[:16]
 
@@ -127,8 +130,8 @@ class Workload:
         self.decode = [tuple(rng.randrange(1, 30000) for _ in range(20)) for _ in range(8)]
 
     def request(self, rid: str, tenant: str, salt: Optional[str], label: Optional[str],
-                toks: tuple, imgs: tuple = (), digest: Optional[str] = "grid") -> Request:
-        if digest == "grid":
+                toks: tuple, imgs: tuple = (), digest: Any = _GRID_DIGEST) -> Request:
+        if digest is _GRID_DIGEST:
             digest = self.digests[label] if label else None
         return Request(rid, tenant, salt, label, digest, toks, imgs)
 
@@ -548,8 +551,15 @@ def check_training(d: Driver) -> CheckResult:
 def run_all(target: Target, device: str, seed: int) -> list[CheckResult]:
     """Drive `target` through the whole scenario; returns checks A-G in order.
 
-    Raises whatever the target raises (the runner turns it into a failed report).
+    Raises:
+        ValueError: the manager's pool is not `POOL_BLOCKS` blocks of `BLOCK_SIZE` tokens
+            (the workload and the exact counts are sized for it).
+        Whatever the target raises (the runner turns it into a failed report).
     """
+    kv = target.kv
+    if (kv.num_blocks, kv.block_size) != (POOL_BLOCKS, BLOCK_SIZE):
+        raise ValueError(f"the workload needs a pool of {POOL_BLOCKS} blocks of {BLOCK_SIZE} tokens; "
+                         f"the factory built {kv.num_blocks} blocks of {kv.block_size}")
     d = Driver(target, device, seed)
     # Everything alive now (torch's module graph, the target) is start-up state: keep the
     # collector off it, so each gc.collect() before a memory reading takes milliseconds.
