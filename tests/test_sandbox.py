@@ -346,8 +346,26 @@ def test_checks_catch_a_disabled_cache_a_double_free_and_a_hidden_registry(tmp_p
         def make_manager(device="cpu"):
             return ScopedPrefixCache(64, 16, device)   # a bare KV manager, no other parts
     """))
-    off, double, hidden, bare = run_targets([f"{tmp_path / n}.py:make_manager"
-                                             for n in ("cache_off", "double_free", "hidden", "bare")])
+    (tmp_path / "wrapped.py").write_text(textwrap.dedent("""
+        from common import ScopedPrefixCache, build
+        from ctxlint.sandbox import AdaptedKV
+
+        class VllmNamed(ScopedPrefixCache):  # an existing manager with its own method names
+            get_computed_blocks = ScopedPrefixCache.match_prefix
+            allocate_slots = ScopedPrefixCache.allocate
+            free = ScopedPrefixCache.finish
+            match_prefix = allocate = finish = None
+
+        def make_manager(device="cpu"):
+            mgr = VllmNamed(64, 16, device)
+            kv = AdaptedKV(mgr, num_blocks=64, block_size=16, match_prefix="get_computed_blocks",
+                           allocate="allocate_slots", finish="free",
+                           free_block_ids=lambda: list(mgr.pool.free))
+            return build(device, kv=kv)
+    """))
+    off, double, hidden, bare, wrapped = run_targets([f"{tmp_path / n}.py:make_manager" for n in
+                                                      ("cache_off", "double_free", "hidden", "bare", "wrapped")])
+    assert wrapped["passed"] is True and len(wrapped["checks"]) == 7, wrapped
     assert [c["passed"] for c in bare["checks"]] == [True] * 4 + [None] * 3 and bare["passed"] is True
     assert off["status"] == "ok", off.get("traceback")
     assert {c["id"] for c in off["checks"] if c["passed"] is False} == {"C"}
