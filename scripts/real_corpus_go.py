@@ -9,6 +9,7 @@ Recipe (reproduces the numbers in the closing notes of the Go issue):
     python scripts/real_corpus_go.py --sample 25     # also print 25 findings with their source line
     python scripts/real_corpus_go.py --vet           # also run `go vet -lostcancel` (GOPATH mode)
                                                      # and list its diagnostics ctxlint lacks
+    python scripts/real_corpus_go.py --mutants 60 grpc x-net   # mutation differential vs go vet
 
 For every tree of TREES that is installed it runs
 `ctxlint check --no-cache --output-format json --select CTX000,CTX1,CTX2` (the Go
@@ -129,11 +130,129 @@ def run_vet(tree: Path) -> tuple[list[tuple[str, int, str]], float, int]:
     return out, elapsed, errors
 
 
+def mutants(trees: list[Path], limit: int) -> int:
+    """Mutation differential on real code: in up to `limit` files (seeded choice),
+    replace every `defer cancel()` of a context.WithX cancel func by
+    `if false { cancel() }` (still compiles, still a reference for go vet, but no
+    longer on every path), then run go vet -lostcancel on the mutated packages
+    (GOPATH overlay: a temp dir first, /usr/share/gocode second) and compare its
+    diagnostics at WithX lines with ctxlint's CTX101 findings on the same files.
+    Returns the number of disagreements."""
+    sys.path.insert(0, str(ROOT))
+    from ctxlint import engine
+    from ctxlint.config import Config
+    from ctxlint.languages import go as golang
+    from ctxlint.rules import select_rules
+
+    rules = [r for r in select_rules(["CTX101"], [])]
+    candidates = []
+    for tree in trees:
+        for f in go_files(tree):
+            text = f.read_text(encoding="utf-8", errors="replace")
+            if "defer" in text and "context.With" in text:
+                candidates.append(f)
+    random.Random(11).shuffle(candidates)
+    go = shutil.which("go")
+    if go is None:
+        print("mutants: `go` not installed")
+        return 0
+    chosen: dict[Path, str] = {}
+    sites = 0
+    for f in candidates:
+        if len(chosen) >= limit:
+            break
+        text = f.read_text(encoding="utf-8")
+        facts = golang.facts_for(str(f), text)
+        names = {(d.fn.id, facts.text_of(d.cancel)) for d in facts.cancel_defs
+                 if d.fn is not None and d.cancel.type == "identifier"}
+        edits = []
+        for defer in facts.nodes("defer_statement"):
+            call = next((c for c in defer.named_children if c.type == "call_expression"), None)
+            fn_node = call.child_by_field_name("function") if call is not None else None
+            args = call.child_by_field_name("arguments") if call is not None else None
+            if fn_node is None or fn_node.type != "identifier" or args is None or args.named_child_count:
+                continue
+            fn = facts.enclosing_function(defer)
+            name = facts.text_of(fn_node)
+            if fn is None or (fn.id, name) not in names:
+                continue
+            edits.append((facts.char_offset(defer.start_byte), facts.char_offset(defer.end_byte), f"if false {{ {name}() }}"))
+        if not edits:
+            continue
+        for a, b, t in sorted(edits, reverse=True):
+            text = text[:a] + t + text[b:]
+        chosen[f] = text
+        sites += len(edits)
+    with tempfile.TemporaryDirectory() as td:
+        overlay = Path(td) / "gopath"
+        pkgs = set()
+        # Whole repositories go into the overlay: Go allows internal packages and
+        # resolves imports only within one GOPATH root.
+        for tree in trees:
+            if any(f.is_relative_to(tree) for f in chosen):
+                shutil.copytree(tree, overlay / "src" / tree.relative_to(GOCODE), symlinks=False,
+                                ignore=shutil.ignore_patterns(".git"))
+        for f, text in chosen.items():
+            rel = f.parent.relative_to(GOCODE)
+            (overlay / "src" / rel / f.name).write_text(text)
+            pkgs.add(str(rel))
+        env = {**os.environ, "GO111MODULE": "off", "GOPATH": f"{overlay}:{GOCODE.parent}",
+               "GOCACHE": str(Path(td) / "cache"), "GOFLAGS": "", "GOPROXY": "off", "GOTOOLCHAIN": "local"}
+        vet: set[tuple[str, int]] = set()
+        ok_pkgs: set[str] = set()
+        for pkg in sorted(pkgs):
+            proc = subprocess.run([go, "vet", "-lostcancel", f"./{pkg}"], cwd=overlay / "src", env=env,
+                                  capture_output=True, text=True)
+            diags, clean = set(), True
+            for line in proc.stderr.splitlines():
+                m = _VET.match(line.strip())
+                if line.startswith("#") or not line.strip():
+                    continue
+                if m and "cancel" in m.group("msg") and "cannot find package" not in line:
+                    if "not used on all paths" in m.group("msg") or "should be called" in m.group("msg"):
+                        p = Path(m.group("path"))
+                        rel = (Path(pkg) / p.name) if not p.is_absolute() else p
+                        diags.add((str(rel), int(m.group("line"))))
+                elif line.startswith("\t") or line.startswith(" "):
+                    continue
+                else:
+                    clean = False
+            if clean:
+                ok_pkgs.add(pkg)
+                vet |= diags
+        failed_pkgs = len(pkgs) - len(ok_pkgs)
+        chosen = {f: t for f, t in chosen.items() if str(f.parent.relative_to(GOCODE)) in ok_pkgs}
+        sites = sum(t.count("if false {") for t in chosen.values())
+        ours: set[tuple[str, int]] = set()
+        why: dict[tuple[str, int], str] = {}
+        vetted_files = set()
+        for f, text in chosen.items():
+            rel = str(f.relative_to(GOCODE))
+            vetted_files.add(rel)
+            for x in engine.lint_text(rel, text, "go", rules, Config()):
+                if x.code == "CTX101":
+                    ours.add((rel, x.line))
+                    if "overwritten" in x.message:
+                        why[(rel, x.line)] = "by design: overwritten before use (go vet counts the assignment as a use)"
+        vet = {v for v in vet if v[0] in vetted_files}
+        missed, extra = sorted(vet - ours), sorted(ours - vet)
+        print(f"mutants: {len(chosen)} files, {sites} `defer cancel()` sites turned into `if false {{ cancel() }}`, "
+              f"{len(ok_pkgs)} packages vetted ({failed_pkgs} skipped: go vet could not build them); go vet: {len(vet)} diagnostics, "
+              f"ctxlint: {len(ours)}; go vet only: {len(missed)}, ctxlint only: {len(extra)}")
+        for m in missed:
+            print(f"  go vet only: {m[0]}:{m[1]}")
+        for m in extra:
+            print(f"  ctxlint only: {m[0]}:{m[1]}  {why.get(m, 'UNEXPLAINED')}")
+        return len(missed)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sample", type=int, default=0, help="print N random findings (seeded) with their source line")
     ap.add_argument("--all", action="store_true", help="print every finding")
     ap.add_argument("--vet", action="store_true", help="compare with go vet -lostcancel")
+    ap.add_argument("--mutants", type=int, default=0,
+                    help="mutation differential vs go vet on N real files (see `mutants`)")
     ap.add_argument("trees", nargs="*", help=f"subset of {', '.join(TREES)}")
     args = ap.parse_args(argv)
     names = args.trees or list(TREES)
@@ -162,6 +281,10 @@ def main(argv: list[str] | None = None) -> int:
             for d in missed:
                 print(f"    missed {d[0]}:{d[1]}: {d[2]}")
     print("TOTAL " + json.dumps(dict(total)))
+    if args.mutants:
+        disagreements = mutants([GOCODE / TREES[n] for n in names if (GOCODE / TREES[n]).is_dir()], args.mutants)
+        if disagreements:
+            problems.append(f"mutation differential: go vet reports {disagreements} lost cancels ctxlint misses")
     shown = all_findings if args.all else random.Random(4).sample(all_findings, min(args.sample, len(all_findings)))
     for f in sorted(shown, key=lambda f: (f["code"], f["path"], f["line"])):
         try:

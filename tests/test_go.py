@@ -153,12 +153,12 @@ def test_shadowing_declaration_in_nested_block_is_not_an_overwrite():
         )
         func f(p context.Context, slow bool) error {
         \tctx, cancel := context.WithCancel(p)
+        \tdefer cancel()
         \tif slow {
         \t\tctx, cancel := context.WithTimeout(ctx, time.Second)
         \t\tdefer cancel()
         \t\treturn ctx.Err()
         \t}
-        \tdefer cancel()
         \treturn ctx.Err()
         }
     """
@@ -573,3 +573,26 @@ def test_real_go_package_no_crash_no_parse_error():
     assert not [f for f in res.findings if f.code == "CTX000"]
     # go vet -lostcancel reports this one too (the timeout's cancel func is discarded).
     assert ("context.go", 111, "CTX101") in {(Path(f.path).name, f.line, f.code) for f in res.findings}
+
+
+def test_inner_variable_of_the_same_name_is_not_a_use_of_the_outer():
+    """A `cancel` redeclared in a loop body (or a func literal parameter) is another
+    variable: calling it does not use the outer cancel func (go vet knows by types)."""
+    src = textwrap.dedent("""\
+        package p
+
+        import "context"
+
+        func f(p context.Context, n int) {
+        \tpctx, cancel := context.WithCancel(p)
+        \tfor i := 0; i < n; i++ {
+        \t\tctx, cancel := context.WithCancel(pctx)
+        \t\tdefer cancel()
+        \t\t_ = ctx
+        \t}
+        \tgo func(cancel func()) {
+        \t\tcancel()
+        \t}(nil)
+        }
+        """)
+    assert [(f.line, f.code) for f in _lint_file_text(src)] == [(6, "CTX101"), (9, "CTX102")]

@@ -27,6 +27,8 @@ def _ident_role(facts, ident, element, def_list) -> str:
     old cancel func is lost), or "none" (`_ = cancel`, a struct-literal key, a
     shadowing declaration in a nested block or func literal parameter).
     """
+    if _shadowed(facts, ident, def_list):
+        return "none"
     p = ident.parent
     in_closure = False
     for a in facts.ancestors(ident):
@@ -66,6 +68,58 @@ def _ident_role(facts, ident, element, def_list) -> str:
             and p.parent.named_children and p.parent.named_children[0].id == p.id:
         return "none"
     return "use"
+
+
+def _declares_name(facts, node, name: str) -> bool:
+    """Does statement/initializer `node` declare `name` (`:=`, `var`, range `:=`)?"""
+    t = node.type
+    if t in ("short_var_declaration", "range_clause", "receive_statement"):
+        if t != "short_var_declaration" and not any(c.type == ":=" for c in node.children):
+            return False
+        left = node.child_by_field_name("left")
+        return left is not None and any(c.type == "identifier" and facts.text_of(c) == name for c in left.named_children)
+    if t == "var_declaration":
+        return any(facts.text_of(n) == name for spec in facts.walk(node) if spec.type == "var_spec"
+                   for n in spec.children_by_field_name("name"))
+    return False
+
+
+def _shadowed(facts, ident, def_list) -> bool:
+    """Does `ident` refer to a different variable of the same name, declared in a
+    block (or if/for/switch initializer, or func literal parameter list) between it
+    and the cancel def's statement list? Lexical scoping without a type checker."""
+    name = facts.text_of(ident)
+    for a in facts.ancestors(ident):
+        if def_list is not None and a.id == def_list.id:
+            return False
+        t = a.type
+        if t == "statement_list":
+            for st in a.named_children:
+                if st.start_byte >= ident.start_byte:
+                    break
+                if _declares_name(facts, st, name):
+                    return True
+        elif t in ("if_statement", "expression_switch_statement", "type_switch_statement"):
+            init = a.child_by_field_name("initializer")
+            if init is not None and not facts.is_inside(ident, init) and _declares_name(facts, init, name):
+                return True
+        elif t == "for_statement":
+            for c in a.named_children:
+                init = c.child_by_field_name("initializer") if c.type == "for_clause" else (c if c.type == "range_clause" else None)
+                if init is not None and not facts.is_inside(ident, init) and _declares_name(facts, init, name):
+                    return True
+        elif t == "communication_case":
+            comm = a.child_by_field_name("communication")
+            if comm is not None and not facts.is_inside(ident, comm) and _declares_name(facts, comm, name):
+                return True
+        elif t in FUNC_TYPES:
+            params = a.child_by_field_name("parameters")
+            if params is not None and any(facts.text_of(n) == name for pd in params.named_children
+                                          for n in pd.children_by_field_name("name")):
+                return True
+            if t != "func_literal":
+                return False
+    return False
 
 
 def _element_event(facts, element, name: str, named_result: bool, def_list):
