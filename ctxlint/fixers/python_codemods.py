@@ -672,6 +672,13 @@ def _find_env_creation(ctx: ModuleContext, recv: cst.BaseExpression) -> cst.Call
     found: list[cst.Call] = []
 
     class V(cst.CSTVisitor):
+        def __init__(self, scope: cst.CSTNode):
+            self.scope = scope
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            # another function's local `env` is not this one
+            return node is self.scope or self.scope is not ctx.module and isinstance(self.scope, cst.ClassDef)
+
         def visit_Assign(self, node: cst.Assign) -> None:
             if isinstance(node.value, cst.Call) and _callee(node.value) == "Environment" and any(
                     ctx.code(t.target) == target for t in node.targets):
@@ -683,7 +690,7 @@ def _find_env_creation(ctx: ModuleContext, recv: cst.BaseExpression) -> cst.Call
                 found.append(node.value)
 
     for scope in scopes:
-        scope.visit(V())
+        scope.visit(V(scope))
         if found:
             return found[0] if len(found) == 1 else None
     return None
