@@ -421,37 +421,52 @@ class CallSites:
     def __init__(self, facts):
         self.f = facts
         self.path = Path(facts.path)
+        self._bindings: dict[int, dict[str, list]] = {}
 
     # ----------------------------------------------------------- bindings
     def _function_bindings(self, fn, name: str) -> list | None:
         """Values bound to `name` inside function `fn`: expressions, ("param", arg), or None if unbound."""
-        vals: list = []
+        table = self._bindings.get(id(fn))
+        if table is None:
+            table = self._bindings[id(fn)] = self._collect_bindings(fn)
+        return table.get(name)
+
+    def _collect_bindings(self, fn) -> dict[str, list]:
+        """name -> bound values for every name bound in `fn`, in one walk: expressions,
+        ("param", arg), ("annotation", ann), ("aug", node) or ("opaque", node)."""
+        out: dict[str, list] = {}
         args = fn.args
         for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
-            if a is not None and a.arg == name:
-                vals.append(("param", a))
+            if a is not None:
+                out.setdefault(a.arg, []).append(("param", a))
         for n in self.f.walk(fn):
+            if n is fn:
+                continue
             if isinstance(n, ast.Assign):
                 for t in n.targets:
-                    if isinstance(t, ast.Name) and t.id == name:
-                        vals.append(n.value)
-                    elif isinstance(t, (ast.Tuple, ast.List)) and any(isinstance(e, ast.Name) and e.id == name for e in t.elts):
-                        vals.append(("opaque", n))
-            elif isinstance(n, (ast.AnnAssign, ast.AugAssign)) and isinstance(n.target, ast.Name) and n.target.id == name:
+                    if isinstance(t, ast.Name):
+                        out.setdefault(t.id, []).append(n.value)
+                    elif isinstance(t, (ast.Tuple, ast.List)):
+                        for e in ast.walk(t):
+                            if isinstance(e, ast.Name):
+                                out.setdefault(e.id, []).append(("opaque", n))
+            elif isinstance(n, (ast.AnnAssign, ast.AugAssign)) and isinstance(n.target, ast.Name):
+                name = n.target.id
                 if isinstance(n, ast.AugAssign):
-                    vals.append(("aug", n))
+                    out.setdefault(name, []).append(("aug", n))
                 elif n.value is not None:
-                    vals.append(n.value)
+                    out.setdefault(name, []).append(n.value)
                 else:
-                    vals.append(("annotation", n.annotation))
-            elif isinstance(n, ast.NamedExpr) and n.target.id == name:
-                vals.append(n.value)
+                    out.setdefault(name, []).append(("annotation", n.annotation))
+            elif isinstance(n, ast.NamedExpr):
+                out.setdefault(n.target.id, []).append(n.value)
             elif isinstance(n, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.comprehension)):
                 tgt = [n.target] if hasattr(n, "target") else [i.optional_vars for i in n.items]
                 for t in tgt:
-                    if t is not None and any(isinstance(x, ast.Name) and x.id == name for x in ast.walk(t)):
-                        vals.append(("opaque", n))
-        return vals or None
+                    for x in ast.walk(t) if t is not None else ():
+                        if isinstance(x, ast.Name):
+                            out.setdefault(x.id, []).append(("opaque", n))
+        return out
 
     def values_of(self, expr: ast.AST) -> list | None:
         """The expressions a Name or `self.attr` may hold (flow-insensitive), or None if unknown."""

@@ -111,7 +111,9 @@ class TemplateDunderAccess(Rule):
     name = "template-dunder-access"
     language = "python+jinja"
     summary = "A template reaches `_`-prefixed attributes (__class__, __globals__, attr('__…'), lipsum.__globals__)."
-    tokens = ("{{", "{%", "Template", "from_string")
+    # Python side: a compile site; template side: template tags (so that a template that
+    # does not parse is always reported as CTX000).
+    tokens = ("Template", "from_string", "{{", "{%")
     doc = """\
 ## What it does
 In template files and in literal template strings passed to `Template(...)`,
@@ -244,7 +246,7 @@ class FormatStringAttributeAccess(Rule):
     code = "CTX303"
     name = "format-string-attribute-access"
     summary = "str.format/format_map/Formatter/f-string PromptTemplate on a non-literal format string, or `{x.__…}`."
-    tokens = ("format", "from_template", "PromptTemplate")
+    tokens = (".format", "from_template", "PromptTemplate", "Formatter")
     fix_safety = UNSAFE
     doc = """\
 ## What it does
@@ -353,7 +355,7 @@ class TemplateUndeclaredVariable(Rule):
     name = "template-undeclared-variable"
     language = "python+jinja"
     summary = "A variable the template reads that its render call site never passes."
-    tokens = ("render", "stream", "generate")
+    tokens = ("Template", "from_string")  # the cross-file part runs in the project pass
     doc = """\
 ## What it does
 Links a render call — `env.get_template("x.j2").render(a=..., b=...)`,
