@@ -753,7 +753,10 @@ def sandboxed_environment(ctx: ModuleContext, data: dict) -> str:
 # ====================================================================== CTX303
 _FORMATTER = '''\
 class {name}({base}):
-    """str.format without attribute or index access in fields ({{x.attr}}, {{x[0]}}): added by ctxlint (CTX303)."""
+    """str.format that refuses attribute and index access in fields ({{x.attr}}, {{x[0]}}).
+
+    Added by ctxlint (CTX303): the format string is not a literal.
+    """
 
     def get_field(self, field_name, args, kwargs):
         if "." in field_name or "[" in field_name:

@@ -3,7 +3,10 @@ from string import Formatter
 
 
 class _SafeFormatter(Formatter):
-    """str.format without attribute or index access in fields ({x.attr}, {x[0]}): added by ctxlint (CTX303)."""
+    """str.format that refuses attribute and index access in fields ({x.attr}, {x[0]}).
+
+    Added by ctxlint (CTX303): the format string is not a literal.
+    """
 
     def get_field(self, field_name, args, kwargs):
         if "." in field_name or "[" in field_name:
