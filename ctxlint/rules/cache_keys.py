@@ -138,7 +138,9 @@ class CacheKeyMissingScope(Rule):
 Finds a key used with a shared cache — a module-level, class-level or long-lived
 `self.` container whose name or type says cache/memo/prefix/block/kv/hash/registry
 (dict, OrderedDict, cachetools caches), a `hash()`/`hashlib` digest that a
-key-building function returns, or a key-builder's return value — when the key,
+key-building function returns, a key-builder's return value (`cache_key()`,
+`block_key()`, or any same-file helper another key is built from), or a
+`SomethingKey(...)` constructor — when the key,
 followed through the function's local assignments, reaches none of the scope ids
 (tenant, user, session, adapter/LoRA, cache salt, multimodal hash; configurable with
 `scope-ids` / `extend-scope-ids`) although the function can reach one: a parameter
@@ -272,7 +274,6 @@ _MEMO_DECORATORS = frozenset({"lru_cache", "cache", "cached", "memoize", "memoiz
 _SCOPE_GLOBALS = {
     "flask.g": "flask.g", "flask.request": "flask.request", "flask.session": "flask.session",
     "flask_login.current_user": "current_user", "quart.g": "quart.g", "quart.request": "quart.request",
-    "werkzeug.local.LocalProxy": None,
 }
 
 
