@@ -373,7 +373,7 @@ def _fixable_codes_present() -> bool:
 @pytest.mark.skipif(not _fixable_codes_present(), reason="no Python rule with a fix is registered")
 def test_fix_never_breaks_a_parsable_module():
     """hypothesmith modules salted with the shapes the codemods rewrite: fixing
-    never raises and never turns parsable code into unparsable code."""
+    never raises, never turns parsable code into unparsable code, and is idempotent."""
     hypothesis = pytest.importorskip("hypothesis")
     hypothesmith = pytest.importorskip("hypothesmith")
     from hypothesis import HealthCheck, given, settings
@@ -396,6 +396,9 @@ def test_fix_never_breaks_a_parsable_module():
         findings = engine.lint_text("gen.py", src, "python", rules, cfg)
         out = fixers.fix_text("gen.py", src, "python", findings, unsafe=True, rules=rules, config=cfg)
         ast.parse(out)
+        # and fixing the fixed text again changes nothing (idempotence)
+        again = engine.lint_text("gen.py", out, "python", rules, cfg)
+        assert fixers.fix_text("gen.py", out, "python", again, unsafe=True, rules=rules, config=cfg) == out
 
     check()
 
