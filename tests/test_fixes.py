@@ -325,6 +325,9 @@ def test_corpus_fix_end_to_end(case: Path, tmp_path: Path):
     for p, text in after.items():
         if fixers.parses(before[p], engine.language_of(p) or "python"):
             assert _parses(p), f"{p.name} no longer parses:\n{text}"
+        if p.suffix == ".go" and text != before[p] and shutil.which("gofmt"):
+            proc = subprocess.run(["gofmt", "-l", "-e", str(p)], capture_output=True, text=True)
+            assert proc.returncode == 0 and not proc.stdout.strip(), f"{p.name} is not gofmt-clean:\n{proc.stderr}"
     left = _lint(work)
     still = [f for f in left if fixers.wanted(f, unsafe=True)]
     assert not still, f"fixable findings left: {[(f.line, f.code, f.message) for f in still]}"
