@@ -19,7 +19,7 @@ _CANCEL_TOKENS = ("WithCancel", "WithTimeout", "WithDeadline")
 
 
 # ------------------------------------------------------------ CTX101 helpers
-def _ident_role(facts, ident, element, def_list) -> str:
+def _ident_role(facts, ident, element, def_list, def_decl=False) -> str:
     """How the identifier `ident` (inside CFG element `element`) touches the variable.
 
     Returns "use" (any read: call, argument, store, capture by a closure, return),
@@ -27,8 +27,10 @@ def _ident_role(facts, ident, element, def_list) -> str:
     old cancel func is lost), or "none" (`_ = cancel`, a struct-literal key, a
     shadowing declaration in a nested block or func literal parameter).
     """
-    if _shadowed(facts, ident, def_list):
-        return "none"
+    if def_decl is not False:
+        decl = visible_decl(facts, ident)
+        if (decl.id if decl is not None else None) != def_decl:
+            return "none"  # another variable of the same name
     p = ident.parent
     in_closure = False
     for a in facts.ancestors(ident):
@@ -84,52 +86,59 @@ def _declares_name(facts, node, name: str) -> bool:
     return False
 
 
-def _shadowed(facts, ident, def_list) -> bool:
-    """Does `ident` refer to a different variable of the same name, declared in a
-    block (or if/for/switch initializer, or func literal parameter list) between it
-    and the cancel def's statement list? Lexical scoping without a type checker."""
-    name = facts.text_of(ident)
-    for a in facts.ancestors(ident):
-        if def_list is not None and a.id == def_list.id:
-            return False
-        t = a.type
-        if t == "statement_list":
-            for st in a.named_children:
-                if st.start_byte >= ident.start_byte:
-                    break
-                if _declares_name(facts, st, name):
-                    return True
-        elif t in ("if_statement", "expression_switch_statement", "type_switch_statement"):
-            init = a.child_by_field_name("initializer")
-            if init is not None and not facts.is_inside(ident, init) and _declares_name(facts, init, name):
-                return True
-        elif t == "for_statement":
-            for c in a.named_children:
-                init = c.child_by_field_name("initializer") if c.type == "for_clause" else (c if c.type == "range_clause" else None)
-                if init is not None and not facts.is_inside(ident, init) and _declares_name(facts, init, name):
-                    return True
-        elif t == "communication_case":
-            comm = a.child_by_field_name("communication")
-            if comm is not None and not facts.is_inside(ident, comm) and _declares_name(facts, comm, name):
-                return True
-        elif t in FUNC_TYPES:
-            params = a.child_by_field_name("parameters")
-            if params is not None and any(facts.text_of(n) == name for pd in params.named_children
-                                          for n in pd.children_by_field_name("name")):
-                return True
-            if t != "func_literal":
-                return False
+def _params_declare(facts, fn, name: str) -> bool:
+    for fld in ("receiver", "parameters", "result"):
+        pl = fn.child_by_field_name(fld)
+        if pl is not None and pl.type == "parameter_list" and any(
+                facts.text_of(n) == name for pd in pl.named_children for n in pd.children_by_field_name("name")):
+            return True
     return False
 
 
-def _element_event(facts, element, name: str, named_result: bool, def_list):
+def visible_decl(facts, ident):
+    """The node declaring the variable `ident` refers to, by Go's lexical scoping:
+    the first earlier statement of an enclosing block that declares the name
+    (`:=`, `var`), an if/for/switch/select-case initializer, or a function whose
+    parameters or results do. None when it is declared outside every enclosing
+    function (a package var). No type checker needed."""
+    name = facts.text_of(ident)
+    for a in facts.ancestors(ident):
+        t = a.type
+        if t == "statement_list":
+            for st in a.named_children:
+                if st.start_byte > ident.start_byte:
+                    break
+                if _declares_name(facts, st, name) and (st.end_byte <= ident.start_byte or facts.is_inside(ident, st)):
+                    return st
+        elif t in ("if_statement", "expression_switch_statement", "type_switch_statement"):
+            init = a.child_by_field_name("initializer")
+            if init is not None and _declares_name(facts, init, name):
+                return init
+        elif t == "for_statement":
+            for c in a.named_children:
+                init = c.child_by_field_name("initializer") if c.type == "for_clause" else (c if c.type == "range_clause" else None)
+                if init is not None and _declares_name(facts, init, name):
+                    return init
+        elif t == "communication_case":
+            comm = a.child_by_field_name("communication")
+            if comm is not None and _declares_name(facts, comm, name):
+                return comm
+        elif t in FUNC_TYPES:
+            if _params_declare(facts, a, name):
+                return a
+            if t != "func_literal":
+                return None
+    return None
+
+
+def _element_event(facts, element, name: str, named_result: bool, def_list, def_decl):
     """("use"|"write"|None, node) for one CFG element."""
     if named_result and element.type == "return_statement" and not any(
             c.type == "expression_list" for c in element.named_children):
         return "use", element  # a naked return hands the named result to the caller
     write = None
     for ident in facts.identifiers(element, name):
-        role = _ident_role(facts, ident, element, def_list)
+        role = _ident_role(facts, ident, element, def_list, def_decl)
         if role == "use":
             return "use", ident
         if role == "write" and write is None:
@@ -150,12 +159,14 @@ def lost_cancel_path(facts, cfg, d, name: str):
     fn = d.fn
     named_result = name in facts.named_results(fn)
     def_list = _stmt_list_of(d)
+    decl = visible_decl(facts, d.cancel)
+    def_decl = decl.id if decl is not None else None
     loc = _locate(cfg, d.stmt)
     if loc is None:
         return None
     block, idx = loc
     for el in block.nodes[idx + 1:]:
-        ev, node = _element_event(facts, el, name, named_result, def_list)
+        ev, node = _element_event(facts, el, name, named_result, def_list, def_decl)
         if ev == "use":
             return None
         if ev == "write":
@@ -168,7 +179,7 @@ def lost_cancel_path(facts, cfg, d, name: str):
         if b.index not in memo:
             res = (None, None)
             for el in b.nodes:
-                ev, node = _element_event(facts, el, name, named_result, def_list)
+                ev, node = _element_event(facts, el, name, named_result, def_list, def_decl)
                 if ev is not None:
                     res = (ev, node)
                     break
