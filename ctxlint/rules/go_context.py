@@ -608,7 +608,7 @@ children until the parent is canceled"); ollama/ollama#9431, grpc/grpc-go#2985.
             edits.append(_insert_after_line(facts, stmt, f"defer {call}"))
             desc = f"name the cancel func `{name}` and `defer {call}`"
         return Fix(description=desc, safety=SAFE, edits=tuple(edits),
-                   data={"line": d.call.start_point[0] + 1, "col": facts.char_col(d.call.start_point)})
+                   data=_def_data(facts, d))
 
     def _fix_missed(self, facts, d, name: str) -> Fix | None:
         stmt = _statement_of(d)
@@ -644,7 +644,17 @@ children until the parent is canceled"); ollama/ollama#9431, grpc/grpc-go#2985.
             edits = [_insert_after_line(facts, stmt, f"defer {name}()")]
             desc = f"`defer {name}()` right after the context is created"
         return Fix(description=desc, safety=SAFE, edits=tuple(edits),
-                   data={"line": d.call.start_point[0] + 1, "col": facts.char_col(d.call.start_point)})
+                   data=_def_data(facts, d))
+
+
+def _def_data(facts, d) -> dict:
+    """What a fixer needs beyond the edits: the WithX call, the assignment and the
+    cancel target (`_` or the name), 1-based lines and 0-based character columns."""
+    stmt = _statement_of(d) or d.stmt
+    return {"line": d.call.start_point[0] + 1, "col": facts.char_col(d.call.start_point),
+            "stmt_line": stmt.start_point[0] + 1, "stmt_col": facts.char_col(stmt.start_point),
+            "cancel_line": d.cancel.start_point[0] + 1, "cancel_col": facts.char_col(d.cancel.start_point),
+            "cancel": facts.text_of(d.cancel), "form": d.form, "func": d.func}
 
 
 def _ctx_name(facts, d) -> str | None:
