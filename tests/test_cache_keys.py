@@ -328,3 +328,22 @@ def test_parts_accumulated_by_append_are_judged_and_spanned():
     tagged = src.replace("extra.append(req.lora_name)", 'extra.append(("lora", req.lora_name))') \
                 .replace("extra.append(req.cache_salt)", 'extra.append(("salt", req.cache_salt))')
     assert lines(tagged, "CTX504") == []
+
+
+def test_per_request_object_hashing_its_blocks_must_include_its_adapter():
+    src = """
+    class Sequence:
+        def __init__(self, seq_id, token_ids, lora_request=None):
+            self.seq_id = seq_id
+            self.token_ids = token_ids
+            self.lora_request = lora_request
+
+        def hash_of_block(self, idx, block_size):
+            return hash(tuple(self.token_ids[: (idx + 1) * block_size]))
+
+        def memo_digest(self):
+            return hash(tuple(self.token_ids))
+    """
+    found = lint(src, "CTX501")
+    assert [f.line for f in found] == [9]
+    assert "self.lora_request" in found[0].message

@@ -190,7 +190,7 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
         for sink in ck.sinks():
             fn = sink.function
             reach = ck.reach(fn)
-            demanded = self._demanded(ck, sink, reach.demanded(include_self=sink.kind == "container"))
+            demanded = self._demanded(ck, sink, reach.demanded(include_self=self._self_ids_count(facts, sink)))
             if not demanded:
                 continue
             if sink.kind == "container" and not ck.container_shared(fn, sink.container):
@@ -231,6 +231,18 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
                 f"{what} reaches no scope id, but `{text}` ({sid}) is in scope: "
                 f"entries are shared across {plural}; add `{text}` to the key",
                 fix=fix)
+
+    @staticmethod
+    def _self_ids_count(facts, sink) -> bool:
+        """Do ids of a per-scope `self` oblige this key? For containers, yes (a module cache
+        written by a per-tenant object). For digests and key builders only when they hash
+        prefix/KV blocks (`Sequence.hash_of_block`), whose table is global by nature; a
+        per-session object's own memo digests feed its own cache."""
+        if sink.kind == "container":
+            return True
+        cls = facts.enclosing_class(sink.function)
+        words = set(ident_words(sink.function.name)) | set(ident_words(cls.name if cls else ""))
+        return bool(words & {"block", "blocks", "prefix", "kv"})
 
     @staticmethod
     def _demanded(ck, sink, demanded):
