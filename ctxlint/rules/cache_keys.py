@@ -175,7 +175,10 @@ or append the id to the hashed tuple: `hash((parent, chunk, req.adapter_id))`.
 
 ## Fix safety
 Unsafe: the fix (`add_scope_id_to_key`) adds the in-scope id to the key — appended to
-the key's tuple, or the key wrapped as `(key, id)` — which changes the key's shape and
+the key's tuple (`data.mode == "append"`, the tuple/list display at `data.line/col`), or
+the key expression at `data.line/col` wrapped as `(key, id)` (`"wrap"`); `data.scope_expr`
+is the id's source text. No fix is offered for an inline key spelled at several uses.
+The rewrite changes the key's shape and
 empties the cache's effective contents; code that decodes keys must be checked.
 
 ## Source
