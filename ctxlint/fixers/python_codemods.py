@@ -304,10 +304,6 @@ def insert_top(module: cst.Module, new: Sequence[cst.BaseStatement], index: int 
     new = list(new)
     if not new:
         return module
-    if i == 0 and body and body[0].leading_lines:
-        # Comments above the first statement stay above it... unless they are the
-        # file's own header (those live in module.header and are not touched).
-        pass
     if blank_before and i > 0:
         new[0] = new[0].with_changes(leading_lines=[cst.EmptyLine()] * blank_before)
     elif i == 0 and body and not module.header and body[0].leading_lines:
@@ -368,11 +364,16 @@ def add_import(module: cst.Module, modname: str, attr: str | None = None) -> tup
             line, small = existing_from
             names = list(small.names)  # type: ignore[arg-type]
             last = names[-1]
-            if last.comma is cst.MaybeSentinel.DEFAULT or isinstance(last.comma, cst.MaybeSentinel):
-                names[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-                names.append(cst.ImportAlias(name=cst.Name(attr)))
+            before = names[-2].comma.whitespace_after if len(names) > 1 and isinstance(names[-2].comma, cst.Comma) \
+                else cst.SimpleWhitespace(" ")
+            sep = before if isinstance(before, cst.ParenthesizedWhitespace) else cst.SimpleWhitespace(" ")
+            if isinstance(last.comma, cst.Comma):  # `from m import (\n    a,\n    b,\n)`
+                mine, new_ws = _split_trailing(last.comma.whitespace_after, sep)
+                names[-1] = last.with_changes(comma=last.comma.with_changes(whitespace_after=mine))
+                names.append(cst.ImportAlias(name=cst.Name(attr), comma=last.comma.with_changes(whitespace_after=new_ws)))
             else:
-                names.append(cst.ImportAlias(name=cst.Name(attr), comma=last.comma))
+                names[-1] = last.with_changes(comma=cst.Comma(whitespace_after=sep))
+                names.append(cst.ImportAlias(name=cst.Name(attr)))
             new_small = small.with_changes(names=names)
             new_line = line.with_changes(body=[new_small if b is small else b for b in line.body])
             return module.deep_replace(line, new_line), attr  # type: ignore[return-value]
@@ -805,6 +806,17 @@ def safe_format(ctx: ModuleContext, data: dict) -> str:
 
 
 # ====================================================================== CTX305
+def _split_trailing(after_last, sep):
+    """Whitespace after the old last item's comma and after the new item's comma,
+    when an item is appended behind a trailing comma: the old item keeps its own
+    end-of-line comment, the new item takes the line break before the bracket."""
+    if isinstance(after_last, cst.ParenthesizedWhitespace) and isinstance(sep, cst.ParenthesizedWhitespace):
+        mine = after_last.with_changes(indent=sep.indent, last_line=sep.last_line, empty_lines=())
+        new_ws = after_last.with_changes(first_line=cst.TrailingWhitespace())
+        return mine, new_ws
+    return sep, after_last
+
+
 def _with_kwarg(call: cst.Call, name: str, value: cst.BaseExpression) -> cst.Call:
     """`call` with keyword `name=value` set (replacing an existing one, else appended)."""
     args = list(call.args)
@@ -816,13 +828,19 @@ def _with_kwarg(call: cst.Call, name: str, value: cst.BaseExpression) -> cst.Cal
         whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
     if args:
         last = args[-1]
-        if isinstance(last.comma, cst.Comma):  # trailing comma: keep the layout, add after it
-            new = new.with_changes(comma=last.comma)
-            ws = last.comma.whitespace_after
-            if isinstance(ws, cst.ParenthesizedWhitespace):
-                args[-1] = last.with_changes(comma=last.comma)
+        # The separator that precedes the last argument (a newline and indent in a
+        # one-argument-per-line call) precedes the new one too.
+        before = args[-2].comma.whitespace_after if len(args) > 1 and isinstance(args[-2].comma, cst.Comma) \
+            else call.whitespace_before_args
+        sep = before if isinstance(before, cst.ParenthesizedWhitespace) else cst.SimpleWhitespace(" ")
+        if isinstance(last.comma, cst.Comma):  # trailing comma: the new argument gets one too
+            mine, new_ws = _split_trailing(last.comma.whitespace_after, sep)
+            new = new.with_changes(comma=last.comma.with_changes(whitespace_after=new_ws))
+            args[-1] = last.with_changes(comma=last.comma.with_changes(whitespace_after=mine))
         else:
-            args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+            new = new.with_changes(whitespace_after_arg=last.whitespace_after_arg)
+            args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=sep),
+                                         whitespace_after_arg=cst.SimpleWhitespace(""))
     args.append(new)
     return call.with_changes(args=args)
 
