@@ -318,13 +318,19 @@ class _CFGBuilder:
             if n is not None:
                 self.cur.nodes.append(n)
         cases = [c for c in s.named_children if c.type in CASE_TYPES]
-        self._cases(cases, label, has_default=any(c.type == "default_case" for c in cases), blocking=False)
+        self._cases(cases, label, has_default=any(c.type == "default_case" for c in cases))
 
     def _select(self, s, label: str | None) -> None:
         cases = [c for c in s.named_children if c.type in CASE_TYPES]
-        self._cases(cases, label, has_default=True, blocking=True)
+        # The spec evaluates every case's channel and send value on entering the
+        # select, before one is chosen: the communications belong to the head.
+        for c in cases:
+            comm = c.child_by_field_name("communication")
+            if comm is not None:
+                self.cur.nodes.append(comm)
+        self._cases(cases, label, has_default=True)
 
-    def _cases(self, cases, label, has_default: bool, blocking: bool) -> None:
+    def _cases(self, cases, label, has_default: bool) -> None:
         head, done = self.cur, self.new()
         blocks = [self.new() for _ in cases]
         for b in blocks:
@@ -336,9 +342,6 @@ class _CFGBuilder:
         for i, (case, b) in enumerate(zip(cases, blocks)):
             self.cur = b
             self.fallthrough = blocks[i + 1] if i + 1 < len(blocks) else None
-            comm = case.child_by_field_name("communication")
-            if comm is not None:
-                b.nodes.append(comm)
             val = case.child_by_field_name("value")
             if val is not None:
                 b.nodes.append(val)
