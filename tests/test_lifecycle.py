@@ -453,3 +453,33 @@ def test_ctx205_outside_a_request_scope_is_fine():
 ])
 def test_odd_code_does_not_crash(src):
     lint(src)
+
+
+def test_ctx103_ctx104_fresh_contexts_accept_discarded_tokens():
+    src = """\
+    import threading
+    from contextvars import ContextVar
+    from opentelemetry.context import attach
+
+    deadline = ContextVar("deadline")
+
+    async def arm(request, baggage):
+        deadline.set(request.deadline)   # dies with this request's task
+        attach(baggage)
+        await request.forward()
+
+    def _run(fn, t):
+        deadline.set(t)
+        return fn()
+
+    def _deliver(fn, t):
+        return _run(fn, t)
+
+    def start(fn, t):
+        threading.Thread(target=_deliver, args=(fn, t)).start()
+
+    def pool_job(fn, t):
+        deadline.set(t)                  # a reused pool thread keeps it: flagged
+        return fn()
+    """
+    assert found(src) == {(23, "CTX103")}

@@ -395,6 +395,23 @@ def _ctx_run_targets(facts) -> set[str]:
                     name = _last_name(c.args[0])
                     if name:
                         out.add(name)
+            # a new Thread/Process starts with a fresh, empty Context that dies with it
+            q = facts.qualname(c.func) or ""
+            if q.split(".")[-1] in ("Thread", "Process"):
+                for kw in c.keywords:
+                    if kw.arg == "target" and _last_name(kw.value):
+                        out.add(_last_name(kw.value))
+        # functions that only such functions call run in that fresh Context too
+        for _ in range(2):
+            callers: dict[str, set[str]] = {}
+            for c in facts.nodes(ast.Call):
+                name = _last_name(c.func)
+                if name:
+                    fn = facts.enclosing_function(c)
+                    callers.setdefault(name, set()).add(fn.name if fn is not None else "<module>")
+            for name, who in callers.items():
+                if who and who <= out:
+                    out.add(name)
         return out
     return facts.memo("lifecycle.ctx_run_targets", compute)
 
@@ -480,7 +497,10 @@ thrown away, never passed to `var.reset()`, or reset only on the happy path
 in `__enter__`/a start hook and reset in `__exit__`/an end hook; tokens kept
 in a list that a `finally`/`__exit__` resets in reverse; a token returned to
 the caller; a setter helper whose last statement is the `set()`; restoring the
-old value with `set()` in `finally`.
+old value with `set()` in `finally`; updates of a var that another function of
+the file scopes with reset-in-`finally`; and a discarded token in code that runs
+in a Context of its own (an `async def` — every asyncio task copies the Context
+—, a `copy_context().run()` or `Thread(target=...)` target, or what only those call).
 
 ## Why is this bad
 A worker thread (WSGI, a thread pool, a Celery worker) runs one request after
@@ -529,6 +549,10 @@ and Starlette middleware.
             if fate.kind == "ok":
                 continue
             if fate.kind == "discarded":
+                if isinstance(fn, ast.AsyncFunctionDef):
+                    # every asyncio task runs in its own copy of the Context: a value set
+                    # and never reset in a coroutine dies with the request's task
+                    continue
                 if (_in_tail_position(facts, stmt, fn) or _restored_by_set_in_finally(facts, call, fn, var)
                         or var in _scoped_vars(facts)):
                     continue
@@ -609,7 +633,8 @@ Flags `opentelemetry.context.attach(ctx)` (however imported: `from opentelemetry
 import context as otel_context`, `from opentelemetry.context import attach`) whose
 token is discarded, never passed to `detach()`, or detached only on the normal
 path instead of in `finally`. "Restoring" the parent by a second `attach()` is
-flagged too: it pushes another context instead of popping one.
+flagged too: it pushes another context instead of popping one. A discarded token
+inside an `async def` is accepted: the attach dies with the task's own Context.
 
 ## Why is this bad
 `attach` makes a context current for the running thread/task until `detach`
@@ -656,8 +681,8 @@ aws/aws-durable-execution-sdk-python#643 (fix PR #650).
             if fn is None:
                 continue
             fate = _token_fate(facts, call, fn, is_det)
-            if fate.kind == "ok":
-                continue
+            if fate.kind == "ok" or (fate.kind == "discarded" and isinstance(fn, ast.AsyncFunctionDef)):
+                continue  # (a coroutine's attach dies with its task's Context)
             detach = _detach_text(facts, call)
             if fate.kind == "discarded":
                 msg = ("`attach()` token is discarded: the attached context is never detached "
@@ -1038,6 +1063,21 @@ def _removal_closure(facts, c) -> set[str]:
     return names
 
 
+_REQUEST_KEY_WORDS = ("request", "stream_id", "run_id", "call_id", "job_id", "_rid")
+
+
+def _per_request_key(facts, key: ast.AST) -> bool:
+    """Does the key name one request (a scope id such as `rid`/`request_id`/`session_id`,
+    or a name saying request/stream/run/call/job id)?"""
+    for n in ast.walk(key):
+        if isinstance(n, (ast.Name, ast.Attribute)):
+            d = facts.dotted(n) or ""
+            last = d.split(".")[-1].lower()
+            if facts.scope_id_in(d) or any(w in last for w in _REQUEST_KEY_WORDS):
+                return True
+    return False
+
+
 def _key_names(site) -> set[str]:
     """Local names the inserted key and value are built from (`rid`, `req`, `state`)."""
     out: set[str] = set()
@@ -1085,8 +1125,8 @@ class RegistrationNotCancellationSafe(Rule):
     tokens = ("async",)
     doc = """\
 ## What it does
-In an `async def`, flags an insertion of per-request state into a long-lived
-container (`self.live[rid] = state` on an engine/frontend/manager, a module
+In an `async def`, flags an insertion of per-request state (keyed by a request,
+session, stream or tenant id) into a long-lived container (`self.live[rid] = state` on an engine/frontend/manager, a module
 dict) that the code removes elsewhere (an abort/finish path exists), when an
 `await` follows the insertion outside any `try` whose `finally` or
 `except BaseException`/`except CancelledError` removes the entry.
@@ -1138,8 +1178,8 @@ vllm-project/vllm#57061; Python docs, "asyncio: Task Cancellation".
                 fn = site.function
                 if not isinstance(fn, ast.AsyncFunctionDef) or site.key is None:
                     continue
-                if isinstance(site.key, ast.Constant):
-                    continue
+                if not _per_request_key(facts, site.key):
+                    continue  # a server/adapter/config registration, not one request's state
                 if _guard_removes(facts, site.node, fn, c, removal_methods):
                     continue
                 limit = None
