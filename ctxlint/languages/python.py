@@ -457,7 +457,7 @@ LONG_LIVED_CLASS_WORDS: tuple[str, ...] = (
     "engine", "scheduler", "manager", "server", "frontend", "registry", "cache", "pool",
     "router", "service", "allocator", "tracker", "controller", "orchestrator", "coordinator",
     "executor", "worker", "store", "broker", "dispatcher", "gateway", "daemon", "app",
-    "backend", "client", "processor", "handler", "loader",
+    "backend", "client", "connector", "limiter",
 )
 #: Builtins that only read a container passed to them (no escape).
 _READ_ONLY_CALLS = frozenset({"len", "list", "tuple", "sorted", "set", "frozenset", "iter", "any",
@@ -617,16 +617,22 @@ def _method_of(facts: "PythonFacts", node: ast.AST, owner: ast.AST) -> ast.AST |
 def _self_name(method: ast.AST | None) -> str | None:
     if method is None or not isinstance(method, FunctionNode):
         return None
+    args = method.args.posonlyargs + method.args.args
     for d in method.decorator_list:
         if (PythonFacts.dotted(d) or "").split(".")[-1] == "staticmethod":
-            return None
-    args = method.args.posonlyargs + method.args.args
+            # a staticmethod that names its first parameter `self` is called with the instance
+            return "self" if args and args[0].arg == "self" else None
     return args[0].arg if args else None
 
 
 def _is_long_lived_class(name: str) -> bool:
-    low = name.lower()
-    return any(w in low for w in LONG_LIVED_CLASS_WORDS)
+    """By the CamelCase words of the name: `LLMEngine`, `TokenizerManager`, `KVCachePool`."""
+    import re
+    words = [w.lower() for w in re.findall(r"[A-Z]+(?=[A-Z][a-z]|\d|$)|[A-Z]?[a-z]+|\d+", name)]
+    if not words:
+        return False
+    head = words[-1]  # the head noun: `ConnectorMetadata` is metadata, `KVConnector` a connector
+    return head in LONG_LIVED_CLASS_WORDS or (head.endswith("s") and head[:-1] in LONG_LIVED_CLASS_WORDS)
 
 
 def collect_containers(facts: "PythonFacts") -> list[LongLivedContainer]:
@@ -640,6 +646,7 @@ def collect_containers(facts: "PythonFacts") -> list[LongLivedContainer]:
     class_by_key: dict[tuple[int, str], LongLivedContainer] = {}   # (id(ClassDef), attr)
     inst_by_key: dict[tuple[int, str], LongLivedContainer] = {}
     classes = {c.name: c for c in facts.nodes(ast.ClassDef)}
+    chains: dict[int, list[ast.ClassDef]] = {}
     module_instantiated = set()
     for vals in facts.module_assignments.values():
         for v in vals:
@@ -683,8 +690,9 @@ def collect_containers(facts: "PythonFacts") -> list[LongLivedContainer]:
                 if meth is None or t.value.id != _self_name(meth):
                     continue
                 key = (id(cls), t.attr)
-                if key in inst_by_key:
-                    continue
+                if key in inst_by_key or any((id(b), t.attr) in inst_by_key or (id(b), t.attr) in class_by_key
+                                             for b in _class_chain(cls, classes, chains)[1:]):
+                    continue  # a reassignment of its own or an inherited container
                 c = LongLivedContainer(f"self.{t.attr}", t.attr, "instance", cls, kind, value, meth)
                 inst_by_key[key] = c
             if c is not None:
@@ -707,17 +715,22 @@ def collect_containers(facts: "PythonFacts") -> list[LongLivedContainer]:
             if not cands or not isinstance(node.value, ast.Name):
                 continue
             recv = node.value.id
+            cls = facts.enclosing_class(node)
+            chain = _class_chain(cls, classes, chains) if cls is not None else []
+            best = None
             for c in cands:
                 if recv == c.owner.name and c.scope == "class":
-                    refs.append((node, c, facts.enclosing_function(node)))
+                    best = (node, c, facts.enclosing_function(node))
                     break
-                cls = facts.enclosing_class(node)
-                if cls is not c.owner:
+                if c.owner not in chain:
                     continue
                 meth = _method_of(facts, node, cls)
                 if meth is not None and recv == _self_name(meth):
-                    refs.append((node, c, meth))
-                    break
+                    # the most derived owner wins (a subclass re-creating the attribute)
+                    if best is None or chain.index(c.owner) < chain.index(best[1].owner):
+                        best = (node, c, meth)
+            if best is not None:
+                refs.append(best)
     if module_by_name:
         local_cache: dict[int, set[str]] = {}
         for node in facts.nodes(ast.Name):
@@ -765,6 +778,26 @@ def collect_containers(facts: "PythonFacts") -> list[LongLivedContainer]:
     return out
 
 
+def _class_chain(cls: ast.ClassDef, classes: dict[str, ast.ClassDef],
+                 memo: dict[int, list[ast.ClassDef]]) -> list[ast.ClassDef]:
+    """`cls` and its base classes defined in the same file (by name), nearest first."""
+    got = memo.get(id(cls))
+    if got is not None:
+        return got
+    out = [cls]
+    memo[id(cls)] = out  # guards against cycles
+    todo = [cls]
+    while todo:
+        k = todo.pop(0)
+        for b in k.bases:
+            name = PythonFacts.dotted(b)
+            base = classes.get(name.split(".")[-1]) if name else None
+            if base is not None and base not in out:
+                out.append(base)
+                todo.append(base)
+    return out
+
+
 def _locally_bound(facts: "PythonFacts", fn: ast.AST) -> set[str]:
     """Names a function binds locally (params, assignments) minus its `global` names."""
     names = {a.arg for a in (fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs)}
@@ -790,6 +823,11 @@ def _classify(facts: "PythonFacts", ref: ast.AST, c: LongLivedContainer, meth) -
 
     ctx = getattr(ref, "ctx", None)
     if isinstance(ctx, ast.Store):
+        while isinstance(p, (ast.Tuple, ast.List, ast.Starred)):  # `old, self.c = self.c, {}`
+            p = facts.parents.get(p)
+            if isinstance(p, (ast.Assign, ast.For, ast.AsyncFor, ast.withitem, ast.comprehension)):
+                c.removals.append(site(p, "reassign"))
+                return
         if ref is not getattr(p, "targets", [None])[0] and getattr(p, "target", None) is not ref:
             return
         if getattr(p, "value", None) is c.creation:
@@ -814,6 +852,11 @@ def _classify(facts: "PythonFacts", ref: ast.AST, c: LongLivedContainer, meth) -
     if isinstance(p, ast.Attribute) and p.value is ref:
         call = facts.parents.get(p)
         if not (isinstance(call, ast.Call) and call.func is p):
+            # a bound method handed on (`task.add_done_callback(self.tasks.discard)`)
+            if p.attr in REMOVE_METHODS:
+                c.removals.append(site(p, p.attr))
+            elif p.attr not in INSERT_METHODS and p.attr not in ("get", "keys", "values", "items", "copy"):
+                c.escapes.append(site(p, "escape"))
             return
         m = p.attr
         first = call.args[0] if call.args else None

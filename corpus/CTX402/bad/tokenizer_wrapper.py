@@ -1,0 +1,15 @@
+# expect: 12 CTX402
+"""One wrapper per loaded model; the lru_cache pins every wrapper (and its tokenizer)."""
+from functools import lru_cache
+
+
+class ChatTokenizer:
+    def __init__(self, tokenizer, chat_template: str):
+        self.tokenizer = tokenizer
+        self.chat_template = chat_template
+        self.bos = tokenizer.bos_token
+
+    @lru_cache(maxsize=4096)
+    def encode_prefix(self, system_prompt: str) -> tuple:
+        text = self.bos + self.chat_template.replace("{system}", system_prompt)
+        return tuple(self.tokenizer.encode(text))
