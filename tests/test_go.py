@@ -465,7 +465,7 @@ def go_vet_lostcancel(files: list[Path], workdir: Path) -> dict[Path, list[tuple
 @pytest.mark.skipif(GO is None, reason="`go` is not installed (apt-get install golang-go); "
                     "the go vet lostcancel differential test needs it")
 def test_differential_against_go_vet_lostcancel(tmp_path, capsys):
-    files = sorted(CORPUS.glob("CTX*/*/*.go")) + [ROOT / "tests" / "data" / "go_cfg_edges.go"]
+    files = sorted(CORPUS.glob("CTX*/*/*.go")) + [ROOT / "tests" / "fixtures" / "go_cfg_edges.go"]
     vet = go_vet_lostcancel(files, tmp_path)
     missed, extras, unexplained = [], [], []
     vet_count = 0
@@ -602,7 +602,7 @@ def test_control_flow_edges_agree_with_go_vet():
     t.Cleanup(cancel), a cancel sent in a select case (evaluated on entry), return
     from a range loop, deferred conditional cancel, panic paths, immediately
     called closures, loop-carried cancels: the WithX lines go vet -lostcancel
-    reports for tests/data/go_cfg_edges.go (recorded with Go 1.19)."""
-    text = (ROOT / "tests" / "data" / "go_cfg_edges.go").read_text()
+    reports for tests/fixtures/go_cfg_edges.go (recorded with Go 1.19)."""
+    text = (ROOT / "tests" / "fixtures" / "go_cfg_edges.go").read_text()
     found = sorted(f.line for f in engine.lint_text("edges.go", text, "go", RULES, Config()) if f.code == "CTX101")
     assert found == [15, 31, 45, 69, 80, 125, 131]
