@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS, ROOT, SHARED_CASES, expectations
+from conftest import CORPUS, ROOT, SHARED_CASES
 from ctxlint import engine, fixers
 from ctxlint.cli import main as cli_main
 from ctxlint.config import Config
@@ -377,7 +377,7 @@ def _fixable_codes_present() -> bool:
 def test_fix_never_breaks_a_parsable_module():
     """hypothesmith modules salted with the shapes the codemods rewrite: fixing
     never raises, never turns parsable code into unparsable code, and is idempotent."""
-    hypothesis = pytest.importorskip("hypothesis")
+    pytest.importorskip("hypothesis")
     hypothesmith = pytest.importorskip("hypothesmith")
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st

@@ -789,11 +789,12 @@ def safe_format(ctx: ModuleContext, data: dict) -> str:
     recv = call.func.value
     existing = _existing_formatter(ctx.module)
     fmt = existing or free_name("_SafeFormatter", names_in(ctx.module))
-    tmpl_arg = cst.Arg(value=recv.with_changes(lpar=(), rpar=()) if isinstance(recv, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)) else recv)
+    tmpl_arg = cst.Arg(value=recv.with_changes(lpar=(), rpar=()) if isinstance(recv, _ATOMIC) else recv)
     if call.func.attr.value == "format_map":
         if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
             raise FixNotApplicable("format_map() with unusual arguments")
-        new = cst.Call(func=expr(f"{fmt}().vformat"), args=[tmpl_arg, cst.Arg(value=cst.Tuple(elements=[])), *call.args],
+        no_args = cst.Arg(value=cst.Tuple(elements=[]))
+        new = cst.Call(func=expr(f"{fmt}().vformat"), args=[tmpl_arg, no_args, *call.args],
                        lpar=call.lpar, rpar=call.rpar)
     else:
         new = cst.Call(func=expr(f"{fmt}().format"), args=[tmpl_arg, *call.args], lpar=call.lpar, rpar=call.rpar)
