@@ -483,3 +483,25 @@ def test_ctx103_ctx104_fresh_contexts_accept_discarded_tokens():
         return fn()
     """
     assert found(src) == {(23, "CTX103")}
+
+
+def test_ctx103_event_loop_hooks_and_clearing_are_accepted():
+    src = """\
+    from contextvars import ContextVar
+
+    stash = ContextVar("stash", default=None)
+
+    class Guardrail:
+        async def apply(self, request):
+            self._record(request.usage)
+            return await request.forward()
+
+        def _record(self, usage):
+            stash.set(dict(usage))     # a hook on the event loop: task-scoped
+
+    def pop_usage():
+        usage = stash.get()
+        stash.set(None)               # clearing the stash
+        return usage
+    """
+    assert found(src) == set()

@@ -382,6 +382,19 @@ def _is_contextmanager(facts, fn: ast.AST) -> bool:
     return False
 
 
+def _runs_in_task_context(facts, fn) -> bool:
+    """Does `fn` run inside an asyncio task's own Context: an `async def`, a sync
+    method of a class with coroutine methods (a hook called on the event loop), or
+    a sync function that in this file only coroutines call?"""
+    if isinstance(fn, ast.AsyncFunctionDef):
+        return True
+    cls = facts.enclosing_class(fn)
+    if cls is not None and any(isinstance(s, ast.AsyncFunctionDef) for s in cls.body):
+        return True
+    from ctxlint.rules.references import async_only_functions
+    return id(fn) in async_only_functions(facts)
+
+
 def _ctx_run_targets(facts) -> set[str]:
     """Functions run in a fresh Context: `copy_context().run(f, ...)`, `Context().run(f)`."""
     def compute():
@@ -500,7 +513,9 @@ the caller; a setter helper whose last statement is the `set()`; restoring the
 old value with `set()` in `finally`; updates of a var that another function of
 the file scopes with reset-in-`finally`; and a discarded token in code that runs
 in a Context of its own (an `async def` — every asyncio task copies the Context
-—, a `copy_context().run()` or `Thread(target=...)` target, or what only those call).
+—, a sync method of a class with coroutine methods, a sync function only
+coroutines call, a `copy_context().run()` or `Thread(target=...)` target, or what
+only those call); clearing a var back to `None`/`False`/`0`.
 
 ## Why is this bad
 A worker thread (WSGI, a thread pool, a Celery worker) runs one request after
@@ -549,10 +564,12 @@ and Starlette middleware.
             if fate.kind == "ok":
                 continue
             if fate.kind == "discarded":
-                if isinstance(fn, ast.AsyncFunctionDef):
+                if _runs_in_task_context(facts, fn):
                     # every asyncio task runs in its own copy of the Context: a value set
                     # and never reset in a coroutine dies with the request's task
                     continue
+                if isinstance(call.args[0], ast.Constant) and call.args[0].value in (None, False, 0, ""):
+                    continue  # clearing a stash back to its empty value
                 if (_in_tail_position(facts, stmt, fn) or _restored_by_set_in_finally(facts, call, fn, var)
                         or var in _scoped_vars(facts)):
                     continue
@@ -681,7 +698,7 @@ aws/aws-durable-execution-sdk-python#643 (fix PR #650).
             if fn is None:
                 continue
             fate = _token_fate(facts, call, fn, is_det)
-            if fate.kind == "ok" or (fate.kind == "discarded" and isinstance(fn, ast.AsyncFunctionDef)):
+            if fate.kind == "ok" or (fate.kind == "discarded" and _runs_in_task_context(facts, fn)):
                 continue  # (a coroutine's attach dies with its task's Context)
             detach = _detach_text(facts, call)
             if fate.kind == "discarded":

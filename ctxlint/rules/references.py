@@ -259,7 +259,7 @@ def _thread_locals(facts) -> set[str]:
     return facts.memo("refs.thread_locals", compute)
 
 
-def _async_only_functions(facts) -> set[int]:
+def async_only_functions(facts) -> set[int]:
     """ids of sync defs called only from async code in this file (and never passed around)."""
     def compute():
         sync_defs: dict[str, list[ast.AST]] = {}
@@ -347,7 +347,7 @@ raia-live/amfs#191.
         tls = _thread_locals(facts)
         if not tls:
             return
-        async_only = _async_only_functions(facts)
+        async_only = async_only_functions(facts)
         for node in facts.nodes(ast.Attribute):
             d = facts.dotted(node.value)
             if d not in tls:
