@@ -1,0 +1,398 @@
+"""Targeted tests for the long-lived container fact and the retention/training rules
+(CTX401-CTX406, CTX601) beyond the corpus cases: site classification, bounds, fix data,
+and the false-positive guards found on real serving code."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+import pytest
+
+from ctxlint.config import Config
+from ctxlint.languages.python import PythonFacts, lint
+from ctxlint.rules import get_rule
+
+
+def facts_of(src: str) -> PythonFacts:
+    src = textwrap.dedent(src)
+    return PythonFacts("t.py", src, ast.parse(src), Config())
+
+
+def run(code: str, src: str):
+    src = textwrap.dedent(src)
+    return lint("t.py", src, [get_rule(code)], Config())
+
+
+def lines(code: str, src: str) -> list[int]:
+    return sorted(f.line for f in run(code, src) if f.code == code)
+
+
+def container(facts: PythonFacts, name: str):
+    found = [c for c in facts.containers if c.name == name]
+    assert found, [c.name for c in facts.containers]
+    return found[0]
+
+
+# ------------------------------------------------------------ container fact
+
+def test_sites_keys_and_methods():
+    f = facts_of("""
+        class Scheduler:
+            def __init__(self):
+                self.running = {}
+                self.waiting = []
+            def add(self, req):
+                self.running[req.request_id] = req
+                self.running.setdefault(req.rid, req)
+                self.waiting.append(req)
+            def finish(self, rid):
+                del self.running[rid]
+                return rid in self.running
+            def reset(self):
+                self.running.clear()
+    """)
+    c = container(f, "self.running")
+    assert c.scope == "instance" and c.long_lived and c.kind == "dict"
+    assert [(s.kind, ast.unparse(s.key), s.method_name) for s in c.inserts] == [
+        ("subscript", "req.request_id", "add"), ("setdefault", "req.rid", "add")]
+    assert [(s.kind, s.method_name) for s in c.removals] == [("del", "finish"), ("clear", "reset")]
+    assert [s.kind for s in c.reads] == ["in"]
+    w = container(f, "self.waiting")
+    assert [(s.kind, s.key, ast.unparse(s.value)) for s in w.inserts] == [("append", None, "req")]
+    assert f.container_at(c.inserts[0].node.value) is c
+
+
+@pytest.mark.parametrize("ctor,bound", [
+    ("cachetools.LRUCache(maxsize=8)", "maxsize"),
+    ("weakref.WeakValueDictionary()", "weak"),
+    ("collections.deque(maxlen=100)", "maxlen"),
+    ("{}", None),
+    ("collections.deque()", None),
+])
+def test_bounds(ctor, bound):
+    f = facts_of(f"""
+        import cachetools, weakref, collections
+        REG = {ctor}
+    """)
+    assert container(f, "REG").bound == bound
+
+
+def test_ordered_dict_with_popitem_is_lru():
+    f = facts_of("""
+        from collections import OrderedDict
+        class PrefixCache:
+            def __init__(self):
+                self.entries = OrderedDict()
+            def put(self, k, v):
+                self.entries[k] = v
+                if len(self.entries) > 10:
+                    self.entries.popitem(last=False)
+    """)
+    assert container(f, "self.entries").bound == "lru"
+
+
+def test_alias_inheritance_static_self_and_tuple_reassign():
+    f = facts_of("""
+        class BaseManager:
+            def __init__(self):
+                self.pending = []
+                self.reqs = {}
+        class MambaManager(BaseManager):
+            def add(self, request_id):
+                self.pending.append(request_id)
+                reqs = self.reqs
+                reqs[request_id] = 1
+            def take(self):
+                out, self.pending = self.pending, []
+                return out
+            @staticmethod
+            def on_output(self, request_id):
+                self.reqs.pop(request_id, None)
+    """)
+    pending = container(f, "self.pending")
+    assert pending.owner.name == "BaseManager"
+    assert [s.method_name for s in pending.inserts] == ["add"]
+    assert [s.kind for s in pending.removals] == ["reassign"]
+    reqs = container(f, "self.reqs")
+    assert [s.method_name for s in reqs.inserts] == ["add"]          # through the alias
+    assert [s.method_name for s in reqs.removals] == ["on_output"]   # staticmethod named self
+    assert len([c for c in f.containers if c.attr == "pending"]) == 1
+
+
+def test_module_container_shadowed_by_local_is_not_a_reference():
+    f = facts_of("""
+        CACHE = {}
+        def a(user_id):
+            CACHE = {}
+            CACHE[user_id] = 1
+        def b(user_id):
+            CACHE[user_id] = 2
+    """)
+    assert [s.method_name for s in container(f, "CACHE").inserts] == ["b"]
+
+
+def test_bound_method_handed_on_counts_as_removal():
+    f = facts_of("""
+        class TokenizerManager:
+            def __init__(self):
+                self.tasks = set()
+            def spawn(self, lora_id, coro):
+                t = make_task(coro)
+                self.tasks.add(t)
+                t.add_done_callback(self.tasks.discard)
+    """)
+    assert [s.kind for s in container(f, "self.tasks").removals] == ["discard"]
+
+
+@pytest.mark.parametrize("cls,long_lived", [
+    ("LLMEngine", True), ("TokenizerManager", True), ("KVCachePool", True),
+    ("MooncakeConnectorMetadata", False), ("AuxiliaryTrainingWrapper", False), ("Request", False),
+])
+def test_long_lived_by_head_noun(cls, long_lived):
+    f = facts_of(f"""
+        class {cls}:
+            def __init__(self):
+                self.table = {{}}
+    """)
+    assert container(f, "self.table").long_lived is long_lived
+
+
+def test_instantiated_at_module_level_is_long_lived():
+    f = facts_of("""
+        class Registry2:
+            def __init__(self):
+                self.items = {}
+        class Thing:
+            def __init__(self):
+                self.items = {}
+        THING = Thing()
+    """)
+    assert all(c.long_lived for c in f.containers if c.owner.name == "Thing")
+
+
+# ------------------------------------------------------------------ CTX401
+
+def test_ctx401_fix_data_anchors_creation():
+    (f,) = run("CTX401", """
+        _AGENTS = {}
+        def get_agent(user_id):
+            if user_id not in _AGENTS:
+                _AGENTS[user_id] = Agent(user_id)
+            return _AGENTS[user_id]
+    """)
+    assert f.line == 5
+    assert f.fix.codemod == "bounded_registry" and f.fix.safety == "unsafe"
+    assert (f.fix.data["line"], f.fix.data["col"], f.fix.data["kind"]) == (2, 10, "weak")
+    assert "user_id" in f.message
+
+
+def test_ctx401_quiet_when_container_escapes_or_only_filled_at_setup():
+    assert lines("CTX401", """
+        _SESSIONS = {}
+        def open_session(session_id, ws):
+            _SESSIONS[session_id] = ws
+        def sessions():
+            return _SESSIONS
+    """) == []
+    assert lines("CTX401", """
+        class ServingEngine:
+            def __init__(self, adapters):
+                self.adapters = {}
+                for a in adapters:
+                    self.adapters[a.adapter_id] = a
+            def initialize(self, tenant_id):
+                self.adapters[tenant_id] = None
+    """) == []
+
+
+def test_ctx401_sibling_removal_marks_per_request_key():
+    assert lines("CTX401", """
+        class MiniEngine:
+            def __init__(self):
+                self.groups = {}
+                self.running = {}
+            def submit(self, child):
+                self.groups[child] = object()
+                self.running[child] = []
+            def finished(self, child):
+                self.running.pop(child)
+    """) == [7]
+
+
+# ------------------------------------------------------------------ CTX402
+
+def test_ctx402_fix_data_and_guards():
+    (f,) = run("CTX402", """
+        import functools
+        class View:
+            @functools.lru_cache(maxsize=8)
+            def get(self, key):
+                return key
+    """)
+    assert (f.line, f.fix.codemod, f.fix.data) == (4, "per_instance_cache", {"line": 4, "col": 5, "method": "get"})
+    # ruff's B019 suppression is the same check already acknowledged
+    assert lines("CTX402", """
+        import functools
+        class View:
+            @functools.cache  # noqa: B019
+            def get(self, key):
+                return key
+    """) == []
+    # a decorator named `cache` that is not functools' is not this rule's business
+    assert lines("CTX402", """
+        from myapp.caching import cache
+        class View:
+            @cache
+            def get(self, key):
+                return key
+    """) == []
+
+
+# ------------------------------------------------------------------ CTX403
+
+def test_ctx403_fix_anchor_and_setup_functions_quiet():
+    (f,) = run("CTX403", """
+        class Steer:
+            def forward(self, x):
+                self.model.register_forward_hook(lambda m, a, o: o * 2)
+                return self.model(x)
+    """)
+    assert (f.line, f.fix.codemod, f.fix.data) == (4, "keep_hook_handle", {"line": 4, "col": 8})
+    assert lines("CTX403", """
+        def replace_projections(model):
+            for name, mod in model.named_modules():
+                mod.register_forward_hook(lambda m, a, o: o)
+        def get_scheduler(optimizer, params):
+            for p in params:
+                p.register_post_accumulate_grad_hook(lambda t: None)
+    """) == []
+
+
+# ------------------------------------------------------------------ CTX404
+
+def test_ctx404_private_phases_and_non_scope_keys_are_quiet():
+    assert lines("CTX404", """
+        class SessionClient:
+            def __init__(self):
+                self.loads = {}
+                self.lookups = {}
+            def start(self, request_id):
+                self.loads[request_id] = 1
+                self.lookups[request_id] = 1
+            def finish(self, request_id):
+                self.loads.pop(request_id, None)
+                self.lookups.pop(request_id, None)
+            def _finish_load(self, request_id):
+                self.loads.pop(request_id, None)
+    """) == []
+    assert lines("CTX404", """
+        class SocketPool:
+            def __init__(self):
+                self.socks = {}
+                self.locks = {}
+            def connect(self, endpoint):
+                self.socks[endpoint] = 1
+                self.locks[endpoint] = 1
+            def close(self, endpoint):
+                self.socks.pop(endpoint)
+                self.locks.pop(endpoint)
+            def abort(self, endpoint):
+                self.socks.pop(endpoint)
+    """) == []
+
+
+def test_ctx404_reports_the_leaving_terminal_method():
+    assert lines("CTX404", """
+        class Engine:
+            def __init__(self):
+                self.reqs = {}
+                self.streams = {}
+            def add(self, request_id):
+                self.reqs[request_id] = 1
+                self.streams[request_id] = 1
+            def finish(self, request_id):
+                self.reqs.pop(request_id)
+                self.streams.pop(request_id)
+            def on_timeout(self, request_id):
+                self.reqs.pop(request_id)
+    """) == [12]
+
+
+# ------------------------------------------------------------------ CTX405/406
+
+def test_ctx405_quiet_without_use_in_loop():
+    assert lines("CTX405", """
+        def load_all(model, paths):
+            for name, p in paths.items():
+                model.load_adapter(p, adapter_name=name)
+    """) == []
+
+
+def test_ctx406_autograd_function_ctx_is_quiet():
+    assert lines("CTX406", """
+        import torch
+        class Fn(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, causal):
+                ctx.causal = causal
+                ctx.saved = x
+                return x
+    """) == []
+
+
+# ------------------------------------------------------------------ CTX601
+
+def test_ctx601_fix_data():
+    (f,) = run("CTX601", """
+        def train(model, loader, optimizer):
+            total = 0.0
+            for b in loader:
+                loss = model(**b).loss
+                loss.backward()
+                optimizer.step()
+                total += loss
+    """)
+    assert (f.line, f.fix.codemod, f.fix.data) == (8, "detach_accumulation", {"line": 8, "col": 17, "method": "item"})
+
+
+def test_ctx601_false_positive_guards():
+    # the callee already detaches (transformers' Trainer.training_step); self-rescaling adds no graph
+    assert lines("CTX601", """
+        class T:
+            def training_step(self, model, inputs):
+                loss = model(**inputs).loss
+                loss.backward()
+                return loss.detach()
+            def loop(self, model, loader, optimizer):
+                for inputs in loader:
+                    tr_loss_step = self.training_step(model, inputs)
+                    optimizer.step()
+                    self.tr_loss += tr_loss_step
+                    self.tr_loss += self.tr_loss / 2
+    """) == []
+    # an inference engine's step() is not an optimizer step
+    assert lines("CTX601", """
+        def run(llm_engine, outputs):
+            while llm_engine.has_unfinished_requests():
+                for output in llm_engine.step():
+                    outputs.append(output)
+    """) == []
+
+
+def test_rules_survive_odd_code():
+    src = """
+        class A(metaclass=M, **kw):
+            x: int
+            def f(*, self=None): self.d[k] = v
+            @staticmethod
+            def g(): pass
+        def forward(): pass
+        for x in y: z += x; z.append(); q = q + w
+        del a[b], c.d
+        (lambda self: self.x.append(1))
+        x = [*y] = z = {}
+        x[1] += 2
+    """
+    for code in ("CTX401", "CTX402", "CTX403", "CTX404", "CTX405", "CTX406", "CTX601"):
+        run(code, src)
