@@ -1,0 +1,10 @@
+from flask import Flask, render_template_string, request
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+app = Flask(__name__)
+
+
+@app.post("/playground/preview")
+def preview():
+    body = request.get_json()
+    return ImmutableSandboxedEnvironment().from_string(body["template"]).render(**body.get("sample", {}))
