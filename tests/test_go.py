@@ -606,3 +606,20 @@ def test_control_flow_edges_agree_with_go_vet():
     text = (ROOT / "tests" / "fixtures" / "go_cfg_edges.go").read_text()
     found = sorted(f.line for f in engine.lint_text("edges.go", text, "go", RULES, Config()) if f.code == "CTX101")
     assert found == [15, 31, 45, 69, 80, 125, 131]
+
+
+GOLDEN_GO = ROOT / "tests" / "fixtures" / "go_fix"
+GOLDEN_CASES = sorted(GOLDEN_GO.glob("*.expected.go"))
+
+
+@pytest.mark.parametrize("expected", GOLDEN_CASES, ids=[p.name for p in GOLDEN_CASES])
+def test_go_fix_golden(expected: Path):
+    """Applying every fix of a corpus case gives the reviewed file byte for byte
+    (tests/fixtures/go_fix/<CODE>_<case>.expected.go)."""
+    code, stem = expected.name.removesuffix(".expected.go").split("_", 1)
+    case = CORPUS / code / "bad" / f"{stem}.go"
+    text = case.read_text()
+    edits = [e for f in _lint_file_text(text) if f.fix for e in f.fix.edits]
+    assert apply_edits(text, edits) == expected.read_text()
+    # idempotence: the fixed file has nothing left to fix
+    assert not [f for f in _lint_file_text(expected.read_text()) if f.fix]

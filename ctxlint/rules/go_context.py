@@ -456,14 +456,22 @@ def end_of_scope_cancel_edits(facts, anchor, name: str, ctx_name: str | None, fn
                     exits.append(n)
                 elif case is not None and not facts.is_inside(case, region):
                     exits.append(n)
+    def calls_it(st) -> bool:
+        return st is not None and st.type == "expression_statement" and facts.text_of(st).replace(" ", "") == f"{name}()"
+
     edits = []
     for x in exits:
         if not facts.starts_line(x) or x.parent is None or x.parent.type != "statement_list":
             return None
+        prev = x.prev_named_sibling
+        while prev is not None and prev.type == "comment":
+            prev = prev.prev_named_sibling
+        if calls_it(prev):
+            continue  # already cancelled right before leaving
         start = facts.line_start_char(x.start_point[0])
         edits.append(Edit(start, start, facts.indent_of(x) + f"{name}()\n"))
     last = stmts[-1]
-    if not _terminates(facts, last):
+    if not _terminates(facts, last) and not calls_it(last):
         if not facts.ends_line(last) and facts.text_of(last).count("\n") == 0 and not _only_comment_after(facts, last):
             return None
         edits.append(Edit(_eol(facts, last.end_point[0]), _eol(facts, last.end_point[0]),
