@@ -386,6 +386,48 @@ def add_import(module: cst.Module, modname: str, attr: str | None = None) -> tup
     return module, f"{modname}.{attr}" if attr else modname
 
 
+def drop_unused_import(module: cst.Module, name: str) -> cst.Module:
+    """Remove `name` from top-level `from m import ...` lines when a rewrite left it unused."""
+    uses = 0
+
+    class V(cst.CSTVisitor):
+        def visit_ImportFrom(self, node) -> bool:
+            return False
+
+        def visit_Import(self, node) -> bool:
+            return False
+
+        def visit_Name(self, node: cst.Name) -> None:
+            nonlocal uses
+            uses += node.value == name
+
+    module.visit(V())
+    code = module.code
+    if uses or f'"{name}"' in code or f"'{name}'" in code:  # still used, or re-exported by `__all__`
+        return module
+    body = list(module.body)
+    for k, s in enumerate(body):
+        if not (isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.ImportFrom)
+                and not isinstance(s.body[0].names, cst.ImportStar)):
+            continue
+        names = list(s.body[0].names)
+        keep = [a for a in names if not (a.asname is None and _dotted(a.name) == name)]
+        if len(keep) == len(names):
+            continue
+        if not keep:
+            if s.leading_lines and any(line.comment for line in s.leading_lines):
+                continue  # a commented import line stays; the linter of choice reports it
+            if k + 1 < len(body) and s.leading_lines and not body[k + 1].leading_lines:
+                body[k + 1] = body[k + 1].with_changes(leading_lines=s.leading_lines)
+            del body[k]
+            return module.with_changes(body=body)
+        if names[-1] not in keep:
+            keep[-1] = keep[-1].with_changes(comma=names[-1].comma)
+        body[k] = s.with_changes(body=[s.body[0].with_changes(names=keep)])
+        return module.with_changes(body=body)
+    return module
+
+
 # ====================================================================== blocks
 def _strip_leading(s: cst.BaseStatement) -> cst.BaseStatement:
     return s.with_changes(leading_lines=()) if s.leading_lines else s
@@ -748,7 +790,10 @@ def sandboxed_environment(ctx: ModuleContext, data: dict) -> str:
         raise FixNotApplicable(f"{name}() is not a jinja2 Template/Environment call")
     # Edit first, import second: libcst rebuilds the tree, so anchors die on any edit.
     module = ctx.replace(call, new)
-    return add_import(module, "jinja2.sandbox", "ImmutableSandboxedEnvironment")[0].code
+    module = add_import(module, "jinja2.sandbox", "ImmutableSandboxedEnvironment")[0]
+    if isinstance(call.func, cst.Name):  # `from jinja2 import Template` may be unused now
+        module = drop_unused_import(module, call.func.value)
+    return module.code
 
 
 # ====================================================================== CTX303

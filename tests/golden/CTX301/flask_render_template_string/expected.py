@@ -1,4 +1,4 @@
-from flask import Flask, render_template_string, request
+from flask import Flask, request
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 app = Flask(__name__)

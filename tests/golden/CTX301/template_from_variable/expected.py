@@ -1,6 +1,5 @@
 from dataclasses import dataclass
 
-from jinja2 import Template
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 
