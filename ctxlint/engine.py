@@ -335,16 +335,33 @@ def _pool_task(item: tuple[SourceFile, bytes | None]):
 
 
 # ------------------------------------------------------------------ cache
+def _build_stamp() -> str:
+    """Size and mtime of every ctxlint module: changes whenever the analyses do."""
+    pkg = Path(__file__).resolve().parent
+    h = hashlib.blake2b(digest_size=8)
+    for dirpath, _dirs, names in os.walk(pkg):
+        for n in sorted(names):
+            if n.endswith(".py"):
+                try:
+                    st = os.stat(os.path.join(dirpath, n))
+                except OSError:
+                    continue
+                h.update(f"{n}:{st.st_size}:{st.st_mtime_ns};".encode())
+    return h.hexdigest()
+
+
 class Cache:
     """Content-hash cache: digest of file bytes -> serialized findings.
 
-    One JSON file per (version, config digest, selected codes) under
-    `<root>/.ctxlint_cache/`. Written atomically at the end of a run; any read or
+    One JSON file per (version, build stamp, config digest, selected codes) under
+    `<root>/.ctxlint_cache/`. The build stamp hashes the size and mtime of
+    ctxlint's own modules, so editing a rule (or upgrading) never serves stale
+    findings. Written atomically at the end of a run; any read or
     write problem silently disables the cache for the run.
     """
 
     def __init__(self, root: Path, config: Config, codes: list[str]):
-        key = hashlib.sha256(f"{__version__}|{config.digest()}|{','.join(codes)}".encode()).hexdigest()[:20]
+        key = hashlib.sha256(f"{__version__}|{_build_stamp()}|{config.digest()}|{','.join(codes)}".encode()).hexdigest()[:20]
         self.dir = root / ".ctxlint_cache"
         self.file = self.dir / f"findings-{key}.json"
         self.data: dict[str, list] = {}
