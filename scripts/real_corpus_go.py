@@ -67,7 +67,7 @@ def gofmt_parses(path: Path) -> bool | None:
     gofmt = shutil.which("gofmt")
     if gofmt is None:
         return None
-    return subprocess.run([gofmt, "-e", "-l", str(path)], capture_output=True).returncode == 0
+    return subprocess.run([gofmt, "-e", "-l", str(path)], check=False, capture_output=True).returncode == 0
 
 
 def run_tree(name: str, tree: Path) -> tuple[dict, list[dict], list[str]]:
@@ -80,7 +80,7 @@ def run_tree(name: str, tree: Path) -> tuple[dict, list[dict], list[str]]:
             pass
     t0 = time.perf_counter()
     proc = subprocess.run([*ctxlint_cmd(), "check", "--no-cache", "--output-format", "json",
-                           "--select", SELECT, str(tree)], capture_output=True, text=True)
+                           "--select", SELECT, str(tree)], check=False, capture_output=True, text=True)
     elapsed = time.perf_counter() - t0
     problems: list[str] = []
     if proc.returncode not in (0, 1):
@@ -117,7 +117,7 @@ def run_vet(tree: Path) -> tuple[list[tuple[str, int, str]], float, int]:
         env = {**os.environ, "GO111MODULE": "off", "GOPATH": str(GOCODE.parent), "GOCACHE": str(Path(td) / "cache"),
                "GOFLAGS": "", "GOPROXY": "off", "GOTOOLCHAIN": "local"}
         t0 = time.perf_counter()
-        proc = subprocess.run([go, "vet", "-lostcancel", "./..."], cwd=tree, env=env, capture_output=True, text=True)
+        proc = subprocess.run([go, "vet", "-lostcancel", "./..."], cwd=tree, env=env, check=False, capture_output=True, text=True)
         elapsed = time.perf_counter() - t0
     out, errors = [], 0
     for line in proc.stderr.splitlines():
@@ -132,9 +132,9 @@ def run_vet(tree: Path) -> tuple[list[tuple[str, int, str]], float, int]:
 
 def mutants(trees: list[Path], limit: int) -> int:
     """Mutation differential on real code: in up to `limit` files (seeded choice),
-    replace every `defer cancel()` of a context.WithX cancel func by
-    `if false { cancel() }` (still compiles, still a reference for go vet, but no
-    longer on every path), then run go vet -lostcancel on the mutated packages
+    replace every `defer cancel()` and every plain `cancel()` statement of a
+    context.WithX cancel func by `if false { cancel() }` (still compiles, still a
+    reference for go vet, but no longer on every path), then run go vet -lostcancel on the mutated packages
     (GOPATH overlay: a temp dir first, /usr/share/gocode second) and compare its
     diagnostics at WithX lines with ctxlint's CTX101 findings on the same files.
     Returns the number of disagreements."""
@@ -166,7 +166,10 @@ def mutants(trees: list[Path], limit: int) -> int:
         names = {(d.fn.id, facts.text_of(d.cancel)) for d in facts.cancel_defs
                  if d.fn is not None and d.cancel.type == "identifier"}
         edits = []
-        for defer in facts.nodes("defer_statement"):
+        stmts = [*facts.nodes("defer_statement"),
+                 *(c.parent for c in facts.nodes("call_expression")
+                   if c.parent is not None and c.parent.type == "expression_statement")]
+        for defer in stmts:
             call = next((c for c in defer.named_children if c.type == "call_expression"), None)
             fn_node = call.child_by_field_name("function") if call is not None else None
             args = call.child_by_field_name("arguments") if call is not None else None
@@ -202,7 +205,7 @@ def mutants(trees: list[Path], limit: int) -> int:
         ok_pkgs: set[str] = set()
         for pkg in sorted(pkgs):
             proc = subprocess.run([go, "vet", "-lostcancel", f"./{pkg}"], cwd=overlay / "src", env=env,
-                                  capture_output=True, text=True)
+                                  check=False, capture_output=True, text=True)
             diags, clean = set(), True
             for line in proc.stderr.splitlines():
                 m = _VET.match(line.strip())
@@ -213,7 +216,7 @@ def mutants(trees: list[Path], limit: int) -> int:
                         p = Path(m.group("path"))
                         rel = (Path(pkg) / p.name) if not p.is_absolute() else p
                         diags.add((str(rel), int(m.group("line"))))
-                elif line.startswith("\t") or line.startswith(" "):
+                elif line.startswith(("\t", " ")):
                     continue
                 else:
                     clean = False
@@ -236,7 +239,7 @@ def mutants(trees: list[Path], limit: int) -> int:
                         why[(rel, x.line)] = "by design: overwritten before use (go vet counts the assignment as a use)"
         vet = {v for v in vet if v[0] in vetted_files}
         missed, extra = sorted(vet - ours), sorted(ours - vet)
-        print(f"mutants: {len(chosen)} files, {sites} `defer cancel()` sites turned into `if false {{ cancel() }}`, "
+        print(f"mutants: {len(chosen)} files, {sites} `defer cancel()`/`cancel()` sites turned into `if false {{ cancel() }}`, "
               f"{len(ok_pkgs)} packages vetted ({failed_pkgs} skipped: go vet could not build them); go vet: {len(vet)} diagnostics, "
               f"ctxlint: {len(ours)}; go vet only: {len(missed)}, ctxlint only: {len(extra)}")
         for m in missed:

@@ -23,9 +23,9 @@ an `Edit` is converted to a character offset into the decoded text (`char_offset
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Callable, Iterable, Iterator
 
 from ctxlint.config import Config
 from ctxlint.findings import Finding, Fix
@@ -105,7 +105,7 @@ class Block:
     no `ret`.
     """
 
-    __slots__ = ("index", "nodes", "succs", "ret")
+    __slots__ = ("index", "nodes", "ret", "succs")
 
     def __init__(self, index: int):
         self.index = index
@@ -133,24 +133,25 @@ class CFG:
         self.body = body
 
     def locate(self, node) -> tuple[Block, int] | None:
-        """(block, index) of a node that is one of the blocks' elements."""
-        nid = node.id
+        """(block, index) of the element that is or contains `node` (a statement,
+        or a part of one, of this function, not of a nested func literal)."""
+        s, e = node.start_byte, node.end_byte
         for b in self.blocks:
             for i, n in enumerate(b.nodes):
-                if n.id == nid:
+                if n.start_byte <= s and e <= n.end_byte:
                     return b, i
         return None
 
 
 class _Target:
-    __slots__ = ("label", "brk", "cont")
+    __slots__ = ("brk", "cont", "label")
 
     def __init__(self, label, brk, cont):
         self.label, self.brk, self.cont = label, brk, cont
 
 
 class _CFGBuilder:
-    def __init__(self, facts: "GoFacts"):
+    def __init__(self, facts: GoFacts):
         self.facts = facts
         self.blocks: list[Block] = []
         self.targets: list[_Target] = []
@@ -354,7 +355,7 @@ class _CFGBuilder:
         self.cur = done
 
 
-def build_cfg(facts: "GoFacts", fn) -> CFG | None:
+def build_cfg(facts: GoFacts, fn) -> CFG | None:
     """Build the control-flow graph of one function node (None when it has no body)."""
     body = fn.child_by_field_name("body")
     if body is None:
@@ -695,9 +696,9 @@ class GoFacts:
         for n in self.walk(fn, into_funcs=True):
             ty = n.type
             if ty == "parameter_declaration":
-                if any(c.type == "identifier" and self.text_of(c) == name for c in n.children_by_field_name("name")):
-                    if self.is_context_type(n.child_by_field_name("type")):
-                        return True
+                if any(c.type == "identifier" and self.text_of(c) == name for c in n.children_by_field_name("name")) \
+                        and self.is_context_type(n.child_by_field_name("type")):
+                    return True
             elif ty in ("short_var_declaration", "assignment_statement"):
                 left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
                 if left is None or right is None:

@@ -12,7 +12,13 @@ they follow, and a removed `defer` takes its whole line.
 from __future__ import annotations
 
 from ctxlint.findings import SAFE, Edit, Fix
-from ctxlint.languages.go import CANCEL_CONSTRUCTORS, END, FUNC_TYPES, LOOP_TYPES, SWITCH_TYPES
+from ctxlint.languages.go import (
+    CANCEL_CONSTRUCTORS,
+    END,
+    FUNC_TYPES,
+    LOOP_TYPES,
+    SWITCH_TYPES,
+)
 from ctxlint.rules import Rule
 
 _CANCEL_TOKENS = ("WithCancel", "WithTimeout", "WithDeadline")
@@ -64,9 +70,7 @@ def _ident_role(facts, ident, element, def_list, def_decl=False) -> str:
                     and p.parent.parent.id != def_list.id:
                 return "none"
             return "write"
-    elif pt == "parameter_declaration":
-        return "none"
-    elif pt == "literal_element" and p.parent is not None and p.parent.type == "keyed_element" \
+    elif pt == "parameter_declaration" or pt == "literal_element" and p.parent is not None and p.parent.type == "keyed_element" \
             and p.parent.named_children and p.parent.named_children[0].id == p.id:
         return "none"
     return "use"
@@ -161,7 +165,7 @@ def lost_cancel_path(facts, cfg, d, name: str):
     def_list = _stmt_list_of(d)
     decl = visible_decl(facts, d.cancel)
     def_decl = decl.id if decl is not None else None
-    loc = _locate(cfg, d.stmt)
+    loc = cfg.locate(d.stmt)
     if loc is None:
         return None
     block, idx = loc
@@ -206,16 +210,6 @@ def lost_cancel_path(facts, cfg, d, name: str):
         stack.extend(reversed(b.succs))
     if first_write is not None:
         return "write", first_write
-    return None
-
-
-def _locate(cfg, stmt):
-    """(block, index) of the CFG element that contains `stmt`."""
-    s, e = stmt.start_byte, stmt.end_byte
-    for b in cfg.blocks:
-        for i, n in enumerate(b.nodes):
-            if n.start_byte <= s and e <= n.end_byte:
-                return b, i
     return None
 
 
@@ -452,9 +446,7 @@ def end_of_scope_cancel_edits(facts, anchor, name: str, ctx_name: str | None, fn
                     exits.append(n)
             elif t == "fallthrough_statement":
                 case = n.parent.parent if n.parent is not None else None
-                if n.parent is not None and n.parent.id == region.id:
-                    exits.append(n)
-                elif case is not None and not facts.is_inside(case, region):
+                if n.parent is not None and n.parent.id == region.id or case is not None and not facts.is_inside(case, region):
                     exits.append(n)
     def calls_it(st) -> bool:
         return st is not None and st.type == "expression_statement" and facts.text_of(st).replace(" ", "") == f"{name}()"
@@ -886,7 +878,7 @@ structs"; distribution/distribution#2242.
             return None
         fn = facts.enclosing_function(ident)
         while fn is not None:
-            if facts.memo(f"declares:{fn.id}:{name}", lambda: facts.declares(fn, name)):
+            if facts.memo(f"declares:{fn.id}:{name}", lambda fn=fn: facts.declares(fn, name)):
                 return None
             fn = facts.enclosing_function(fn)
         return spec
@@ -1005,5 +997,12 @@ def _struct_name(facts, field) -> str:
     return "an anonymous struct"
 
 
-__all__ = ["LostCancel", "DeferCancelInLoop", "ContextInGlobal", "ContextInStruct", "CANCEL_CONSTRUCTORS",
-           "lost_cancel_path", "end_of_scope_cancel_edits"]
+__all__ = [
+    "CANCEL_CONSTRUCTORS",
+    "ContextInGlobal",
+    "ContextInStruct",
+    "DeferCancelInLoop",
+    "LostCancel",
+    "end_of_scope_cancel_edits",
+    "lost_cancel_path",
+]
