@@ -396,3 +396,16 @@ def test_rules_survive_odd_code():
     """
     for code in ("CTX401", "CTX402", "CTX403", "CTX404", "CTX405", "CTX406", "CTX601"):
         run(code, src)
+
+
+def test_ctx402_maxsize_one_is_bounded():
+    assert lines("CTX402", """
+        from functools import lru_cache
+        class Platform:
+            @lru_cache(maxsize=1)
+            def is_cuda(self) -> bool:
+                return True
+            @lru_cache(maxsize=2)
+            def device_name(self, idx: int) -> str:
+                return str(idx)
+    """) == [7]

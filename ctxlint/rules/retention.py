@@ -320,7 +320,9 @@ class CachedMethodHoldsSelf(Rule):
 ## What it does
 Flags `@functools.lru_cache`/`@functools.cache` (however imported) on an instance
 method. Static methods are not instance methods and are skipped; class methods
-are fine (the class lives as long as the process anyway).
+are fine (the class lives as long as the process anyway). `maxsize=1` (or 0)
+keeps at most the last instance and is not reported; a line already carrying
+ruff's `# noqa: B019` (the same check) is not reported either.
 
 ## Why is this bad
 The cache belongs to the function, i.e. to the class, and its keys include
@@ -373,6 +375,8 @@ python/cpython#96851 (docs FAQ "How do I cache method calls?").
                 for d, q in zip(fn.decorator_list, decos):
                     if q not in _CACHE_DECORATORS:
                         continue
+                    if _tiny_maxsize(d):
+                        continue  # keeps at most the last instance: bounded, no growth
                     line = facts.lines[d.lineno - 1] if d.lineno <= len(facts.lines) else ""
                     if re.search(r"noqa:[^#]*\bB019\b", line):
                         continue  # the same check, already acknowledged for ruff/flake8-bugbear
@@ -383,6 +387,15 @@ python/cpython#96851 (docs FAQ "How do I cache method calls?").
                                         f"`@{q.split('.')[-1]}` on instance method `{cls.name}.{fn.name}` "
                                         "keys the class-wide cache on `self`: every instance stays alive "
                                         "in it", fix=fix)
+
+
+def _tiny_maxsize(deco: ast.AST) -> bool:
+    """`@lru_cache(maxsize=1)` / `@lru_cache(0)`: at most one entry, so at most one `self`."""
+    if not isinstance(deco, ast.Call):
+        return False
+    vals = [kw.value for kw in deco.keywords if kw.arg == "maxsize"] + list(deco.args[:1])
+    return any(isinstance(v, ast.Constant) and isinstance(v.value, int) and not isinstance(v.value, bool)
+               and v.value <= 1 for v in vals)
 
 
 # ----------------------------------------------------------------- CTX403
@@ -749,14 +762,27 @@ huggingface/transformers issues on output-capturing hooks holding tensors.
 """
 
     def check(self, facts):
-        for cls in facts.nodes(ast.ClassDef):
+        # candidate stores first, from the type index: `<name>.<attr> = value` inside a def
+        by_fn: dict[int, ast.AST] = {}
+        for n in facts.nodes(ast.Assign):
+            if len(n.targets) == 1 and isinstance(n.targets[0], ast.Attribute) \
+                    and isinstance(n.targets[0].value, ast.Name) \
+                    and not _NOT_ACTIVATION.search(n.targets[0].attr.lower()):
+                fn = facts.enclosing_function(n)
+                if fn is not None and isinstance(facts.parents.get(fn), ast.ClassDef):
+                    by_fn.setdefault(id(fn), fn)
+        classes: dict[int, ast.ClassDef] = {}
+        for fn in by_fn.values():
+            cls = facts.parents[fn]
+            classes.setdefault(id(cls), cls)
+        for cls in classes.values():
             methods = [m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
-            per_forward = [m for m in methods if not _is_static_or_class(facts, m) and (
+            per_forward = [m for m in methods if id(m) in by_fn and not _is_static_or_class(facts, m) and (
                 m.name == "forward" or (_HOOK_FN.match(m.name) and not m.name.startswith(("set_", "register_", "add_", "remove_", "get_"))
                                         and {a.arg for a in m.args.args} & _HOOK_PARAMS))]
             if not per_forward:
                 continue
-            cleared = _cleared_attrs(facts, methods)
+            cleared = None
             for m in per_forward:
                 args = m.args.posonlyargs + m.args.args
                 if not args or args[0].arg == "ctx":  # autograd.Function.forward(ctx, ...)
@@ -767,19 +793,27 @@ huggingface/transformers issues on output-capturing hooks holding tensors.
                     inputs.add(m.args.vararg.arg)
                 if not inputs:
                     continue
-                derived = _derived_locals(facts, m, inputs, selfname)
-                for n in facts.walk(m):
-                    if not isinstance(n, ast.Assign) or len(n.targets) != 1:
-                        continue
+                body = list(facts.walk(m))
+                stores = [n for n in body if isinstance(n, ast.Assign) and len(n.targets) == 1
+                          and isinstance(n.targets[0], ast.Attribute)
+                          and isinstance(n.targets[0].value, ast.Name) and n.targets[0].value.id == selfname
+                          and not _NOT_ACTIVATION.search(n.targets[0].attr.lower())]
+                if not stores:
+                    continue
+                if cleared is None:
+                    cleared = _cleared_attrs(facts, methods)
+                derived = _derived_locals(body, inputs)
+                first_read: dict[str, int] = {}
+                for n in body:
+                    if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) \
+                            and isinstance(n.value, ast.Name) and n.value.id == selfname:
+                        first_read[n.attr] = min(first_read.get(n.attr, n.lineno), n.lineno)
+                for n in stores:
                     t = n.targets[0]
-                    if not (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == selfname):
+                    if t.attr in cleared or not _is_tensor_from(n.value, derived):
                         continue
-                    if t.attr in cleared or _NOT_ACTIVATION.search(t.attr.lower()):
-                        continue
-                    if not _is_tensor_from(n.value, derived):
-                        continue
-                    if _read_before(facts, m, selfname, t.attr, n):
-                        continue
+                    if first_read.get(t.attr, 10**9) <= n.lineno:
+                        continue  # read back before the store: a cache, not a leak
                     yield facts.finding(self, t,
                                         f"`{m.name}()` stores a per-call tensor on `{selfname}.{t.attr}` and no "
                                         f"method clears it: the activation (and its autograd graph) stays alive "
@@ -806,10 +840,10 @@ def _cleared_attrs(facts, methods) -> set[str]:
     return out
 
 
-def _derived_locals(facts, m, inputs: set[str], selfname: str) -> set[str]:
+def _derived_locals(body: list, inputs: set[str]) -> set[str]:
     """Input names plus locals assigned (in order) from expressions that use one."""
     derived = set(inputs)
-    for n in facts.walk(m):
+    for n in body:
         if isinstance(n, ast.Assign):
             used = {x.split(".")[0] for x in _names_in(n.value)}
             if used & derived:
@@ -834,12 +868,4 @@ def _is_tensor_from(v: ast.AST, derived: set[str]) -> bool:
         return v.id in derived
     if isinstance(v, (ast.Call, ast.BinOp, ast.Subscript, ast.Attribute)):
         return any(x.split(".")[0] in derived for x in _names_in(v))
-    return False
-
-
-def _read_before(facts, m, selfname: str, attr: str, store: ast.AST) -> bool:
-    for n in facts.walk(m):
-        if isinstance(n, ast.Attribute) and n.attr == attr and isinstance(n.ctx, ast.Load) \
-                and isinstance(n.value, ast.Name) and n.value.id == selfname and n.lineno <= store.lineno:
-            return True
     return False
