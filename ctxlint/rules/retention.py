@@ -221,7 +221,11 @@ theexperiencecompany/gaia#706 (per-user compiled agent graphs never evicted).
             fix = None
             if c.kind in ("dict", "OrderedDict") and isinstance(c.creation, (ast.Dict, ast.Call)) \
                     and not (isinstance(c.creation, ast.Dict) and c.creation.keys):
-                kind = "weak" if _is_object_value(site.value) else "lru"
+                value = site.value
+                if isinstance(value, ast.Name):  # `model = LoRAModel(...); reg[k] = model`
+                    srcs = _local_sources(facts, site.function, value.id, site.node)
+                    value = srcs[-1] if srcs else value
+                kind = "weak" if _is_object_value(value) else "lru"
                 fix = Fix(description=("use a weakref.WeakValueDictionary" if kind == "weak"
                                        else "bound it with cachetools.LRUCache(maxsize=...)"),
                           safety=UNSAFE, codemod="bounded_registry",
