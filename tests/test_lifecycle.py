@@ -505,3 +505,18 @@ def test_ctx103_event_loop_hooks_and_clearing_are_accepted():
         return usage
     """
     assert found(src) == set()
+
+
+def test_contextmanager_reset_after_yield_is_ctx106_only():
+    src = """\
+    from contextlib import contextmanager
+    from contextvars import ContextVar
+    tenant = ContextVar("tenant")
+
+    @contextmanager
+    def tenant_scope(t):
+        token = tenant.set(t)
+        yield
+        tenant.reset(token)
+    """
+    assert found(src) == {(8, "CTX106")}
