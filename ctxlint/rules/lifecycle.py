@@ -1066,9 +1066,12 @@ def _removal_closure(facts, c) -> set[str]:
     """Names of the functions that remove from `c`, directly or by calling one that does."""
     names = set(c.removal_methods())
     scope = c.owner if c.owner is not None else facts.tree
-    funcs = [n for n in facts.walk(scope, into_defs=True) if isinstance(n, FUNCS)]
-    calls = {f.name: {_last_name(n.func) for n in facts.walk(f, into_defs=True) if isinstance(n, ast.Call)}
-             for f in funcs}
+
+    def compute():
+        funcs = [n for n in facts.walk(scope, into_defs=True) if isinstance(n, FUNCS)]
+        return {f.name: {_last_name(n.func) for n in facts.walk(f, into_defs=True) if isinstance(n, ast.Call)}
+                for f in funcs}
+    calls = facts.memo(f"lifecycle.calls_in.{id(scope)}", compute)
     changed = True
     while changed:
         changed = False

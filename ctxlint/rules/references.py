@@ -103,11 +103,19 @@ def _scoped_value(facts, expr: ast.AST | None, fn, depth: int = 0) -> str | None
 
 
 def _globals_of(facts, fn) -> set[str]:
-    out: set[str] = set()
-    for n in facts.walk(fn):
-        if isinstance(n, ast.Global):
-            out.update(n.names)
-    return out
+    """Names `fn` declares `global` (computed once per file for every def)."""
+    def compute():
+        out: dict[int, set[str]] = {}
+        for g in facts.nodes(ast.Global):
+            f = facts.enclosing_function(g)
+            if f is not None:
+                out.setdefault(id(f), set()).update(g.names)
+        return out
+    return facts.memo("refs.globals", compute).get(id(fn), set())
+
+
+def _class_names(facts) -> set[str]:
+    return facts.memo("refs.class_names", lambda: {c.name for c in facts.nodes(ast.ClassDef)})
 
 
 def _first_param(fn) -> str | None:
@@ -126,8 +134,7 @@ def _store_kind(facts, target: ast.AST, fn) -> str | None:
     if isinstance(target, ast.Attribute):
         recv = target.value
         if isinstance(recv, ast.Name):
-            classes = {c.name for c in facts.nodes(ast.ClassDef)}
-            if recv.id in classes and recv.id not in _locals(facts, fn):
+            if recv.id in _class_names(facts) and recv.id not in _locals(facts, fn):
                 return f"class attribute `{recv.id}.{target.attr}`"
             if recv.id == _first_param(fn) and recv.id == "cls" and _is_classmethod(facts, fn):
                 return f"class attribute `cls.{target.attr}`"
@@ -140,11 +147,14 @@ def _store_kind(facts, target: ast.AST, fn) -> str | None:
 
 
 def _locals(facts, fn) -> set[str]:
-    names = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
-    for n in facts.walk(fn):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-            names.add(n.id)
-    return names - _globals_of(facts, fn)
+    """Names `fn` binds locally (parameters, assignments) minus its `global`s; memoized."""
+    def compute():
+        names = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
+        for n in facts.walk(fn):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                names.add(n.id)
+        return names - _globals_of(facts, fn)
+    return facts.memo(f"refs.locals.{id(fn)}", compute)
 
 
 class RequestContextInGlobal(Rule):
@@ -203,6 +213,13 @@ stored"); OpenTelemetry context propagation docs.
                 continue
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             for t in targets:
+                if isinstance(t, ast.Name) and t.id not in _globals_of(facts, fn):
+                    continue
+                if isinstance(t, (ast.Subscript, ast.Tuple, ast.List, ast.Starred)):
+                    continue
+                if (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+                        and t.value.id == "self"):
+                    continue
                 where = _store_kind(facts, t, fn)
                 if not where:
                     continue
