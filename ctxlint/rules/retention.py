@@ -162,7 +162,7 @@ class UnboundedRegistry(Rule):
     name = "unbounded-registry"
     summary = ("A module-, class- or long-lived-instance container fills with per-request/tenant/"
                "adapter values and nothing ever removes them.")
-    tokens = ("{}", "dict(", "Dict(", "set()", "[]", "OrderedDict", "defaultdict", "list(")
+    tokens = ("{}", "dict(", "Dict(", "set()", "[]", "OrderedDict", "defaultdict", "list(", "deque(", "field(")
     fix_safety = UNSAFE
     doc = """\
 ## What it does
@@ -526,7 +526,7 @@ class TerminalPathMissingRemoval(Rule):
     name = "terminal-path-missing-removal"
     summary = ("A per-request registry entry removed by one terminal method (finish/abort/...) "
                "and left behind by another.")
-    tokens = ("{}", "dict(", "Dict(", "set()", "OrderedDict", "defaultdict")
+    tokens = ("{}", "dict(", "Dict(", "set()", "[]", "OrderedDict", "defaultdict", "list(", "deque(", "field(")
     doc = """\
 ## What it does
 For every long-lived container (module, class, or `self.` attribute of an
