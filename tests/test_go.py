@@ -624,3 +624,30 @@ def test_go_fix_golden(expected: Path):
     assert apply_edits(text, edits) == expected.read_text()
     # idempotence: the fixed file has nothing left to fix
     assert not [f for f in _lint_file_text(expected.read_text()) if f.fix]
+
+
+def test_discard_fix_inside_a_loop_cancels_per_iteration():
+    """In a loop, `defer cancel()` would be CTX102: the fix calls cancel() where the
+    iteration's block is left instead."""
+    src = textwrap.dedent("""\
+        package p
+
+        import "context"
+
+        func run(p context.Context, xs []int) int {
+        \tn := 0
+        \tfor _, x := range xs {
+        \t\tctx, _ := context.WithCancel(p)
+        \t\tif ctx.Err() != nil || x == 0 {
+        \t\t\tcontinue
+        \t\t}
+        \t\tn++
+        \t}
+        \treturn n
+        }
+        """)
+    [f] = _lint_file_text(src)
+    fixed = apply_edits(src, f.fix.edits)
+    assert fixed == src.replace("ctx, _ :=", "ctx, cancel :=").replace(
+        "\t\t\tcontinue\n", "\t\t\tcancel()\n\t\t\tcontinue\n").replace("\t\tn++\n", "\t\tn++\n\t\tcancel()\n")
+    assert _lint_file_text(fixed) == []
