@@ -409,3 +409,16 @@ def test_ctx402_maxsize_one_is_bounded():
             def device_name(self, idx: int) -> str:
                 return str(idx)
     """) == [7]
+
+
+def test_ctx401_register_per_request_is_reported_but_register_model_is_not():
+    assert lines("CTX401", """
+        class StreamManager:
+            def __init__(self):
+                self.streams = {}
+                self.models = {}
+            def register_stream(self, request_id, stream):
+                self.streams[request_id] = stream
+            def register_model(self, name, model_cls):
+                self.models[name] = model_cls
+    """) == [7]

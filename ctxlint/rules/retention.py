@@ -31,6 +31,11 @@ _SETUP_NAME = re.compile(r"^(__init__|__post_init__|__new__|__init_subclass__|_?
                          r"_?load\w*|_?from_pretrained|_?post_init\w*|_?configure\w*|main)$")
 
 
+#: Functions that run once at start-up whatever their key (a subset of `_SETUP_NAME`).
+_STARTUP_NAME = re.compile(r"^(__init__|__post_init__|__new__|__init_subclass__|_?init\w*|_?setup\w*|"
+                           r"_?build\w*|_?load\w*|_?from_pretrained|_?post_init\w*|_?configure\w*|main)$")
+
+
 def _names_in(expr: ast.AST | None) -> list[str]:
     """Dotted texts of every Name/Attribute chain inside `expr` (outermost chains only)."""
     out: list[str] = []
@@ -253,14 +258,17 @@ theexperiencecompany/gaia#706 (per-user compiled agent graphs never evicted).
         for s in c.inserts:
             if s.function is None or s.method_name in ("__init__", "__post_init__", "<module>"):
                 continue
-            if s.kind in ("update", "extend") or _SETUP_NAME.match(s.method_name):
+            if s.kind in ("update", "extend") or _STARTUP_NAME.match(s.method_name):
                 continue
             key = s.key if s.key is not None else (s.value if s.kind in ("add",) else None)
             if isinstance(key, ast.Constant):
                 continue
             sid = _reaches_scope_id(facts, key, s.function)
             if sid:
+                # `register_request(request_id)` is per request even though `register_model` is not
                 return s, f"`{sid}`"
+            if _SETUP_NAME.match(s.method_name):
+                continue
             t = _key_text(s.key)
             if t and t in sibling_keys and _id_like(t):
                 return s, f"key `{t}` (removed from its sibling containers, never from this one)"
