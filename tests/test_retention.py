@@ -422,3 +422,87 @@ def test_ctx401_register_per_request_is_reported_but_register_model_is_not():
             def register_model(self, name, model_cls):
                 self.models[name] = model_cls
     """) == [7]
+
+
+def test_ctx401_request_time_load_adapter_is_reported_but_load_model_is_not():
+    """`load_adapter()` runs whenever a request names a new adapter (vLLM's LoRA manager);
+    `load_model()`/`load_weights()` run once at start-up."""
+    src = """
+        class AdapterManager:
+            def __init__(self, base_model):
+                self.base_model = base_model
+                self._by_digest = {}
+                self._models = {}
+            def load_adapter(self, name, weights_digest):
+                adapter = self._by_digest.get(weights_digest)
+                if adapter is None:
+                    adapter = LoraAdapter(name, weights_digest).to("cpu")
+                    self._by_digest[weights_digest] = adapter
+                return adapter
+            def load_model(self, name, path):
+                self._models[name] = torch.load(path)
+    """
+    (f,) = run("CTX401", src)
+    assert f.line == 11 and "load_adapter()" in f.message
+    # `LoraAdapter(...).to(device)` is an object: a weak registry frees deleted adapters
+    assert f.fix.data["kind"] == "weak"
+
+
+@pytest.mark.parametrize("value, kind", [
+    ("LoRAModel(adapter_id)", "weak"),
+    ("build_graph(adapter_id).to('cuda')", "weak"),
+    ("compile_agent(adapter_id)", "weak"),
+    ("self.engine.create_client(adapter_id)", "weak"),
+    ("model", "weak"),                            # a local bound below from a constructor
+    ("f'adapter={adapter_id}'", "lru"),
+    ("(adapter_id, 1)", "lru"),
+    ("hashlib.sha256(adapter_id.encode()).hexdigest()", "lru"),
+    ("[1, 2, 3]", "lru"),
+    ("len(adapter_id)", "lru"),
+])
+def test_ctx401_fix_kind_follows_the_value(value, kind):
+    (f,) = run("CTX401", f"""
+        _REG = {{}}
+        def serve(request, adapter_id):
+            model = Adapter(adapter_id)
+            _REG[adapter_id] = {value}
+    """)
+    assert f.fix.data["kind"] == kind, value
+
+
+def test_ctx401_task_set_emptied_by_done_callback_is_quiet():
+    """What the CTX107 fix writes: the set is emptied by the bound `.discard` it hands
+    to `add_done_callback` (a removal path, not an escape)."""
+    src = """
+        import asyncio
+        _background_tasks: set = set()
+
+        async def handle(request_id):
+            await asyncio.sleep(0)
+
+        class Frontend:
+            def on_request(self, request_id):
+                task = asyncio.create_task(handle(request_id))
+                _background_tasks.add(task)
+                task.add_done_callback(_background_tasks.discard)
+    """
+    assert lines("CTX401", src) == []
+    # the same set without the callback is reported
+    assert lines("CTX401", src.replace("task.add_done_callback(_background_tasks.discard)", "pass")) == [11]
+
+
+def test_ctx401_quiet_after_the_ctx107_fix_on_the_corpus():
+    """Re-lint every CTX107 bad case after its fix: the `_background_tasks` set the fix
+    adds must not become a CTX401 finding."""
+    from pathlib import Path
+
+    from ctxlint import fixers
+    cases = sorted((Path(__file__).resolve().parent.parent / "corpus" / "CTX107" / "bad").glob("*.py"))
+    assert cases
+    for path in cases:
+        text = path.read_text(encoding="utf-8")
+        findings = lint(str(path), text, [get_rule("CTX107")], Config())
+        assert findings, path.name
+        fixed = fixers.fix_text(str(path), text, "python", findings, unsafe=False)
+        assert "_background_tasks.discard" in fixed, path.name
+        assert [f for f in lint(str(path), fixed, [get_rule("CTX401")], Config())] == [], path.name

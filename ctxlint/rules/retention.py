@@ -36,6 +36,23 @@ _STARTUP_NAME = re.compile(r"^(__init__|__post_init__|__new__|__init_subclass__|
                            r"_?build\w*|_?load\w*|_?from_pretrained|_?post_init\w*|_?configure\w*|main)$")
 
 
+#: Words of a `load_*` name that make it a request-time load of one scope's object
+#: (`load_adapter`, `load_lora`, `_load_tenant_config`) rather than start-up code
+#: (`load_model`, `load_weights`): vLLM's LoRA manager loads an adapter when the
+#: first request naming it arrives, and keeps it in a registry keyed by adapter.
+_PER_SCOPE_LOAD_WORDS = frozenset({"adapter", "adapters", "lora", "loras", "peft", "tenant", "user",
+                                   "session", "request", "req", "conversation"})
+
+
+def _runs_once(name: str, pattern: re.Pattern) -> bool:
+    """Does function `name` run once at set-up (`pattern` is `_SETUP_NAME` or
+    `_STARTUP_NAME`)? A `load_*` of a per-scope object (`load_adapter`) does not."""
+    if not pattern.match(name):
+        return False
+    words = _words(name)
+    return not (words and words[0] == "load" and _PER_SCOPE_LOAD_WORDS.intersection(words[1:]))
+
+
 def _names_in(expr: ast.AST | None) -> list[str]:
     """Dotted texts of every Name/Attribute chain inside `expr` (outermost chains only)."""
     out: list[str] = []
@@ -207,7 +224,15 @@ the request ends.
 
 ## Fix safety
 Unsafe: bounding the cache evicts entries that other code may still expect, and
-a `WeakValueDictionary` drops values nobody else references.
+a `WeakValueDictionary` drops values nobody else references. The fix
+(`bounded_registry`) picks `weakref.WeakValueDictionary()` when the stored values
+are objects a weak reference can hold — a class instance (`LoraAdapter(...)`,
+`LoraAdapter(...).to(device)`), a value bound from one, or a value named as a
+model, adapter, module, graph, client, agent, engine or session — so an entry lives
+exactly as long as its object is used elsewhere; an LRU bound would keep up to
+`maxsize` deleted adapters (with their weights) alive. It picks
+`cachetools.LRUCache(maxsize=1024)` for data a weak reference cannot hold
+(strings, numbers, tuples, bytes, lists, dicts, `repr()`/`.hexdigest()` results).
 
 ## Source
 vllm-project/vllm#16472 (n>1 child requests kept in `child_to_group` forever);
@@ -226,11 +251,7 @@ theexperiencecompany/gaia#706 (per-user compiled agent graphs never evicted).
             fix = None
             if c.kind in ("dict", "OrderedDict") and isinstance(c.creation, (ast.Dict, ast.Call)) \
                     and not (isinstance(c.creation, ast.Dict) and c.creation.keys):
-                value = site.value
-                if isinstance(value, ast.Name):  # `model = LoRAModel(...); reg[k] = model`
-                    srcs = _local_sources(facts, site.function, value.id, site.node)
-                    value = srcs[-1] if srcs else value
-                kind = "weak" if _is_object_value(value) else "lru"
+                kind = _registry_kind(facts, site)
                 fix = Fix(description=("use a weakref.WeakValueDictionary" if kind == "weak"
                                        else "bound it with cachetools.LRUCache(maxsize=...)"),
                           safety=UNSAFE, codemod="bounded_registry",
@@ -258,7 +279,7 @@ theexperiencecompany/gaia#706 (per-user compiled agent graphs never evicted).
         for s in c.inserts:
             if s.function is None or s.method_name in ("__init__", "__post_init__", "<module>"):
                 continue
-            if s.kind in ("update", "extend") or _STARTUP_NAME.match(s.method_name):
+            if s.kind in ("update", "extend") or _runs_once(s.method_name, _STARTUP_NAME):
                 continue
             key = s.key if s.key is not None else (s.value if s.kind in ("add",) else None)
             if isinstance(key, ast.Constant):
@@ -267,7 +288,7 @@ theexperiencecompany/gaia#706 (per-user compiled agent graphs never evicted).
             if sid:
                 # `register_request(request_id)` is per request even though `register_model` is not
                 return s, f"`{sid}`"
-            if _SETUP_NAME.match(s.method_name):
+            if _runs_once(s.method_name, _SETUP_NAME):
                 continue
             t = _key_text(s.key)
             if t and t in sibling_keys and _id_like(t):
@@ -308,13 +329,74 @@ def _per_scope_value(facts, s) -> bool:
     return False
 
 
-def _is_object_value(v: ast.AST | None) -> bool:
-    """A value a weak reference can hold: an instance of a class (CapWords call)."""
+#: Words naming objects a weak reference can hold (class instances: models, adapters,
+#: modules, compiled graphs, clients, sessions...).
+_OBJECT_WORDS = frozenset({
+    "model", "adapter", "lora", "module", "layer", "graph", "agent", "client", "engine", "session",
+    "pipeline", "tokenizer", "processor", "connection", "conn", "worker", "runner", "handler",
+    "executor", "manager", "server", "socket", "stream", "future", "task", "request", "req",
+    "sequence", "seq", "group", "program", "kernel", "backend", "instance", "object", "obj", "peft",
+})
+#: Calls whose result cannot be weakly referenced (str, int, tuple, bytes, list, dict...).
+_DATA_CALLS = frozenset({
+    "str", "repr", "int", "float", "bool", "bytes", "tuple", "list", "dict", "set", "frozenset",
+    "len", "sorted", "format", "join", "encode", "decode", "hexdigest", "digest", "hex", "dumps",
+    "tolist", "item", "split", "strip", "lower", "upper", "tensor", "as_tensor", "zeros", "ones",
+})
+#: Methods that return their receiver (or an object of its class): `LoraAdapter(...).to(dev)`.
+_SELF_RETURNING = frozenset({"to", "cuda", "cpu", "eval", "train", "half", "float", "bfloat16",
+                             "requires_grad_", "share_memory", "compile", "bind", "with_options"})
+
+
+def _registry_kind(facts, site) -> str:
+    """"weak" when the stored value is an object a `weakref.WeakValueDictionary` can hold
+    (a class instance: model, adapter, module, graph, client), else "lru" (strings,
+    numbers, tuples, bytes, lists and other data a weak reference cannot hold).
+
+    Evidence, in order: the value expression itself (a CapWords constructor call, a
+    method chain on one such as `.to(device)`, a literal or data-returning call), then
+    the local assignments it comes from, then the words of its names."""
+    return "weak" if _is_object_value(facts, site.value, site.function, site.node, 3) else "lru"
+
+
+def _is_object_value(facts, v: ast.AST | None, fn, before: ast.AST, depth: int) -> bool:
+    if v is None:
+        return False
+    if isinstance(v, (ast.Constant, ast.JoinedStr, ast.Tuple, ast.List, ast.Set, ast.Dict, ast.BinOp,
+                      ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Compare, ast.BoolOp,
+                      ast.UnaryOp)):
+        return False
+    if isinstance(v, ast.IfExp):
+        return _is_object_value(facts, v.body, fn, before, depth) or \
+            _is_object_value(facts, v.orelse, fn, before, depth)
+    if isinstance(v, ast.Await):
+        return _is_object_value(facts, v.value, fn, before, depth)
     if isinstance(v, ast.Call):
         f = v.func
         name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
-        return name[:1].isupper()
+        if name in _DATA_CALLS:
+            return False
+        if name[:1].isupper():
+            return True
+        if isinstance(f, ast.Attribute) and name in _SELF_RETURNING:
+            return _is_object_value(facts, f.value, fn, before, depth)
+        return bool(_OBJECT_WORDS.intersection(_words(name)))
+    if isinstance(v, ast.Name):
+        if depth:
+            srcs = _local_sources(facts, fn, v.id, before)
+            if srcs:
+                return any(_is_object_value(facts, src, fn, before, depth - 1) for src in srcs
+                           if not _is_lookup(src))
+        return bool(_OBJECT_WORDS.intersection(_words(v.id)))
+    if isinstance(v, ast.Attribute):
+        return bool(_OBJECT_WORDS.intersection(_words(v.attr)))
     return False
+
+
+def _is_lookup(v: ast.AST) -> bool:
+    """`reg.get(k)` / `reg[k]`: a read of the registry itself, no evidence of the value's type."""
+    return isinstance(v, ast.Subscript) or (isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute)
+                                            and v.func.attr in ("get", "pop", "setdefault"))
 
 
 # ----------------------------------------------------------------- CTX402
