@@ -347,3 +347,48 @@ def test_per_request_object_hashing_its_blocks_must_include_its_adapter():
     found = lint(src, "CTX501")
     assert [f.line for f in found] == [9]
     assert "self.lora_request" in found[0].message
+
+
+HASHLIB_KEYS = '''
+import hashlib
+from dataclasses import dataclass
+from typing import List, Optional
+
+
+@dataclass
+class Seq:
+    token_ids: List[int]
+    tenant_salt: Optional[str]
+    payload: bytes = b""
+
+
+def first_block_hash(seq: Seq) -> bytes:
+    return hashlib.blake2b(repr(tuple(seq.token_ids[:16])).encode(), digest_size=16).digest()
+
+
+def prefix_block_hash(seq: Seq, parent: bytes) -> bytes:
+    return hashlib.sha256(repr((parent, tuple(seq.token_ids))).encode()).digest()
+
+
+def block_hash_of_payload(seq: Seq) -> str:
+    return hashlib.sha256(seq.payload).hexdigest()
+'''
+
+
+def test_ctx501_fix_keeps_hashlib_digests_on_bytes():
+    """A hashlib digest rejects a tuple (TypeError): the scope id goes inside the repr()
+    the bytes come from, or is appended as bytes; after the fix the digests run and
+    differ per cache salt."""
+    from ctxlint import fixers
+    found = lint(HASHLIB_KEYS, "CTX501")
+    assert [(f.line, f.fix.data["mode"]) for f in found] == [(15, "inside"), (19, "append"), (23, "bytes")]
+    fixed = fixers.fix_text("case.py", HASHLIB_KEYS, "python", found, unsafe=True)
+    assert "repr((tuple(seq.token_ids[:16]), seq.tenant_salt)).encode()" in fixed
+    assert "repr((parent, tuple(seq.token_ids), seq.tenant_salt)).encode()" in fixed
+    assert "hashlib.sha256(seq.payload + repr(seq.tenant_salt).encode())" in fixed
+    assert lines(fixed, "CTX501") == []
+    ns: dict = {}
+    exec(compile(fixed, "fixed.py", "exec"), ns)
+    a, b = ns["Seq"]([1, 2, 3], "a", b"x"), ns["Seq"]([1, 2, 3], "b", b"x")
+    for fn, args in (("first_block_hash", ()), ("prefix_block_hash", (b"p",)), ("block_hash_of_payload", ())):
+        assert ns[fn](a, *args) != ns[fn](b, *args), fn

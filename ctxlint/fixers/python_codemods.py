@@ -1141,15 +1141,24 @@ def add_scope_id_to_key(ctx: ModuleContext, data: dict) -> str:
     The first tuple in the key expression gains the id as its last element
     (`hash((parent, chunk))` -> `hash((parent, chunk, req.adapter_id))`); a key
     that is a local name assigned once in the function is changed where it is
-    assigned; any other key `k` becomes `(k, <id>)`. Unsafe: every existing
+    assigned; any other key `k` becomes `(k, <id>)`. data["mode"] "inside" wraps the
+    anchor itself (the argument of the `repr()` a digest's bytes come from) without
+    following local names; "bytes" (a hashlib digest's bytes argument) makes `k`
+    `k + repr(<id>).encode()`, so the digest still gets bytes. Unsafe: every existing
     cache entry misses once.
     """
     scope = data.get("scope_expr")
     if not scope:
         raise FixNotApplicable("no scope_expr in the fix data")
     scope_node = expr(scope)
+    mode = data.get("mode")
     node = ctx.find(data, (cst.BaseExpression,), "key expression", _not_a_test)
-    if isinstance(node, cst.Name):
+    if mode == "bytes":
+        if scope in ctx.code(node):
+            raise FixNotApplicable(f"{scope} is already in the key")
+        code = ctx.code(node) if isinstance(node, _ATOMIC) and not node.lpar else f"({ctx.code(node)})"
+        return ctx.module.deep_replace(node, expr(f"{code} + repr({scope}).encode()")).code  # type: ignore[union-attr]
+    if isinstance(node, cst.Name) and mode != "inside":
         assign = _key_assignment(ctx, node)
         if assign is not None:
             node = assign.value

@@ -102,8 +102,26 @@ def _attr_owner_index(facts) -> dict[str, set[str]]:
 
 def _fix_anchor(ck, sink) -> tuple[ast.AST, str] | None:
     """(node, mode) the CTX501 codemod rewrites: a tuple/list display of the key to append
-    the scope id to ("append"), or the key expression to wrap as `(key, scope)` ("wrap")."""
+    the scope id to ("append"), or the key expression to wrap as `(key, scope)` ("wrap").
+
+    A hashlib/xxhash digest takes bytes, never a tuple: its key gains the id inside the
+    `repr(...)`/`str(...)` the bytes come from ("append" to a tuple there, else "inside":
+    wrap that argument as `(arg, scope)` without following local names), else as bytes
+    ("bytes": `key + repr(scope).encode()`)."""
     fn = sink.function
+    if sink.kind == "hash" and sink.keys and not (isinstance(sink.node, ast.Call)
+                                                  and isinstance(sink.node.func, ast.Name)
+                                                  and sink.node.func.id == "hash"):
+        key = sink.keys[0]
+        for n in ast.walk(key):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("repr", "str") \
+                    and len(n.args) == 1 and not n.keywords:
+                arg = n.args[0]
+                if isinstance(arg, (ast.Tuple, ast.List)) and arg.elts \
+                        and not any(isinstance(e, ast.Starred) for e in arg.elts):
+                    return arg, "append"
+                return arg, "inside"
+        return key, "bytes"
     if sink.kind == "container":
         key = sink.keys[0]
         if not isinstance(key, ast.Name):
