@@ -392,3 +392,94 @@ def test_ctx501_fix_keeps_hashlib_digests_on_bytes():
     a, b = ns["Seq"]([1, 2, 3], "a", b"x"), ns["Seq"]([1, 2, 3], "b", b"x")
     for fn, args in (("first_block_hash", ()), ("prefix_block_hash", (b"p",)), ("block_hash_of_payload", ())):
         assert ns[fn](a, *args) != ns[fn](b, *args), fn
+
+
+EXTRA_KEYS_HELPER = '''
+import hashlib
+from dataclasses import dataclass
+from typing import List, Optional, Tuple
+
+
+@dataclass
+class Seq:
+    token_ids: List[int]
+    lora_name: Optional[str]
+    weights_digest: Optional[str]
+    cache_salt: Optional[str]
+
+
+class SharedPrefixCache:
+    def extra_keys(self, seq: Seq) -> Tuple:
+        lora_keys = [seq.lora_name] if seq.lora_name else []
+        weight_keys = [seq.weights_digest] if seq.weights_digest else []
+        salt_keys = [seq.cache_salt] if seq.cache_salt else []
+        return tuple(lora_keys + weight_keys + salt_keys)
+
+    def block_hash(self, seq: Seq, parent: bytes) -> bytes:
+        return hashlib.blake2b(repr((parent, tuple(seq.token_ids), self.extra_keys(seq))).encode()).digest()
+'''
+
+
+def test_ctx504_fix_of_parts_concatenated_in_a_helper_is_applied_and_clears_the_finding():
+    """The advertised fix is made (a `_key_part(kind, part)` helper around each part), the
+    rule counts the helper's parts as tagged, and two parts of one kind get tags from
+    their names (`lora`, `weight`) so they cannot stand in for each other."""
+    from ctxlint import fixers
+    (f,) = lint(EXTRA_KEYS_HELPER, "CTX504")
+    assert f.line == 20 and f.fix.codemod == "tag_key_parts"
+    assert f.fix.data["tags"] == ["lora", "weight", "cache_salt"]
+    fixed = fixers.fix_text("case.py", EXTRA_KEYS_HELPER, "python", [f], unsafe=False)
+    assert fixed != EXTRA_KEYS_HELPER
+    assert lines(fixed, "CTX504") == []
+    ns: dict = {}
+    exec(compile(fixed, "fixed.py", "exec"), ns)
+    cache, Seq = ns["SharedPrefixCache"](), ns["Seq"]
+    # adapter "X" without salt no longer equals salt "X" without adapter
+    assert cache.block_hash(Seq([1], "X", None, None), b"") != cache.block_hash(Seq([1], None, None, "X"), b"")
+    assert cache.block_hash(Seq([1], "X", None, None), b"") != cache.block_hash(Seq([1], None, "X", None), b"")
+
+
+@pytest.mark.parametrize("a, s", [
+    ('f"tenant={tenant_id!r}"', 'f"user={user_id}"'),
+    ('"tenant:" + tenant_id', '"user:" + user_id'),
+    ('tagged("tenant", tenant_id)', 'tagged("user", user_id)'),
+    ('_key_part("tenant", [tenant_id])', '_key_part("user", [user_id])'),
+])
+def test_ctx504_string_and_helper_tags_count_as_tagged(a, s):
+    src = f"""
+    import hashlib
+
+    def tagged(value_kind, value):
+        return f"{{value_kind}}={{value!r}}"
+
+    def _key_part(kind, part):
+        return [(kind, tuple(part))]
+
+    def prefix_key(tokens, tenant_id=None, user_id=None):
+        parts = []
+        if tenant_id:
+            parts.append({a})
+        if user_id:
+            parts.append({s})
+        return hashlib.sha256(repr((tokens, parts)).encode()).hexdigest()
+    """
+    assert lines(src, "CTX504") == []
+    bare = src.replace(a, "tenant_id").replace(s, "user_id")
+    assert lines(bare, "CTX504") == [16]
+
+
+def test_ctx503_label_next_to_the_unique_digest_is_quiet():
+    src = """
+    from dataclasses import dataclass
+    from typing import Optional
+
+    @dataclass
+    class Seq:
+        lora_name: Optional[str]
+        weights_digest: Optional[str]
+
+    def lora_cache_key(seq: Seq):
+        return ("lora", seq.lora_name, seq.weights_digest)
+    """
+    assert lines(src, "CTX503") == []
+    assert lines(src.replace(", seq.weights_digest)", ")"), "CTX503") != []

@@ -244,11 +244,7 @@ def _bad_cases() -> list[Path]:
 BAD_CASES = _bad_cases()
 #: Cases where the codemod's output is right but the rule still reports it (the
 #: rule's gap, named here so it is visible; strict: an XPASS fails and asks for removal).
-RULE_GAPS = {
-    "CTX504/bad/appended_scope_parts.py":
-        "CTX504 does not yet count string parts written as f\"kind={x!r}\" as tagged "
-        "(tuples would break the `part.encode()` consumer)",
-}
+RULE_GAPS: dict[str, str] = {}
 BAD_PARAMS = [pytest.param(c, marks=pytest.mark.xfail(reason=RULE_GAPS[str(c.relative_to(CORPUS))], strict=True))
               if str(c.relative_to(CORPUS)) in RULE_GAPS else c for c in BAD_CASES]
 

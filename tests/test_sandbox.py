@@ -32,21 +32,11 @@ CHECK_IDS = ("A", "B", "C", "D", "E", "F", "G")
 
 #: Pairs whose automatic fix does not yet make the sandbox pass, and why (seen when
 #: this test was written; non-strict, so a fixer that improves turns them into XPASS).
-KNOWN_FIX_GAPS = {
-    "prefix_no_tenant": "CTX501 fix wraps the blake2b argument as (bytes, salt), a tuple blake2b rejects "
-                        "(TypeError at runtime), instead of adding the salt inside repr((chunk, ...))",
-    "prefix_untagged": "CTX504 fix is advertised but not applied when the parts are concatenated in a "
-                       "helper (extra_keys) and the finding sits on the hash call",
-    "adapter_registry": "CTX401 fix chooses cachetools.LRUCache(maxsize=1024) for an nn.Module registry; "
-                        "1024 slots keep all 20 deleted adapters alive (a WeakValueDictionary frees them)",
-}
+KNOWN_FIX_GAPS: dict[str, str] = {}
 
 
 #: Buggy files whose static finding the rule misses today, and why (non-strict xfail).
-KNOWN_STATIC_GAPS = {
-    "adapter_registry": "CTX401 treats load_* methods as setup (retention._SETUP_NAME), so an adapter memo "
-                        "filled in load_adapter() and never emptied is not reported",
-}
+KNOWN_STATIC_GAPS: dict[str, str] = {}
 
 
 def _pairs() -> list[str]:

@@ -462,6 +462,8 @@ the same name reused stale KV).
                 continue
             if sink.kind == "container" and self._name_index(facts, sink, lu[0]):
                 continue
+            if self._unique_also_keyed(facts, clo, lu):
+                continue
             node, uid = lu
             done.add(id(node))
             obj = facts.dotted(node.value if isinstance(node, ast.Attribute) else node.args[0]) or "?"
@@ -470,6 +472,22 @@ the same name reused stale KV).
                 f"cache key uses `{_key_text(facts, node)}`, a label that can be reused for "
                 f"different {obj.split('.')[-1]} instances; key on `{obj}.{uid}` (unique) instead")
         yield from self._memoized_on_label_hash(ck)
+
+    @staticmethod
+    def _unique_also_keyed(facts, nodes, lu) -> bool:
+        """Does the key also carry the object's unique id (`(seq.lora_name, seq.weights_digest)`)?
+        Then the label only makes the key readable; a reload under the same label with
+        new weights still gets a new key."""
+        label, uid = lu
+        obj = facts.dotted(label.value if isinstance(label, ast.Attribute) else label.args[0])
+        if not obj:
+            return False
+        for n in nodes:
+            if isinstance(n, ast.Attribute) and n.attr not in LABEL_ATTRS and facts.dotted(n.value) == obj:
+                w = ident_words(n.attr)
+                if n.attr == uid or n.attr in ("id", "uid") or (w and w[-1] in ("id", "uid", "digest", "uuid")):
+                    return True
+        return False
 
     @staticmethod
     def _name_index(facts, sink, label) -> bool:
@@ -553,6 +571,18 @@ def _tagged(ck, fn, part: ast.AST, depth: int = 0) -> bool:
         return False
     if isinstance(part, ast.Constant):
         return True
+    if isinstance(part, ast.JoinedStr):
+        # f"salt={s}", f"lora:{name!r}": a word before the first formatted value
+        head = part.values[0] if part.values else None
+        return isinstance(head, ast.Constant) and isinstance(head.value, str) and any(c.isalpha() for c in head.value)
+    if isinstance(part, ast.BinOp) and isinstance(part.op, ast.Add):
+        # "adapter:" + name
+        left = part.left
+        while isinstance(left, ast.BinOp) and isinstance(left.op, ast.Add):
+            left = left.left
+        return isinstance(left, ast.Constant) and isinstance(left.value, str) and any(c.isalpha() for c in left.value)
+    if isinstance(part, ast.Call) and _tagging_call(ck, part):
+        return True
     if isinstance(part, (ast.Tuple, ast.List)):
         if not part.elts:
             return True
@@ -572,6 +602,40 @@ def _tagged(ck, fn, part: ast.AST, depth: int = 0) -> bool:
         ds = ck.defs(fn).get(part.id, [])
         return bool(ds) and all(_tagged(ck, fn, d.value, depth + 1) for d in ds if d.kind in ("assign", "aug", "mutate"))
     return False
+
+
+def _distinct_tags(parts: list[ast.AST], tags: list[str]) -> list[str]:
+    """Two parts of one kind (`lora_keys`, `weight_keys`: both adapter) get tags from
+    their own names (`lora`, `weight`), so they cannot stand in for each other either."""
+    out = list(tags)
+    for i, (p, t) in enumerate(zip(parts, tags)):
+        if t and tags.count(t) > 1:
+            name = p.id if isinstance(p, ast.Name) else p.attr if isinstance(p, ast.Attribute) else ""
+            words = [w for w in ident_words(name) if w not in ("key", "keys", "part", "parts", "extra")]
+            if words:
+                out[i] = "_".join(words)
+    return out if len(set(filter(None, out))) == len([t for t in out if t]) else tags
+
+
+_TAG_PARAMS = frozenset({"kind", "tag", "label", "namespace", "scope"})
+
+
+def _tagging_call(ck, call: ast.Call) -> bool:
+    """A helper that labels a part with a kind given as a string literal:
+    `_key_part("lora", keys)` (what the `tag_key_parts` codemod writes), `tagged("salt", s)`
+    — the first argument is a str literal and the callee is a same-file function whose
+    first parameter is named kind/tag/label, or whose name says it tags."""
+    if len(call.args) < 2 or not (isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)):
+        return False
+    name = (ck.facts.dotted(call.func) or "").split(".")[-1]
+    if not name:
+        return False
+    if {"tag", "tagged", "label", "labelled", "labeled"} & set(ident_words(name)):
+        return True
+    index = ck.facts.memo("ck_first_params", lambda: {
+        fn.name: (fn.args.posonlyargs + fn.args.args)[0].arg if (fn.args.posonlyargs + fn.args.args) else ""
+        for fn in ck.facts.nodes(ast.FunctionDef, ast.AsyncFunctionDef)})
+    return index.get(name) in _TAG_PARAMS
 
 
 def _concat_parts(node: ast.AST) -> list[ast.AST] | None:
@@ -687,6 +751,7 @@ design of vllm-project/vllm#17045.
                 kinds = sorted(set(bare_kinds))
                 if len(kinds) < 2:
                     continue
+                tags = _distinct_tags(parts, tags)
                 fix = Fix(description="tag each key part with its kind", safety=SAFE,
                           codemod="tag_key_parts",
                           data={"line": n.lineno, "col": n.col_offset, "end_line": n.end_lineno,
