@@ -372,6 +372,13 @@ def prefix_block_hash(seq: Seq, parent: bytes) -> bytes:
 
 def block_hash_of_payload(seq: Seq) -> str:
     return hashlib.sha256(seq.payload).hexdigest()
+
+
+def chained_block_hash(seq: Seq, parent: bytes) -> str:
+    h = hashlib.sha256()
+    h.update(parent)
+    h.update(repr(tuple(seq.token_ids)).encode())
+    return h.hexdigest()
 '''
 
 
@@ -381,16 +388,19 @@ def test_ctx501_fix_keeps_hashlib_digests_on_bytes():
     differ per cache salt."""
     from ctxlint import fixers
     found = lint(HASHLIB_KEYS, "CTX501")
-    assert [(f.line, f.fix.data["mode"]) for f in found] == [(15, "inside"), (19, "append"), (23, "bytes")]
+    assert [(f.line, f.fix.data["mode"]) for f in found] == [(15, "inside"), (19, "append"), (23, "bytes"),
+                                                             (27, "bytes")]
     fixed = fixers.fix_text("case.py", HASHLIB_KEYS, "python", found, unsafe=True)
     assert "repr((tuple(seq.token_ids[:16]), seq.tenant_salt)).encode()" in fixed
     assert "repr((parent, tuple(seq.token_ids), seq.tenant_salt)).encode()" in fixed
     assert "hashlib.sha256(seq.payload + repr(seq.tenant_salt).encode())" in fixed
+    assert "h.update(parent + repr(seq.tenant_salt).encode())" in fixed
     assert lines(fixed, "CTX501") == []
     ns: dict = {}
     exec(compile(fixed, "fixed.py", "exec"), ns)
     a, b = ns["Seq"]([1, 2, 3], "a", b"x"), ns["Seq"]([1, 2, 3], "b", b"x")
-    for fn, args in (("first_block_hash", ()), ("prefix_block_hash", (b"p",)), ("block_hash_of_payload", ())):
+    for fn, args in (("first_block_hash", ()), ("prefix_block_hash", (b"p",)), ("block_hash_of_payload", ()),
+                     ("chained_block_hash", (b"p",))):
         assert ns[fn](a, *args) != ns[fn](b, *args), fn
 
 
