@@ -46,7 +46,7 @@ class UnusedNoqa(Rule):
     name = "unused-noqa"
     language = "any"
     default = False
-    summary = "A suppression comment that suppresses no finding (off by default)."
+    summary = "A suppression comment that suppresses no finding."
     doc = """\
 ## What it does
 Reports `# noqa: CTX…`, `# ctxlint: ignore[…]`, `//nolint:ctxlint` and
