@@ -115,6 +115,9 @@ def run_check(args) -> int:
             files = engine.discover(args.paths, config, args.exclude)
         except FileNotFoundError as exc:
             return _err(f"path does not exist: {exc.args[0]}")
+        if not files and not args.quiet:
+            sys.stderr.write("ctxlint: warning: no Python, Go or template files to check under "
+                             f"{' '.join(args.paths)} (excluded, ignored or of another type)\n")
         progress = _progress(len(files), args)
         try:
             result = engine.lint_paths(args.paths, config, rules, jobs=args.jobs,
@@ -148,6 +151,9 @@ def run_check(args) -> int:
         from ctxlint import baseline
         if args.write_baseline:
             baseline.write(args.write_baseline, findings)
+            sys.stderr.write(f"Wrote {len(findings)} finding{'s' if len(findings) != 1 else ''} "
+                             f"to baseline {args.write_baseline}.\n")
+            return EXIT_CLEAN
         if args.baseline:
             try:
                 findings = baseline.filter_new(args.baseline, findings)
@@ -205,10 +211,10 @@ def run_rules(args) -> int:
                            "fixable": r.fix_safety is not None, "fix_safety": r.fix_safety,
                            "default": r.default, "summary": r.summary} for r in rules.values()], indent=2))
         return EXIT_CLEAN
-    print(f"{'code':<7} {'name':<42} {'lang':<7} {'fix':<7} summary")
+    print(f"{'code':<7} {'name':<40} {'lang':<12} {'fix':<7} summary")
     for r in rules.values():
         fix = r.fix_safety or "-"
-        print(f"{r.code:<7} {r.name:<42} {r.language:<7} {fix:<7} {r.summary}")
+        print(f"{r.code:<7} {r.name:<40} {r.language:<12} {fix:<7} {r.summary}")
     return EXIT_CLEAN
 
 
@@ -239,7 +245,9 @@ def corpus_examples(code: str, kind: str) -> list[tuple[str, str]]:
     for root in roots:
         d = root / code / kind
         if d.is_dir():
-            return [(f.name, f.read_text(encoding="utf-8", errors="replace"))
+            import re
+            header = re.compile(r"^\s*(#|//|\{#)\s*(expect|sandbox):.*$\n?", re.MULTILINE)
+            return [(f.name, header.sub("", f.read_text(encoding="utf-8", errors="replace")))
                     for f in sorted(d.iterdir()) if f.is_file()]
     return []
 

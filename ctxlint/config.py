@@ -89,6 +89,10 @@ def _str_list(key: str, value: object) -> list[str]:
     return list(value)
 
 
+KNOWN_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude", "template-dirs",
+              "scope-ids", "extend-scope-ids", "per-file-ignores", "max-file-size", "respect-gitignore")
+
+
 def _apply(cfg: Config, table: dict, source: str) -> None:
     for key, value in table.items():
         k = key.replace("_", "-")
@@ -111,7 +115,10 @@ def _apply(cfg: Config, table: dict, source: str) -> None:
                 raise ConfigError(f"config key '{key}' must be true or false")
             cfg.respect_gitignore = value
         else:
-            raise ConfigError(f"unknown config key '{key}' in {source}")
+            import difflib
+            close = difflib.get_close_matches(k, KNOWN_KEYS, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise ConfigError(f"unknown config key '{key}' in {source}{hint}")
 
 
 def find_config_file(start: Path) -> Path | None:

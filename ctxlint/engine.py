@@ -117,14 +117,17 @@ def discover(paths: Iterable[str], config: Config, extra_excludes: Iterable[str]
         if not p.exists():
             raise FileNotFoundError(raw)
         if p.is_file():
-            lang = lang_for(p) or "python"
+            lang = lang_for(p) or _shebang_language(p)
+            if lang is None:
+                continue  # not Python, Go or a template: nothing of ours to check
             rp = p.resolve()
             if rp not in seen:
                 seen.add(rp)
                 out.append(SourceFile(raw, p, lang))
             continue
         # Directory walk with nested .gitignore support.
-        stack: list[tuple[Path, list[tuple[Path, object]]]] = [(p, [])]
+        stack: list[tuple[Path, list[tuple[Path, object]]]] = [
+            (p, _ancestor_gitignores(p) if config.respect_gitignore else [])]
         while stack:
             d, specs = stack.pop()
             if config.respect_gitignore:
@@ -172,13 +175,55 @@ def discover(paths: Iterable[str], config: Config, extra_excludes: Iterable[str]
     return out
 
 
+def _shebang_language(path: Path) -> str | None:
+    """An extension-less script named on the command line: Python if its shebang says so."""
+    try:
+        with open(path, "rb") as fh:
+            first = fh.readline(200)
+    except OSError:
+        return None
+    return "python" if first.startswith(b"#!") and b"python" in first else None
+
+
+def _ancestor_gitignores(start: Path) -> list:
+    """.gitignore specs of the directories above `start`, up to the repository root.
+
+    `ctxlint check sub/` honours the root .gitignore as `git status` would.
+    The walk stops at the first directory holding `.git`.
+    """
+    import pathspec
+    specs = []
+    d = start.absolute()
+    chain = []
+    for parent in d.parents:
+        chain.append(parent)
+        if (parent / ".git").exists():
+            break
+    else:
+        return []
+    if (d / ".git").exists():
+        return []
+    for parent in reversed(chain):
+        gi = parent / ".gitignore"
+        if gi.is_file():
+            try:
+                specs.append((parent, pathspec.GitIgnoreSpec.from_lines(
+                    gi.read_text(encoding="utf-8", errors="replace").splitlines())))
+            except Exception:  # a malformed .gitignore must not stop the run
+                pass
+    return specs
+
+
 def _ignored(path: Path, is_dir: bool, specs: list) -> bool:
     ignored = False
     for base, spec in specs:
         try:
             rel = path.relative_to(base).as_posix()
         except ValueError:
-            continue
+            try:
+                rel = path.absolute().relative_to(base).as_posix()
+            except ValueError:
+                continue
         if is_dir:
             rel += "/"
         res = spec.check_file(rel) if hasattr(spec, "check_file") else None

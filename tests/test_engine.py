@@ -237,3 +237,29 @@ def test_single_file_check_does_not_import_heavy_modules(tmp_path):
             "print(bad)") % str(f)
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.stdout.strip().splitlines()[-1] == "[]", proc.stdout + proc.stderr
+
+
+def test_root_gitignore_applies_to_a_subdirectory(tmp_path, capsys):
+    """`ctxlint check sub/` honours the repository root's .gitignore, as git does."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".gitignore").write_text("sup/a.py\n")
+    (tmp_path / "sup").mkdir()
+    (tmp_path / "sup" / "a.py").write_text(BAD)
+    (tmp_path / "sup" / "b.py").write_text(BAD + "\n")
+    rc, out, _ = run_cli(["check", "sup", "--no-cache"], tmp_path, capsys)
+    assert "sup/b.py:9:5" in out and "sup/a.py" not in out
+
+
+def test_no_files_warns_and_unknown_suffix_is_not_linted(tmp_path, capsys):
+    (tmp_path / "notes.txt").write_text("asyncio.create_task(x)\n")
+    rc, out, err = run_cli(["check", "notes.txt", "--no-cache"], tmp_path, capsys)
+    assert rc == 0 and "no Python, Go or template files" in err
+    (tmp_path / "tool").write_text("#!/usr/bin/env python3\n" + BAD)
+    rc, out, err = run_cli(["check", "tool", "--no-cache"], tmp_path, capsys)
+    assert rc == 1 and "tool:10:5: CTX107" in out
+
+
+def test_unknown_config_key_suggests_the_close_one(tmp_path, capsys):
+    (tmp_path / "ctxlint.toml").write_text("selct = ['CTX1']\n")
+    rc, _, err = run_cli(["check", "."], tmp_path, capsys)
+    assert rc == 2 and "did you mean 'select'" in err

@@ -18,11 +18,12 @@ def render(findings: list[Finding], ctx) -> str:
     if ctx.statistics and findings:
         out.append("")
         counts = Counter(f.code for f in findings)
-        fixable = Counter(f.code for f in findings if f.fix is not None)
+        fixable = Counter(f.code for f in findings if f.fix is not None and f.fix.safety == "safe")
+        unsafe = Counter(f.code for f in findings if f.fix is not None and f.fix.safety != "safe")
         for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
             rule = ctx.rules.get(code)
             name = rule.name if rule else ""
-            fx = " [*]" if fixable[code] else ""
+            fx = " [*]" if fixable[code] else (" [unsafe fix]" if unsafe[code] else "")
             out.append(f"{n:>6}  {code}  {name}{fx}")
     n = len(findings)
     if n:
