@@ -7,7 +7,9 @@ Exit codes (DESIGN.md): 0 no findings, 1 findings, 2 usage or internal error.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from pathlib import Path
 
 from ctxlint import __version__
 
@@ -280,5 +282,13 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write("ctxlint: interrupted\n")
         return EXIT_ERROR
     except BrokenPipeError:
+        return EXIT_ERROR
+    except Exception as exc:  # exit 1 means findings: an internal error must be 2
+        import traceback
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        sys.stderr.write(f"ctxlint: internal error: {type(exc).__name__}: {exc} "
+                         f"(at {Path(where.filename).name}:{where.lineno}); please report it\n")
+        if os.environ.get("CTXLINT_DEBUG"):
+            traceback.print_exc()
         return EXIT_ERROR
     return EXIT_ERROR

@@ -133,11 +133,15 @@ def find_config_file(start: Path) -> Path | None:
         p = d / "pyproject.toml"
         if p.is_file():
             try:
-                if "ctxlint" in tomllib.loads(p.read_text(encoding="utf-8")).get("tool", {}):
-                    return p
-            except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
-                # A broken pyproject.toml that is not ours is not our error to report.
+                tool = tomllib.loads(p.read_text(encoding="utf-8")).get("tool", {})
+            except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+                # It may hold our settings: silently falling back to defaults would
+                # run the wrong rules, so say so (ruff does the same).
+                raise ConfigError(f"{p}: invalid TOML: {exc}") from None
+            except OSError:
                 continue
+            if isinstance(tool, dict) and "ctxlint" in tool:
+                return p
     return None
 
 
@@ -161,10 +165,13 @@ def load_config(explicit: str | None = None, first_path: str | None = None) -> C
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{path}: 'tool' must be a table")
     if path.name == "pyproject.toml":
-        table = data.get("tool", {}).get("ctxlint", {})
+        table = tool.get("ctxlint", {})
     else:
-        table = data.get("tool", {}).get("ctxlint", data)
+        table = tool.get("ctxlint", data)
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.ctxlint] must be a table")
     _apply(cfg, table, str(path))

@@ -126,8 +126,10 @@ def discover(paths: Iterable[str], config: Config, extra_excludes: Iterable[str]
                 out.append(SourceFile(raw, p, lang))
             continue
         # Directory walk with nested .gitignore support.
-        stack: list[tuple[Path, list[tuple[Path, object]]]] = [
-            (p, _ancestor_gitignores(p) if config.respect_gitignore else [])]
+        inherited = _ancestor_gitignores(p) if config.respect_gitignore else []
+        if inherited and _named_dir_ignored(p, inherited):
+            inherited = []  # an ignored directory named explicitly is checked, like a named file
+        stack: list[tuple[Path, list[tuple[Path, object]]]] = [(p, inherited)]
         while stack:
             d, specs = stack.pop()
             if config.respect_gitignore:
@@ -212,6 +214,12 @@ def _ancestor_gitignores(start: Path) -> list:
             except Exception:  # a malformed .gitignore must not stop the run
                 pass
     return specs
+
+
+def _named_dir_ignored(p: Path, specs: list) -> bool:
+    """Is directory `p`, or a directory above it, ignored by the inherited specs?"""
+    d = p.absolute()
+    return any(_ignored(x, True, specs) for x in (d, *d.parents) if any(x != b and x.is_relative_to(b) for b, _ in specs))
 
 
 def _ignored(path: Path, is_dir: bool, specs: list) -> bool:
@@ -303,7 +311,12 @@ def lint_text(display: str, text: str, language: str, rules: list, config: Confi
     lang_rules = [r for r in rules_for(language, rules) if r.code not in ("CTX000", "CTX001")]
     wanted = [r for r in lang_rules if r.wants(text)] if not os.environ.get("CTXLINT_NO_PREFILTER") else lang_rules
     findings: list[Finding] = []
-    if wanted:
+    if not wanted and any(r.code == "CTX000" for r in rules):
+        # The prefilter skips analysis, never the syntax check: a file that does
+        # not parse is always a CTX000 finding (on real code nearly every file
+        # passes the prefilter anyway, so this costs almost nothing).
+        findings = _syntax_only(display, text, language, config)
+    elif wanted:
         mod = _language_module(language)
         if tree is not None:
             findings = mod.lint(display, text, wanted, config, tree=tree)
@@ -316,6 +329,19 @@ def lint_text(display: str, text: str, language: str, rules: list, config: Confi
         findings.extend(unused_suppressions(display, sups, {r.code for r in rules}, text))
     findings.sort(key=Finding.sort_key)
     return (findings, sups) if with_suppressions else findings
+
+
+def _syntax_only(display: str, text: str, language: str, config: Config) -> list[Finding]:
+    """Parse only, for a file no selected rule wants: [CTX000] or []."""
+    if language == "python":
+        from ctxlint.languages.python import parse
+        err = parse(display, text)[1]
+    elif language == "go":
+        from ctxlint.languages import go
+        err = go.parse_error(go.facts_for(display, text, config))
+    else:
+        return _language_module(language).lint(display, text, [], config)
+    return [err] if err is not None else []
 
 
 def _per_file_ignores(findings: list[Finding], display: str, config: Config) -> list[Finding]:
@@ -364,8 +390,11 @@ def lint_bytes(sf: SourceFile, raw: bytes, config: Config, rules: list) -> tuple
     text, err = decode(raw, sf.language, sf.display)
     if err is not None:
         return [err], [], False
+    from ctxlint.findings import drain_notices
+    drain_notices()
     try:
-        return lint_text(sf.display, text, sf.language, rules, config), [], True
+        found = lint_text(sf.display, text, sf.language, rules, config)
+        return found, [f"{sf.display}: {n}" for n in drain_notices()], True
     except Exception as exc:  # a rule bug must not lose the rest of the run
         import traceback
         tb = traceback.format_exc(limit=-3).strip().splitlines()
@@ -419,11 +448,22 @@ class Cache:
             self.data = {}
 
     @staticmethod
-    def digest(raw: bytes) -> str:
-        return hashlib.blake2b(raw, digest_size=16).hexdigest()
+    def digest(raw: bytes, language: str) -> str:
+        """Key of a file: its bytes and the language it is linted as (a .py and a
+        .j2 with the same bytes have different findings)."""
+        h = hashlib.blake2b(raw, digest_size=16)
+        h.update(language.encode())
+        return h.hexdigest()
 
-    def get(self, digest: str):
-        return self.data.get(digest)
+    def get(self, digest: str, display: str) -> list[Finding] | None:
+        """Cached findings for `digest`, or None; a malformed entry is a miss."""
+        entry = self.data.get(digest)
+        if entry is None:
+            return None
+        try:
+            return [Finding.from_cache(d, display) for d in entry]
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
 
     def put(self, digest: str, findings: list[Finding]) -> None:
         self.data[digest] = [f.to_cache() for f in findings]
@@ -477,10 +517,10 @@ def lint_paths(paths: list[str], config: Config, rules: list, jobs: int | None =
             except OSError as exc:
                 result.notices.append(f"{sf.display}: cannot read: {exc.strerror or exc}")
                 continue
-            dg = Cache.digest(raw)
-            hit = cache.get(dg)
+            dg = Cache.digest(raw, sf.language)
+            hit = cache.get(dg, sf.display)
             if hit is not None:
-                result.findings.extend(Finding.from_cache(d, sf.display) for d in hit)
+                result.findings.extend(hit)
                 result.cached += 1
                 if progress:
                     progress(1)

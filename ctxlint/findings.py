@@ -139,3 +139,21 @@ class Finding:
             message=d["message"],
             fix=Fix.from_dict(d["fix"]) if d.get("fix") else None,
         )
+
+
+# A side channel for "analysis incomplete" notices (a rule that hit Python's
+# recursion limit on absurdly deep code): languages call `note()`, the engine
+# drains them per file into the run's notices, and such files are not cached.
+_NOTICES: list[str] = []
+
+
+def note(message: str) -> None:
+    """Record a one-line notice about the file being linted (shown on stderr)."""
+    _NOTICES.append(message)
+
+
+def drain_notices() -> list[str]:
+    """Return and clear the notices recorded since the last call."""
+    out = _NOTICES[:]
+    _NOTICES.clear()
+    return out

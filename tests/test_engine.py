@@ -123,9 +123,8 @@ def test_discovery_gitignore_default_excludes_and_explicit_file(proj, capsys):
 
 
 def test_bad_input_never_crashes(tmp_path, capsys):
-    # The prefilter skips files no rule wants; a syntax error in one that a rule
-    # wants (it mentions create_task) is a CTX000 finding.
-    (tmp_path / "syntax.py").write_text("def f(:\n    create_task(x)\n")
+    # The prefilter skips analysis of files no rule wants, never the syntax check.
+    (tmp_path / "syntax.py").write_text("def f(:\n    pass\n")
     (tmp_path / "latin1.py").write_bytes("x = 'caf\xe9'\n".encode("latin-1"))
     (tmp_path / "cookie.py").write_bytes("# -*- coding: latin-1 -*-\nx = 'caf\xe9'\n".encode("latin-1"))
     (tmp_path / "binary.py").write_bytes(b"\x00\x01\x02binary")
@@ -142,6 +141,18 @@ def test_bad_input_never_crashes(tmp_path, capsys):
     assert not any(n in ("cookie.py", "empty.py") for n, _, _ in data)
     assert "huge.py: skipped" in err and "Traceback" not in err
     assert rc == 1
+
+
+def test_syntax_error_reported_even_when_no_rule_wants_the_file(tmp_path, capsys):
+    (tmp_path / "s.py").write_text("x = 1\ndef f(:\n")
+    (tmp_path / "b.go").write_text("package main\nfunc main() {\n")
+    (tmp_path / "t.j2").write_text("{% if x %}\n")
+    rc, out, _ = run_cli(["check", ".", "--no-cache", "--output-format", "json", "--select", "CTX107"], tmp_path, capsys)
+    got = {(Path(d["path"]).name, d["code"]) for d in json.loads(out)}
+    assert rc == 1 and got == {("s.py", "CTX000"), ("b.go", "CTX000"), ("t.j2", "CTX000")}
+    # Deselecting CTX000 turns the check off.
+    rc, _, _ = run_cli(["check", ".", "--no-cache", "--select", "CTX107", "--ignore", "CTX000"], tmp_path, capsys)
+    assert rc == 0
 
 
 def test_cache_rerun_parses_nothing(proj):
@@ -263,3 +274,66 @@ def test_unknown_config_key_suggests_the_close_one(tmp_path, capsys):
     (tmp_path / "ctxlint.toml").write_text("selct = ['CTX1']\n")
     rc, _, err = run_cli(["check", "."], tmp_path, capsys)
     assert rc == 2 and "did you mean 'select'" in err
+
+
+def test_ignored_directory_named_explicitly_is_checked(tmp_path, capsys):
+    """Like a named file, a directory the user names is checked even if .gitignore lists it."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".gitignore").write_text("vendor/\n")
+    (tmp_path / "vendor" / "pkg").mkdir(parents=True)
+    (tmp_path / "vendor" / "pkg" / "m.py").write_text(BAD)
+    rc, out, _ = run_cli(["check", "vendor/pkg", "--no-cache"], tmp_path, capsys)
+    assert rc == 1 and "vendor/pkg/m.py:9:5" in out
+    rc, out, _ = run_cli(["check", ".", "--no-cache"], tmp_path, capsys)
+    assert rc == 0
+
+
+def test_odd_config_and_cache_never_crash(tmp_path, capsys):
+    (tmp_path / "a.py").write_text(BAD)
+    (tmp_path / "pyproject.toml").write_text("tool = 1\n")  # not ours: defaults apply
+    rc, _, err = run_cli(["check", "."], tmp_path, capsys)
+    assert rc == 1 and "Traceback" not in err and "internal error" not in err
+    (tmp_path / "pyproject.toml").write_text("version = 1.0.0\n")
+    rc, _, err = run_cli(["check", "."], tmp_path, capsys)
+    assert rc == 2 and "invalid TOML" in err
+    (tmp_path / "pyproject.toml").unlink()
+    # A cache entry of the wrong shape is a miss, not a crash.
+    rc, _, _ = run_cli(["check", "."], tmp_path, capsys)
+    assert rc == 1
+    cache_file = next((tmp_path / ".ctxlint_cache").glob("findings-*.json"))
+    data = json.loads(cache_file.read_text())
+    cache_file.write_text(json.dumps({k: [{"bad": 1}] for k in data}))
+    rc, out, err = run_cli(["check", "."], tmp_path, capsys)
+    assert rc == 1 and "CTX107" in out and "Traceback" not in err
+
+
+def test_cache_key_includes_language(tmp_path, capsys):
+    for name in ("t.py", "t.j2"):
+        (tmp_path / name).write_text("{{ x.__class__ }}\n")
+    first = run_cli(["check", ".", "--output-format", "json"], tmp_path, capsys)
+    second = run_cli(["check", ".", "--output-format", "json"], tmp_path, capsys)
+    assert json.loads(first[1]) == json.loads(second[1])
+    assert any(d["code"] == "CTX302" for d in json.loads(second[1]))
+
+
+def test_deep_code_gives_a_notice_not_silence(tmp_path, capsys):
+    """A rule that hits the recursion limit is skipped with a notice, never silently."""
+    terms = " + ".join(["p"] * 2000)
+    (tmp_path / "deep.py").write_text(
+        "import hashlib\n_cache = {}\ndef key(tenant_id, p, llm):\n"
+        f"    k = hashlib.sha256(({terms}).encode()).hexdigest()\n"
+        "    _cache[k] = llm(p, tenant_id)\n    return _cache[k]\n")
+    rc, out, err = run_cli(["check", ".", "--no-cache"], tmp_path, capsys)
+    assert "Traceback" not in err
+    assert "nested too deeply" in err or "CTX501" in out or "CTX000" in out
+
+
+def test_segment_is_linear_and_handles_unicode():
+    import ast as _ast
+    from ctxlint.languages.python import PythonFacts
+    src = "s = 'héllo'; t = (1,\n  2)\n"
+    tree = _ast.parse(src)
+    facts = PythonFacts("a.py", src, tree, Config())
+    nodes = facts.nodes(_ast.Constant) + facts.nodes(_ast.Tuple)
+    for n in nodes:
+        assert facts.segment(n) == _ast.get_source_segment(src, n)

@@ -84,7 +84,7 @@ def test_linting_python_does_not_import_jinja2(tmp_path):
 
 
 def test_rules_for_multi_language():
-    rules = select_rules(["CTX302", "CTX301"], [])
+    rules = select_rules(["CTX302", "CTX301"], ["CTX000"])  # CTX000 is on unless ignored
     assert {r.code for r in engine.rules_for("jinja", rules)} == {"CTX302"}
     assert {r.code for r in engine.rules_for("python", rules)} == {"CTX301", "CTX302"}
     assert engine.rules_for("go", rules) == []

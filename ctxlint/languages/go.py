@@ -887,7 +887,8 @@ def run_rules(facts: GoFacts, rules: Iterable) -> list[Finding]:
         try:
             out.extend(rule.check(facts))
         except RecursionError:
-            continue
+            from ctxlint.findings import note
+            note(f"{rule.code} skipped: the code is nested too deeply to analyse")
     return out
 
 

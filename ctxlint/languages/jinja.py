@@ -325,7 +325,8 @@ def lint(path: str, text: str, rules: list, config: Config, options: dict | None
         try:
             out.extend(rule.check(facts))
         except RecursionError:
-            continue
+            from ctxlint.findings import note
+            note(f"{rule.code} skipped: the code is nested too deeply to analyse")
     return out
 
 
@@ -1352,8 +1353,8 @@ def literal_facts(pyfacts, lt: LiteralTemplate) -> JinjaFacts | None:
     if err is not None:
         return None
     node = lt.node
-    seg = ast.get_source_segment(pyfacts.text, node) or ""
-    lines = pyfacts.text.split("\n")
+    seg = pyfacts.segment(node)
+    lines = pyfacts.lines
     simple = seg.count("\n") == lt.text.count("\n")
     m = re.match(r"[rRbBuUfF]*('''|\"\"\"|'|\")", seg)
     prefix = len(m.group(0)) if m else 1

@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import Callable, Iterable, Iterator, TypeVar
 
 from ctxlint.config import Config
-from ctxlint.findings import Finding, Fix
+from ctxlint.findings import Finding, Fix, note
 
 N = TypeVar("N", bound=ast.AST)
 
@@ -81,7 +81,9 @@ class PythonFacts:
 
     @cached_property
     def lines(self) -> list[str]:
-        return self.text.splitlines()
+        """Source lines as the parser numbers them (split on "\n" only; the engine
+        normalises CRLF/CR, and form feeds or U+2028 are not line breaks to `ast`)."""
+        return self.text.split("\n")
 
     def ancestors(self, node: ast.AST) -> Iterator[ast.AST]:
         """Parents of `node`, innermost first, up to the Module."""
@@ -341,18 +343,44 @@ class PythonFacts:
         )
 
     def offset(self, line: int, col: int) -> int:
-        """Character offset of a 1-based line and 0-based column."""
-        return self._line_starts[line - 1] + col
+        """Character offset into `text` of a 1-based line and an `ast` column
+        (`col_offset` counts UTF-8 bytes; converted to characters here)."""
+        return self._line_starts[line - 1] + self.char_col(line, col)
+
+    def char_col(self, line: int, col: int) -> int:
+        """Convert an `ast` byte column on 1-based `line` to a character column."""
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        if text.isascii():
+            return col
+        return len(text.encode("utf-8")[:col].decode("utf-8", "ignore"))
 
     @cached_property
     def _line_starts(self) -> list[int]:
         starts = [0]
-        for ln in self.text.splitlines(keepends=True):
-            starts.append(starts[-1] + len(ln))
+        for ln in self.lines:
+            starts.append(starts[-1] + len(ln) + 1)
         return starts
 
     def segment(self, node: ast.AST) -> str:
-        return ast.get_source_segment(self.text, node) or ""
+        """Source text of `node` (like `ast.get_source_segment`, without re-splitting
+        the whole file on every call: that made big files quadratic)."""
+        try:
+            l1, l2 = node.lineno, node.end_lineno
+            c1, c2 = node.col_offset, node.end_col_offset
+        except AttributeError:
+            return ""
+        if l2 is None or c2 is None or not (0 < l1 <= l2 <= len(self.lines)):
+            return ""
+        lines = self.lines
+
+        def cut(text: str, a: int | None, b: int | None) -> str:
+            if text.isascii():
+                return text[a:b]
+            return text.encode("utf-8")[a:b].decode("utf-8", "replace")
+
+        if l1 == l2:
+            return cut(lines[l1 - 1], c1, c2)
+        return "\n".join([cut(lines[l1 - 1], c1, None), *lines[l1:l2 - 1], cut(lines[l2 - 1], None, c2)])
 
     def astroid_module(self):
         """The file as an astroid module, built on first use (slow: only for inference)."""
@@ -391,13 +419,18 @@ def parse(path: str, text: str) -> tuple[ast.Module | None, Finding | None]:
 
 
 def run_rules(facts: PythonFacts, rules: list) -> list[Finding]:
-    """Run each rule's check over the shared facts; a rule that crashes is reported, not fatal."""
+    """Run each rule's check over the shared facts.
+
+    A rule that exceeds the recursion limit on pathologically deep code is skipped
+    for this file with a notice (never silently); any other exception propagates to
+    the engine, which reports it as an internal error.
+    """
     out: list[Finding] = []
     for rule in rules:
         try:
             out.extend(rule.check(facts))
         except RecursionError:
-            continue
+            note(f"{rule.code} skipped: the code is nested too deeply to analyse")
     return out
 
 

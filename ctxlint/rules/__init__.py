@@ -104,7 +104,9 @@ def get_rule(code: str) -> Rule | None:
 def select_rules(select: list[str], ignore: list[str], extend_select: list[str] = ()) -> list[Rule]:
     """Resolve select/ignore code prefixes to the rules that run.
 
-    An empty `select` means every default-on rule. Prefix matching follows ruff:
+    An empty `select` means every default-on rule. CTX000 (parse-error) is always
+    on unless ignored explicitly, as ruff reports syntax errors whatever is
+    selected. Prefix matching follows ruff:
     "CTX5" selects CTX501..CTX505; "ALL" selects everything. The longest matching
     prefix wins between select and ignore.
 
@@ -129,7 +131,9 @@ def select_rules(select: list[str], ignore: list[str], extend_select: list[str] 
 
     chosen = []
     for code, rule in rules.items():
-        if select:
+        if code == "CTX000":
+            s = len(code) if not select else max(best(code, [*select, *extend_select]), 0)
+        elif select:
             s = best(code, [*select, *extend_select])
         else:
             s = max(0 if rule.default else -1, best(code, extend_select))
