@@ -17,7 +17,9 @@ Python `# noqa: CTX501` (merged into an existing `# noqa: …` list), Go
 comment cannot go without changing the program — the line ends inside a
 multi-line string, after a backslash continuation, inside a Go raw string or
 block comment, or inside a multi-line Jinja tag or `{% raw %}` block — are left
-alone. Files are rewritten atomically, keeping their newline style and BOM.
+alone; their findings stay reported. Files are decoded like the engine does
+(PEP 263 coding cookies included) and rewritten with `ctxlint.fixers.write_atomic`
+and `encode_like`, keeping encoding, BOM, line endings, mode and symlinks.
 """
 
 from __future__ import annotations
@@ -25,16 +27,16 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
 import re
-import tempfile
 import tokenize
 from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
 from ctxlint import __version__
 from ctxlint.findings import Finding
+from ctxlint.fixers import OutsideTree, encode_like, write_atomic
 
 BASELINE_VERSION = 1
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -69,12 +71,28 @@ def _split_lines(text: str) -> list[str]:
     return _NEWLINE.split(text)
 
 
+def _read_text(path: str) -> tuple[bytes, str, str] | None:
+    """(bytes, language, LF-normalised text) of a file as the engine decodes it
+    (UTF-8 with or without BOM, or a Python file's PEP 263 coding cookie); None
+    when it cannot be read or decoded."""
+    from ctxlint import engine
+    # Files without a known suffix are reported only from configured
+    # template-dirs, which hold Jinja templates.
+    language = engine.language_of(Path(path)) or "jinja"
+    try:
+        raw = Path(path).read_bytes()
+    except OSError:
+        return None
+    text, err = engine.decode(raw, language, path)
+    if err is not None or text is None:
+        return None
+    return raw, language, text
+
+
 def _read_lines(path: str, cache: dict[str, list[str] | None]) -> list[str] | None:
     if path not in cache:
-        try:
-            cache[path] = _split_lines(Path(path).read_bytes().decode("utf-8-sig"))
-        except (OSError, UnicodeDecodeError):
-            cache[path] = None
+        got = _read_text(path)
+        cache[path] = None if got is None else _split_lines(got[2])
     return cache[path]
 
 
@@ -103,22 +121,6 @@ def _entries(findings: Iterable[Finding], base: Path) -> list[dict]:
     return out
 
 
-def _atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
-    fd, tmp = tempfile.mkstemp(dir=str(path.parent), prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 # ----------------------------------------------------------------- baseline
 def write(path: str, findings: list[Finding]) -> None:
     """Record `findings` in the baseline file `path` (JSON, written atomically).
@@ -135,7 +137,7 @@ def write(path: str, findings: list[Finding]) -> None:
         "findings": _entries(findings, base),
     }
     target.parent.mkdir(parents=True, exist_ok=True)
-    _atomic_write(target, (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    write_atomic(target, (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
 
 
 def load(path: str) -> Counter:
@@ -296,66 +298,93 @@ _ADDERS = {"python": (_add_python, _python_unsafe_lines), "go": (_add_go, _go_un
            "jinja": (_add_jinja, _jinja_unsafe_lines)}
 
 
-def add_noqa_text(text: str, language: str, codes_by_line: dict[int, list[str]]) -> tuple[str, int]:
-    """Insert suppression comments into LF-normalised `text`.
-
-    Args:
-        codes_by_line: 1-based line -> codes to suppress there.
-    Returns:
-        (new text, number of lines that gained or extended a comment).
-    """
+def _add_noqa_lines(text: str, language: str, codes_by_line: dict[int, list[str]]) -> tuple[str, set[int]]:
     add, unsafe = _ADDERS[language]
     lines = text.split("\n")
     skip = unsafe(text)
-    changed = 0
+    changed: set[int] = set()
     for ln, codes in sorted(codes_by_line.items()):
         if ln in skip or not 0 < ln <= len(lines):
             continue
         new = add(lines[ln - 1], sorted(dict.fromkeys(codes)))
         if new is not None and new != lines[ln - 1]:
             lines[ln - 1] = new
-            changed += 1
+            changed.add(ln)
     return "\n".join(lines), changed
 
 
-def add_noqa(findings: list[Finding]) -> int:
-    """Add suppression comments for `findings` to their files; returns the lines changed.
+def add_noqa_text(text: str, language: str, codes_by_line: dict[int, list[str]]) -> tuple[str, int]:
+    """Insert suppression comments into LF-normalised `text`.
+
+    Args:
+        language: "python" | "go" | "jinja".
+        codes_by_line: 1-based line -> codes to suppress there.
+    Returns:
+        (new text, number of lines that gained or extended a comment).
+    Raises:
+        KeyError: an unknown language.
+    """
+    new, changed = _add_noqa_lines(text, language, codes_by_line)
+    return new, len(changed)
+
+
+@dataclass
+class NoqaOutcome:
+    """What `add_noqa` did.
+
+    added: lines that gained or extended a suppression comment.
+    skipped: the findings left unsuppressed (no comment can go on their line,
+        CTX000/CTX001, or their file could not be read, decoded or written), in input order.
+    notices: one-line reasons for files that were left alone.
+    """
+
+    added: int = 0
+    skipped: list[Finding] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+
+
+def add_noqa(findings: list[Finding], roots: Iterable[str] | None = None) -> NoqaOutcome:
+    """Add suppression comments for `findings` to their files.
 
     CTX000 (a file that does not parse) and CTX001 (a stale suppression) are not
-    suppressed. A file that cannot be read or decoded is skipped. Each file keeps
-    its newline style (LF, CRLF or CR) and UTF-8 BOM, and is replaced atomically.
-    """
-    from ctxlint.engine import language_of
+    suppressed. Files are decoded as the engine decodes them (`engine.decode`:
+    UTF-8, BOM, PEP 263 coding cookie) and written back in the same encoding,
+    BOM and line endings through `ctxlint.fixers.write_atomic` (atomic, mode
+    kept, a symlink written through to its target).
 
+    Args:
+        findings: the findings to suppress (any files, any order).
+        roots: the checked paths; a symlinked file is edited only when its
+            target lies under one of them (default: the current directory).
+    Returns a `NoqaOutcome`; never raises for a file it cannot edit (its
+    findings are `skipped` and a notice says why).
+    """
+    root_paths = [Path(r).resolve() for r in (roots or ())]
+    root_paths = [r if r.is_dir() else r.parent for r in root_paths] or [Path.cwd().resolve()]
+    out = NoqaOutcome()
     by_file: dict[str, dict[int, list[str]]] = defaultdict(lambda: defaultdict(list))
+    done: set[tuple[str, int]] = set()
     for f in findings:
-        if f.code in ("CTX000", "CTX001"):
-            continue
-        by_file[f.path][f.line].append(f.code)
-    total = 0
+        if f.code not in ("CTX000", "CTX001"):
+            by_file[f.path][f.line].append(f.code)
     for path, codes_by_line in by_file.items():
-        p = Path(path)
-        # Files without a known suffix are reported only from configured
-        # template-dirs, which hold Jinja templates.
-        language = language_of(p) or "jinja"
-        try:
-            raw = p.read_bytes()
-            bom = raw.startswith(b"\xef\xbb\xbf")
-            text = raw.decode("utf-8-sig")
-            mode = p.stat().st_mode & 0o7777
-        except (OSError, UnicodeDecodeError):
+        got = _read_text(path)
+        if got is None:
+            out.notices.append(f"{path}: no suppression comments added: cannot read or decode it")
             continue
-        m = _NEWLINE.search(text)
-        newline = m.group(0) if m else "\n"
-        normalised = _NEWLINE.sub("\n", text)
-        new, changed = add_noqa_text(normalised, language, codes_by_line)
+        raw, language, text = got
+        new, changed = _add_noqa_lines(text, language, codes_by_line)
         if not changed:
             continue
-        out = new.replace("\n", newline) if newline != "\n" else new
-        data = ("\ufeff" if bom else "").encode("utf-8") + out.encode("utf-8")
         try:
-            _atomic_write(p, data, mode)
-        except OSError:
+            write_atomic(path, encode_like(new, raw, language), root_paths, expect=raw)
+        except OutsideTree as exc:
+            out.notices.append(f"{path}: no suppression comments added: {exc}")
             continue
-        total += changed
-    return total
+        except (OSError, RuntimeError, UnicodeEncodeError, LookupError) as exc:
+            out.notices.append(f"{path}: no suppression comments added: cannot write it ({exc})")
+            continue
+        out.added += len(changed)
+        done.update((path, ln) for ln in changed)
+    out.skipped = [f for f in findings if (f.path, f.line) not in done]
+    return out

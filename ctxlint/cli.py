@@ -162,9 +162,15 @@ def run_check(args) -> int:
             except (OSError, ValueError) as exc:
                 return _err(f"cannot read baseline {args.baseline}: {exc}")
         if args.add_noqa:
-            added = baseline.add_noqa(findings)
+            noqa = baseline.add_noqa(findings, roots=args.paths)
+            added = noqa.added
             sys.stderr.write(f"Added {added} suppression comment{'s' if added != 1 else ''}.\n")
-            findings = []
+            result.notices.extend(noqa.notices)
+            findings = noqa.skipped
+            if findings:
+                n = len(findings)
+                sys.stderr.write(f"Skipped {n} finding{'s' if n != 1 else ''}: no suppression comment "
+                                 f"could be added (listed below).\n")
 
     ctx = ReportContext(rules=all_rules(), files=result.files, statistics=args.statistics, fixed=fixed)
     out = render(args.output_format, findings, ctx)

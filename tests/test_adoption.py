@@ -155,6 +155,55 @@ def test_add_noqa_never_edits_inside_a_string(tmp_path: Path):
     res = ctxlint("check", "s.py", "--add-noqa", cwd=tmp_path)
     assert "Added 0 suppression comments" in res.stderr
     assert (tmp_path / "s.py").read_text() == src
+    # The finding it could not suppress is still reported: exit 1, no "All checks passed".
+    assert res.returncode == 1 and "Skipped 1 finding" in res.stderr, res.stderr
+    assert "s.py:4:5: CTX107" in res.stdout and "All checks passed" not in res.stdout
+
+
+def test_add_noqa_reports_only_the_findings_it_could_not_suppress(tmp_path: Path):
+    src = ('import asyncio\n\nasync def f(log):\n    asyncio.create_task(log("""first\nsecond"""))\n'
+           '    asyncio.create_task(log("x"))\n')
+    (tmp_path / "s.py").write_text(src)
+    res = ctxlint("check", "s.py", "--add-noqa", "--output-format", "json", cwd=tmp_path)
+    assert res.returncode == 1 and "Added 1 suppression comment." in res.stderr
+    assert codes(res) == [("s.py", 4, "CTX107")]
+    assert (tmp_path / "s.py").read_text().splitlines()[5] == '    asyncio.create_task(log("x"))  # noqa: CTX107'
+
+
+def test_add_noqa_honours_a_pep263_coding_cookie(tmp_path: Path):
+    src = '# -*- coding: latin-1 -*-\nimport asyncio\nX = "é"\n\nasync def f(g):\n    asyncio.create_task(g())\n'
+    (tmp_path / "lat.py").write_bytes(src.encode("latin-1"))
+    res = ctxlint("check", "lat.py", "--add-noqa", cwd=tmp_path)
+    assert res.returncode == 0 and "Added 1 suppression comment." in res.stderr, res.stderr
+    want = src.replace("create_task(g())", "create_task(g())  # noqa: CTX107").encode("latin-1")
+    assert (tmp_path / "lat.py").read_bytes() == want  # still latin-1, not re-encoded as UTF-8
+    assert ctxlint("check", "lat.py", cwd=tmp_path).returncode == 0
+
+
+def test_add_noqa_writes_through_a_symlink_and_keeps_mode_and_mixed_endings(tmp_path: Path):
+    real = tmp_path / "real.py"
+    raw = PY_BUG.replace("\n", "\r\n", 3).encode()  # 3 CRLF lines, then LF
+    real.write_bytes(raw)
+    os.chmod(real, 0o640)
+    (tmp_path / "link.py").symlink_to(real)
+    res = ctxlint("check", "link.py", "--add-noqa", cwd=tmp_path)
+    assert res.returncode == 0 and "Added 1 suppression comment." in res.stderr, res.stderr
+    assert (tmp_path / "link.py").is_symlink()
+    assert (os.stat(real).st_mode & 0o777) == 0o640
+    want = raw.replace(b"log_usage(tenant))\n", b"log_usage(tenant))  # noqa: CTX107\n")
+    assert want != raw and real.read_bytes() == want
+
+
+def test_add_noqa_refuses_a_symlink_out_of_the_tree(tmp_path: Path):
+    outside, tree = tmp_path / "outside", tmp_path / "tree"
+    outside.mkdir()
+    tree.mkdir()
+    (outside / "svc.py").write_text(PY_BUG)
+    (tree / "link.py").symlink_to(outside / "svc.py")
+    res = ctxlint("check", ".", "--add-noqa", cwd=tree)
+    assert res.returncode == 1 and "outside the checked tree" in res.stderr, res.stderr
+    assert (outside / "svc.py").read_text() == PY_BUG and (tree / "link.py").is_symlink()
+    assert "link.py:9:5: CTX107" in res.stdout
 
 
 def test_add_noqa_text_units():

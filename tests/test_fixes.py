@@ -171,7 +171,8 @@ def test_diff_writes_nothing_and_exits_1(tmp_path, capsys):
     before = p.read_bytes()
     assert _run("--diff", str(p)) == 1
     out = capsys.readouterr().out
-    assert out.startswith(f"--- a/{p}") and "+    _background_tasks.add(task_1)" in out
+    # An absolute path reads a/tmp/..., as `git diff --no-index` writes it (not a//tmp/...).
+    assert out.startswith(f"--- a{p}\n+++ b{p}\n") and "+    _background_tasks.add(task_1)" in out
     assert p.read_bytes() == before
     assert _run("--fix", str(p)) == 0
     capsys.readouterr()
@@ -227,6 +228,70 @@ def test_check_without_fix_does_not_import_libcst(tmp_path):
             "print('libcst' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code, str(p)], capture_output=True, text=True, cwd=ROOT)
     assert proc.stdout.strip().splitlines()[-1] == "False", proc.stdout + proc.stderr
+
+
+def test_diff_headers_of_relative_paths(tmp_path, capsys):
+    _write_case(tmp_path)
+    assert _run("--diff", "handler.py", cwd=tmp_path) == 1
+    assert capsys.readouterr().out.startswith("--- a/handler.py\n+++ b/handler.py\n")
+
+
+def test_fix_keeps_each_lines_own_ending_in_a_mixed_file(tmp_path, capsys):
+    # 5 CRLF + 3 LF lines: untouched lines keep their own ending; the lines the
+    # fix inserts take the ending of the line they replace or follow.
+    raw = (b"import asyncio\r\n\r\nasync def handler(req):\n    asyncio.create_task(log(req))\r\n"
+           b"    return 1\n\nasync def log(r):\r\n    pass\r\n")
+    p = tmp_path / "ct.py"
+    p.write_bytes(raw)
+    assert _run("--fix", str(p)) == 0
+    out = p.read_bytes()
+    assert out == (b"import asyncio\r\n\r\n_background_tasks: set = set()\r\n\r\nasync def handler(req):\n"
+                   b"    task = asyncio.create_task(log(req))\r\n    _background_tasks.add(task)\r\n"
+                   b"    task.add_done_callback(_background_tasks.discard)\r\n    return 1\n\n"
+                   b"async def log(r):\r\n    pass\r\n"), out
+
+
+def test_restore_newlines_units():
+    mixed = "a\r\nb\nc\r\nd\n"
+    assert fixers.restore_newlines("a\nX\nb\nc\nd\n", mixed) == "a\r\nX\r\nb\nc\r\nd\n"
+    assert fixers.restore_newlines("a\nc\nd\n", mixed) == "a\r\nc\r\nd\n"
+    assert fixers.restore_newlines("a\nB\nc\nd", mixed) == "a\r\nB\nc\r\nd"
+    assert fixers.restore_newlines("a\nb\n", "a\r\nb\r\n") == "a\r\nb\r\n"
+    assert fixers.restore_newlines("a\nb\n", "a\rb\r") == "a\rb\r"
+    assert fixers.restore_newlines("a\nb\n", "a\nb\n") == "a\nb\n"
+
+
+def test_write_atomic_writes_through_symlinks_keeps_mode_and_refuses_outside(tmp_path):
+    tree, outside = tmp_path / "tree", tmp_path / "outside"
+    tree.mkdir()
+    outside.mkdir()
+    real = tree / "real.py"
+    real.write_bytes(b"old\n")
+    os.chmod(real, 0o751)
+    (tree / "link.py").symlink_to(real)
+    assert fixers.write_atomic(tree / "link.py", b"new\n", [tree.resolve()]) == real.resolve()
+    assert (tree / "link.py").is_symlink() and real.read_bytes() == b"new\n"
+    assert stat.S_IMODE(real.stat().st_mode) == 0o751
+    away = outside / "away.py"
+    away.write_bytes(b"keep\n")
+    (tree / "out.py").symlink_to(away)
+    with pytest.raises(fixers.OutsideTree):
+        fixers.write_atomic(tree / "out.py", b"x", [tree.resolve()])
+    assert away.read_bytes() == b"keep\n"
+    with pytest.raises(fixers.FileChangedError):
+        fixers.write_atomic(real, b"x", expect=b"something else")
+    assert real.read_bytes() == b"new\n"
+    fresh = tree / "new.json"
+    fixers.write_atomic(fresh, b"{}")
+    assert fresh.read_bytes() == b"{}" and stat.S_IMODE(fresh.stat().st_mode) & 0o044  # umask, not mkstemp's 0600
+    assert sorted(x.name for x in tree.iterdir()) == ["link.py", "new.json", "out.py", "real.py"]
+
+
+def test_encode_like_keeps_a_coding_cookie_and_bom():
+    raw = "# -*- coding: latin-1 -*-\nX = 'é'\n".encode("latin-1")
+    assert fixers.encode_like("# -*- coding: latin-1 -*-\nX = 'é'  # noqa\n", raw, "python") == \
+        "# -*- coding: latin-1 -*-\nX = 'é'  # noqa\n".encode("latin-1")
+    assert fixers.encode_like("x\n", b"\xef\xbb\xbfy\r\n", "python") == b"\xef\xbb\xbfx\r\n"
 
 
 # ---------------------------------------------------------------- corpus end to end

@@ -14,9 +14,11 @@ those into new file text and writes it:
 * A rewrite must re-parse (Python `ast.parse`, Go tree-sitter without ERROR
   nodes, Jinja `jinja2.Environment.parse`) when the original did, or the round's
   result is dropped and a notice says so.
-* Writes are atomic (a temporary file in the same directory, then `os.replace`),
-  keep the file's mode, its newline style and BOM, never follow a symlink out of
-  the checked tree, and refuse a file whose bytes changed since it was linted.
+* Writes go through `write_atomic` (shared with `--add-noqa`): a temporary file
+  in the same directory, fsynced, then `os.replace` onto the symlink's target
+  (never one outside the checked tree), keeping the file's mode; `encode_like`
+  keeps its encoding (UTF-8, BOM, PEP 263 cookie) and each line's newline
+  style; a file whose bytes changed since it was linted is refused.
 
 libcst is imported only when a Python codemod runs, so `ctxlint check` without
 `--fix` never pays for it.
@@ -29,6 +31,7 @@ import bisect
 import codecs
 import difflib
 import os
+import re
 import stat
 import tempfile
 from dataclasses import dataclass, field
@@ -328,7 +331,11 @@ def fix_text(path: str, text: str, language: str, findings: list[Finding], unsaf
 
 
 # ------------------------------------------------------------- disk
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
 def _newline_of(text: str) -> str:
+    """The most common line ending of `text` ("\n" when it has none)."""
     crlf = text.count("\r\n")
     cr = text.count("\r") - crlf
     lf = text.count("\n") - crlf
@@ -336,12 +343,58 @@ def _newline_of(text: str) -> str:
     return best[1] if best[0] else "\n"
 
 
-def _restore_newlines(new: str, original: str) -> str:
-    nl = _newline_of(original)
-    return new if nl == "\n" else new.replace("\n", nl)
+def _split_ends(text: str) -> tuple[list[str], list[str]]:
+    """`text` as (line bodies, line endings); len(endings) == len(bodies) - 1."""
+    return _LINE_END.split(text), _LINE_END.findall(text)
+
+
+def restore_newlines(new: str, original: str) -> str:
+    """`new` (LF-normalised text derived from `original`) with `original`'s line endings.
+
+    A file with one newline style (LF, CRLF or CR) gets it everywhere. A file
+    with mixed endings keeps each unchanged line's own ending: lines are matched
+    with `difflib` on their text, and lines a fix inserted or replaced take the
+    ending of the original line they replace (or of the line before them).
+    """
+    if "\r" not in original:
+        return new
+    crlf = original.count("\r\n")
+    cr = original.count("\r") - crlf
+    lf = original.count("\n") - crlf
+    if sum(1 for n in (crlf, cr, lf) if n) <= 1:
+        nl = _newline_of(original)
+        return new if nl == "\n" else new.replace("\n", nl)
+    old_bodies, old_ends = _split_ends(original)
+    new_bodies = new.split("\n")
+    default = _newline_of(original)
+
+    def end_at(i: int) -> str:
+        return old_ends[i] if 0 <= i < len(old_ends) else default
+
+    ends: list[str] = [default] * (len(new_bodies) - 1)
+    matcher = difflib.SequenceMatcher(None, old_bodies, new_bodies, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        for k, j in enumerate(range(j1, min(j2, len(ends)))):
+            if op == "equal" or (op == "replace" and i1 + k < i2):
+                ends[j] = end_at(i1 + k)
+            elif op == "replace":
+                ends[j] = end_at(i2 - 1)
+            else:  # inserted lines: the ending of the line before them
+                ends[j] = end_at(i1 - 1 if i1 > 0 else i1)
+    out = []
+    for body, end in zip(new_bodies, ends):
+        out.append(body)
+        out.append(end)
+    out.append(new_bodies[-1])
+    return "".join(out)
+
+
+_restore_newlines = restore_newlines
 
 
 def _encoding_of(raw: bytes, language: str) -> str:
+    """The codec `engine.decode` used for `raw`: UTF-8 (with BOM: "utf-8-sig"),
+    else for Python the PEP 263 coding cookie's, else "utf-8"."""
     if raw.startswith(codecs.BOM_UTF8):
         return "utf-8-sig"
     try:
@@ -362,14 +415,69 @@ def _inside(path: Path, roots: list[Path]) -> bool:
     return any(path == r or path.is_relative_to(r) for r in roots)
 
 
-def _write_atomic(target: Path, data: bytes, mode: int) -> None:
+class OutsideTree(OSError):
+    """A write was refused: the path is a symlink whose target lies outside the checked tree."""
+
+
+def write_target(path: str | os.PathLike, roots: Iterable[Path] | None = None) -> Path:
+    """The real file a write to `path` lands on: symlinks resolved.
+
+    Args:
+        path: the file as the user named it (may be, or pass through, symlinks).
+        roots: resolved directories of the checked tree; a symlinked `path`
+            whose target is outside all of them is refused. None: no check.
+    Raises:
+        OutsideTree: symlink target outside `roots`.
+        OSError, RuntimeError: the path cannot be resolved (RuntimeError: a symlink loop).
+    """
+    p = Path(path)
+    real = p.resolve()
+    if roots is not None and str(real) != os.path.abspath(p) and not _inside(real, list(roots)):
+        raise OutsideTree(f"it is a symlink to {real}, outside the checked tree")
+    return real
+
+
+def _default_mode() -> int:
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def write_atomic(path: str | os.PathLike, data: bytes, roots: Iterable[Path] | None = None,
+                 expect: bytes | None = None) -> Path:
+    """Replace the file at `path` with `data`, atomically; the writer shared by
+    `--fix` and `--add-noqa`/`--write-baseline`.
+
+    A symlink is written through: its target is replaced and the link stays a
+    link (a target outside `roots` is refused). The data goes to a temporary
+    file in the target's directory, is fsynced, gets the old file's permission
+    bits (a new file: 0o666 less the umask) and is renamed over the target with
+    `os.replace`; the directory is fsynced where the platform allows.
+
+    Args:
+        path: the file to write (it need not exist).
+        data: the complete new contents (already encoded).
+        roots: see `write_target`.
+        expect: the bytes the file must still hold; a file changed since is
+            refused (raises `FileChangedError`).
+    Returns the real path written.
+    Raises:
+        OutsideTree, FileChangedError, OSError.
+    """
+    target = write_target(path, roots)
+    try:
+        mode = stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        mode = _default_mode()
+    if expect is not None and target.read_bytes() != expect:
+        raise FileChangedError("it changed on disk while fixing")
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".ctxlint-tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        os.chmod(tmp, stat.S_IMODE(mode))
+        os.chmod(tmp, mode)
         os.replace(tmp, target)
     except BaseException:
         try:
@@ -377,21 +485,49 @@ def _write_atomic(target: Path, data: bytes, mode: int) -> None:
         except OSError:
             pass
         raise
+    try:
+        dfd = os.open(target.parent, os.O_RDONLY)
+    except OSError:
+        return target
+    try:
+        os.fsync(dfd)
+    except OSError:
+        pass
+    finally:
+        os.close(dfd)
+    return target
+
+
+class FileChangedError(OSError):
+    """A write was refused: the file's bytes differ from those that were linted."""
 
 
 def _unified(display: str, old: str, new: str) -> str:
+    """A unified diff of `old` -> `new` with git-style headers: `a/<path>` and
+    `b/<path>`, an absolute path's leading slash dropped (`a/tmp/x.py`, as
+    `git diff --no-index` writes it), so `patch -p1` applies it from `/`."""
+    name = display.replace(os.sep, "/").lstrip("/")
     diff = "".join(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
-                                        fromfile=f"a/{display}", tofile=f"b/{display}"))
+                                        fromfile=f"a/{name}", tofile=f"b/{name}"))
     if diff and not diff.endswith("\n"):
         diff += "\n\\ No newline at end of file\n"
     return diff
 
 
-def _encode_like(new: str, raw: bytes, language: str) -> bytes:
-    """`new` (LF text) in the encoding, BOM and newline style of the original bytes `raw`."""
+def encode_like(new: str, raw: bytes, language: str) -> bytes:
+    """`new` (LF text derived from `raw` as `engine.decode` gave it) in the
+    encoding (UTF-8, its BOM, or a PEP 263 coding cookie's), and the line
+    endings (per line when mixed, see `restore_newlines`) of the original bytes `raw`.
+
+    Raises:
+        UnicodeEncodeError: `new` has a character the file's encoding cannot hold.
+    """
     enc = _encoding_of(raw, language)
     original = raw.decode(enc, errors="surrogateescape")
-    return _restore_newlines(new, original).encode(enc, errors="surrogateescape")
+    return restore_newlines(new, original).encode(enc, errors="surrogateescape")
+
+
+_encode_like = encode_like
 
 
 def fix_bytes(display: str, raw: bytes, language: str, findings: list[Finding], rules: list, config,
@@ -456,14 +592,12 @@ def _fix_file(display, findings, config, rules, unsafe, write, roots, engine):
     path = Path(display)
     notices: list[str] = []
     try:
-        real = path.resolve(strict=True)
-    except (OSError, RuntimeError) as exc:
-        return findings, 0, [f"{display}: not fixed: cannot resolve path ({exc})"], ""
-    if path.is_symlink() and not _inside(real, roots):
-        return findings, 0, [f"{display}: not fixed: it is a symlink to {real}, outside the checked tree"], ""
-    try:
-        st = real.stat()
+        real = write_target(path, roots)
         raw = real.read_bytes()
+    except OutsideTree as exc:
+        return findings, 0, [f"{display}: not fixed: {exc}"], ""
+    except RuntimeError as exc:  # a symlink loop
+        return findings, 0, [f"{display}: not fixed: cannot resolve path ({exc})"], ""
     except OSError as exc:
         return findings, 0, [f"{display}: not fixed: cannot read ({exc.strerror or exc})"], ""
     try:
@@ -492,9 +626,9 @@ def _fix_file(display, findings, config, rules, unsafe, write, roots, engine):
     except (UnicodeEncodeError, LookupError) as exc:
         return findings, 0, [*notices, f"{display}: not fixed: cannot encode the result ({exc})"], ""
     try:
-        if real.read_bytes() != raw:
-            return findings, 0, [*notices, f"{display}: not fixed: it changed on disk while fixing"], ""
-        _write_atomic(real, data, st.st_mode)
+        write_atomic(path, data, roots, expect=raw)
+    except (OutsideTree, FileChangedError) as exc:
+        return findings, 0, [*notices, f"{display}: not fixed: {exc}"], ""
     except OSError as exc:
         return findings, 0, [*notices, f"{display}: not fixed: cannot write ({exc.strerror or exc})"], ""
     return remaining, fixed, notices, diff
