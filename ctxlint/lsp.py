@@ -105,9 +105,14 @@ class CtxlintLanguageServer(LanguageServer):
         unsafe = table.pop("unsafe-fixes", None)
         if isinstance(unsafe, bool):
             self.unsafe_fixes = unsafe
+        if unsafe is not None and not isinstance(unsafe, bool):
+            self.show_error(f"ctxlint: ignoring setting unsafe-fixes: expected true or false, got {unsafe!r}")
         debounce = table.pop("debounce-ms", None)
-        if isinstance(debounce, (int, float)) and not isinstance(debounce, bool) and debounce >= 0:
+        if isinstance(debounce, (int, float)) and not isinstance(debounce, bool) and 0 <= debounce < float("inf"):
             self.debounce_s = debounce / 1000.0
+        elif debounce is not None:
+            self.show_error("ctxlint: ignoring setting debounce-ms: expected a number of milliseconds >= 0, "
+                            f"got {debounce!r}")
         from ctxlint.config import Config, ConfigError, apply_overrides
         try:
             apply_overrides(Config(), dict(table))  # validate before adopting
@@ -136,20 +141,28 @@ class CtxlintLanguageServer(LanguageServer):
             self.window_show_message(params)
 
     def settings_for(self, path: str):
-        """(Config, rules) for a document at `path`: its project's config plus the client overrides."""
+        """(Config, rules) for a document at `path`: its project's config plus the client overrides.
+
+        Cached per directory, keyed by the config file's (path, mtime_ns, size):
+        a lint costs one `stat` of that file, not a walk up the tree re-reading
+        every pyproject.toml. The cache is dropped on didChangeConfiguration and
+        on didSave of a pyproject.toml/ctxlint.toml (a config file created or
+        deleted outside the editor is seen after either). A bad config file is
+        reported once (window/showMessage) and the defaults are used.
+        """
         from ctxlint.config import Config, ConfigError, apply_overrides, find_config_file, load_config
         from ctxlint.rules import select_rules
 
         directory = os.path.dirname(path) or "."
-        source = find_config_file(Path(directory))
-        try:
-            mtime = source.stat().st_mtime_ns if source else None
-        except OSError:
-            mtime = None
-        key = f"{source}|{mtime}"
         hit = self._configs.get(directory)
-        if hit is not None and hit[0] == key:
+        if hit is not None and hit[0] == _config_stamp(hit[0][0]):
             return hit[1], hit[2]
+        try:
+            source = find_config_file(Path(directory))
+        except ConfigError as exc:  # an invalid pyproject.toml on the way up
+            self.show_error(f"ctxlint: {exc}")
+            source = None
+        key = _config_stamp(source)
         try:
             config = load_config(str(source), None) if source else Config(root=Path(directory).resolve())
         except ConfigError as exc:
@@ -365,6 +378,18 @@ class CtxlintLanguageServer(LanguageServer):
 
 
 # ------------------------------------------------------------------ helpers
+def _config_stamp(source: Path | None) -> tuple:
+    """(path, mtime_ns, size) of a config file; (None, None, None) for no file,
+    (path, None, None) when it cannot be stat'ed."""
+    if source is None:
+        return (None, None, None)
+    try:
+        st = source.stat()
+    except OSError:
+        return (source, None, None)
+    return (source, st.st_mtime_ns, st.st_size)
+
+
 def normalise(text: str) -> str:
     """Document text as the engine sees a file: no BOM, LF line endings."""
     if text.startswith("\ufeff"):

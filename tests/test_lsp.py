@@ -277,6 +277,13 @@ async def test_initialization_options_and_bad_settings(client_with_options: Lang
         while not any("no-such-key" in m.message for m in client.messages):
             await client.wait_for_notification(types.WINDOW_SHOW_MESSAGE)
     await asyncio.wait_for(warned(), 15)
+    # So is a debounce-ms that is not a number of milliseconds.
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"ctxlint": {"ignore": ["CTX107"], "debounce-ms": "fast"}}))
+    async def warned_debounce():
+        while not any("debounce-ms" in m.message and "'fast'" in m.message for m in client.messages):
+            await client.wait_for_notification(types.WINDOW_SHOW_MESSAGE)
+    await asyncio.wait_for(warned_debounce(), 15)
     change_doc(client, uri, BUGGY + "\n", 2)
     await asyncio.sleep(0.5)
     assert len(client.diagnostics[uri]) == 0
@@ -290,6 +297,58 @@ async def test_initialization_options_and_bad_settings(client_with_options: Lang
     assert actions and all(a.edit.changes and not a.edit.document_changes for a in actions)
 
 # ------------------------------------------------------- in-process helpers
+def test_settings_for_caches_config_per_directory_until_the_file_changes(tmp_path, monkeypatch):
+    import os
+
+    from ctxlint import config as config_mod
+    from ctxlint.lsp import CtxlintLanguageServer
+    (tmp_path / "pyproject.toml").write_text('[tool.ctxlint]\nignore = ["CTX107"]\n')
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    walks = []
+    real_find = config_mod.find_config_file
+    monkeypatch.setattr(config_mod, "find_config_file", lambda start: walks.append(start) or real_find(start))
+    ls = CtxlintLanguageServer()
+    messages: list[str] = []
+    monkeypatch.setattr(ls, "show_error", messages.append)
+    try:
+        cfg, rules = ls.settings_for(str(pkg / "a.py"))
+        assert "CTX107" in cfg.ignore and len(walks) == 1
+        for _ in range(5):  # keystrokes: no walk up the tree, no TOML parse
+            assert ls.settings_for(str(pkg / "b.py"))[0] is cfg
+        assert len(walks) == 1
+        # The config file changes on disk (mtime and size): reloaded on the next lint.
+        (tmp_path / "pyproject.toml").write_text('[tool.ctxlint]\nignore = ["CTX501", "CTX107"]\n')
+        st = (tmp_path / "pyproject.toml").stat()
+        os.utime(tmp_path / "pyproject.toml", ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+        cfg2, _ = ls.settings_for(str(pkg / "a.py"))
+        assert "CTX501" in cfg2.ignore and len(walks) == 2
+        # An invalid pyproject.toml is reported, not raised, and defaults apply.
+        (pkg / "pyproject.toml").write_text("[tool.ctxlint\n")
+        ls._configs.clear()
+        cfg3, _ = ls.settings_for(str(pkg / "a.py"))
+        assert "CTX107" not in cfg3.ignore and any("invalid TOML" in m for m in messages), messages
+    finally:
+        ls.executor.shutdown(wait=False)
+
+
+def test_invalid_server_settings_are_reported(monkeypatch):
+    from ctxlint.lsp import DEFAULT_DEBOUNCE_S, CtxlintLanguageServer
+    ls = CtxlintLanguageServer()
+    messages: list[str] = []
+    monkeypatch.setattr(ls, "show_error", messages.append)
+    try:
+        for bad in ("fast", -5, True, float("nan")):
+            ls.update_settings({"ctxlint": {"debounce-ms": bad}})
+        assert ls.debounce_s == DEFAULT_DEBOUNCE_S and len(messages) == 4, messages
+        assert all("debounce-ms" in m for m in messages)
+        ls.update_settings({"debounce-ms": 250, "unsafe-fixes": "yes"})
+        assert ls.debounce_s == 0.25 and ls.unsafe_fixes is False
+        assert "unsafe-fixes" in messages[-1]
+    finally:
+        ls.executor.shutdown(wait=False)
+
+
 def _doc(text: str):
     from pygls.workspace import TextDocument
     return TextDocument("file:///x.go", text, version=1)
