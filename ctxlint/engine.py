@@ -74,6 +74,11 @@ class RunResult:
 
 # ---------------------------------------------------------------- discovery
 def language_of(path: str | Path) -> str | None:
+    """The language of a file by its suffix ("python" | "go" | "jinja"), case-insensitive.
+
+    None for an unknown suffix: such a file is linted only as Jinja under a
+    configured template dir, or as Python with a python shebang (`discover`).
+    """
     return SUFFIX_LANGUAGE.get(Path(path).suffix.lower())
 
 
@@ -309,7 +314,17 @@ def lint_text(display: str, text: str, language: str, rules: list, config: Confi
     if file_ignored(text):
         return ([], sups) if with_suppressions else []
     lang_rules = [r for r in rules_for(language, rules) if r.code not in ("CTX000", "CTX001")]
-    wanted = [r for r in lang_rules if r.wants(text)] if not os.environ.get("CTXLINT_NO_PREFILTER") else lang_rules
+    if os.environ.get("CTXLINT_NO_PREFILTER"):
+        wanted = lang_rules
+    else:
+        seen: dict[str, bool] = {}  # each token searched once per file, shared by rules
+
+        def present(tok: str) -> bool:
+            hit = seen.get(tok)
+            if hit is None:
+                hit = seen[tok] = tok in text
+            return hit
+        wanted = [r for r in lang_rules if not r.tokens or any(present(t) for t in r.tokens)]
     findings: list[Finding] = []
     if not wanted and any(r.code == "CTX000" for r in rules):
         # The prefilter skips analysis, never the syntax check: a file that does
@@ -385,6 +400,18 @@ def lint_file(sf: SourceFile, config: Config, rules: list) -> tuple[list[Finding
 
 
 def lint_bytes(sf: SourceFile, raw: bytes, config: Config, rules: list) -> tuple[list[Finding], list[str], bool]:
+    """Lint one file given its bytes (the worker-side half of `lint_paths`).
+
+    Args:
+        sf: the file (display path and language); raw: its contents.
+        rules: the selected rules (filtered to `sf.language` by `lint_text`).
+    Returns:
+        (findings, notices, parsed): notices are "display: message" lines for
+        stderr; a rule crash becomes a notice followed by the marker
+        "__internal__" (the run then exits 2). `parsed` is False for an empty,
+        binary or undecodable file (its CTX000 finding is returned instead).
+        Never raises for bad input.
+    """
     if not raw.strip():
         return [], [], False
     text, err = decode(raw, sf.language, sf.display)
@@ -466,10 +493,14 @@ class Cache:
             return None
 
     def put(self, digest: str, findings: list[Finding]) -> None:
+        """Record the findings of the file whose `digest` (see `digest`) this is;
+        written by `save`."""
         self.data[digest] = [f.to_cache() for f in findings]
         self.dirty = True
 
     def save(self) -> None:
+        """Write the cache file atomically if anything was `put`; an OSError
+        (read-only tree, full disk) is swallowed: the cache is an optimisation."""
         if not self.dirty:
             return
         try:

@@ -47,20 +47,8 @@ class PythonFacts:
         self._memo: dict[str, object] = {}
         self.parents: dict[ast.AST, ast.AST] = {}
         self._by_type: dict[type, list[ast.AST]] = {}
-        # The one traversal: parent links and a type index, in source order.
-        stack: list[ast.AST] = [tree]
-        order: list[ast.AST] = []
-        parents = self.parents
-        while stack:
-            node = stack.pop()
-            order.append(node)
-            children = list(ast.iter_child_nodes(node))
-            for child in children:
-                parents[child] = node
-            stack.extend(reversed(children))
-        by_type = self._by_type
-        for node in order:
-            by_type.setdefault(type(node), []).append(node)
+        # The one traversal: parent links and a type index, in source (pre-)order.
+        self.parents, self._by_type, self._children = _index_tree(tree)
 
     # ------------------------------------------------------------------ basics
     def nodes(self, *types: type[N]) -> list[N]:
@@ -123,13 +111,20 @@ class PythonFacts:
         With `into_defs=False`, nested function/class bodies are not entered
         (a nested def is its own scope), though the def node itself is yielded.
         """
+        children = self._children
         stack = [node]
+        scopes = _SCOPE_TYPES
         while stack:
             n = stack.pop()
             yield n
-            if n is not node and not into_defs and isinstance(n, (*FunctionNode, ast.ClassDef, ast.Lambda)):
+            if n is not node and not into_defs and n.__class__ in scopes:
                 continue
-            stack.extend(reversed(list(ast.iter_child_nodes(n))))
+            kids = children.get(n)
+            if kids is None:
+                if n in self.parents or n is self.tree:
+                    continue  # an indexed leaf
+                kids = list(ast.iter_child_nodes(n))  # a node built outside this tree
+            stack.extend(reversed(kids))
 
     def is_async_context(self, node: ast.AST) -> bool:
         f = self.enclosing_function(node)
@@ -391,6 +386,71 @@ class PythonFacts:
             except Exception:  # astroid raises many types on odd input
                 return None
         return self.memo("astroid", build)
+
+
+#: Per node class, the fields that can hold child nodes. `ctx` (Load/Store/Del)
+#: and operator fields hold shared singleton leaves that no rule indexes, so they
+#: are not visited: that, and reading `_fields` directly rather than through
+#: `ast.iter_child_nodes`' generators, makes the one traversal ~3x faster.
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+_LEAF_FIELDS = frozenset({"ctx", "op", "ops", "type_comment"})
+#: Fields that hold only strings/numbers on these classes (skipped without a getattr).
+_SCALAR_FIELDS: dict[str, frozenset[str]] = {
+    "Constant": frozenset({"value", "kind"}), "Name": frozenset({"id"}), "Attribute": frozenset({"attr"}),
+    "alias": frozenset({"name", "asname"}), "arg": frozenset({"arg"}), "keyword": frozenset({"arg"}),
+    "ImportFrom": frozenset({"module", "level"}), "FunctionDef": frozenset({"name"}),
+    "AsyncFunctionDef": frozenset({"name"}), "ClassDef": frozenset({"name"}), "Global": frozenset({"names"}),
+    "Nonlocal": frozenset({"names"}), "FormattedValue": frozenset({"conversion"}),
+    "comprehension": frozenset({"is_async"}), "ExceptHandler": frozenset({"name"}),
+    "MatchAs": frozenset({"name"}), "MatchStar": frozenset({"name"}), "MatchClass": frozenset({"kwd_attrs"}),
+    "MatchMapping": frozenset({"rest"}),
+}
+
+
+_SCOPE_TYPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda})
+
+
+def _index_tree(tree: ast.AST) -> tuple[dict, dict, dict]:
+    """One pre-order pass over `tree`: (child -> parent, node class -> nodes in
+    source order, node -> its child nodes in order; leaves have no entry)."""
+    parents: dict[ast.AST, ast.AST] = {}
+    children: dict[ast.AST, list] = {}
+    by_type: dict[type, list[ast.AST]] = {}
+    child_fields = _CHILD_FIELDS
+    leaf = _LEAF_FIELDS
+    AST = ast.AST
+    stack = [tree]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node = pop()
+        cls = node.__class__
+        lst = by_type.get(cls)
+        if lst is None:
+            lst = by_type[cls] = []
+        lst.append(node)
+        fields = child_fields.get(cls)
+        if fields is None:
+            scalar = _SCALAR_FIELDS.get(cls.__name__, frozenset())
+            fields = child_fields[cls] = tuple(f for f in cls._fields if f not in leaf and f not in scalar)
+        if not fields:
+            continue  # Name, Constant, Pass, ...: no children
+        kids = []
+        for name in fields:
+            v = getattr(node, name, None)
+            if v is None:
+                continue
+            if v.__class__ is list:
+                for item in v:
+                    if isinstance(item, AST):
+                        kids.append(item)
+            elif isinstance(v, AST):
+                kids.append(v)
+        if kids:
+            children[node] = kids
+            for k in reversed(kids):
+                parents[k] = node
+                push(k)
+    return parents, by_type, children
 
 
 def _target_names(t: ast.AST) -> Iterable[str]:
