@@ -882,14 +882,9 @@ def facts_for(path: str, text: str, config: Config | None = None) -> GoFacts:
 
 
 def run_rules(facts: GoFacts, rules: Iterable) -> list[Finding]:
-    out: list[Finding] = []
-    for rule in rules:
-        try:
-            out.extend(rule.check(facts))
-        except RecursionError:
-            from ctxlint.findings import note
-            note(f"{rule.code} skipped: the code is nested too deeply to analyse")
-    return out
+    """Run the rules over the shared facts (see `ctxlint.rules.run_checks`)."""
+    from ctxlint.rules import run_checks
+    return run_checks(facts, rules)
 
 
 def lint(path: str, text: str, rules: list, config: Config, tree=None) -> list[Finding]:

@@ -319,15 +319,8 @@ def lint(path: str, text: str, rules: list, config: Config, options: dict | None
         nlines = text.count("\n") + 1
         line = min(max(line, 1), nlines)
         return [Finding("CTX000", "parse-error", path, line, 1, line, 1, f"cannot parse Jinja template: {msg}")]
-    facts = JinjaFacts(path, text, tree, config, dict(opts))
-    out: list[Finding] = []
-    for rule in rules:
-        try:
-            out.extend(rule.check(facts))
-        except RecursionError:
-            from ctxlint.findings import note
-            note(f"{rule.code} skipped: the code is nested too deeply to analyse")
-    return out
+    from ctxlint.rules import run_checks
+    return run_checks(JinjaFacts(path, text, tree, config, dict(opts)), rules)
 
 
 # =================================================================== 2. call-site facts (Python)

@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import Callable, Iterable, Iterator, TypeVar
 
 from ctxlint.config import Config
-from ctxlint.findings import Finding, Fix, note
+from ctxlint.findings import Finding, Fix
 
 N = TypeVar("N", bound=ast.AST)
 
@@ -479,19 +479,9 @@ def parse(path: str, text: str) -> tuple[ast.Module | None, Finding | None]:
 
 
 def run_rules(facts: PythonFacts, rules: list) -> list[Finding]:
-    """Run each rule's check over the shared facts.
-
-    A rule that exceeds the recursion limit on pathologically deep code is skipped
-    for this file with a notice (never silently); any other exception propagates to
-    the engine, which reports it as an internal error.
-    """
-    out: list[Finding] = []
-    for rule in rules:
-        try:
-            out.extend(rule.check(facts))
-        except RecursionError:
-            note(f"{rule.code} skipped: the code is nested too deeply to analyse")
-    return out
+    """Run the rules over the shared facts (see `ctxlint.rules.run_checks`)."""
+    from ctxlint.rules import run_checks
+    return run_checks(facts, rules)
 
 
 def lint(path: str, text: str, rules: list, config: Config, tree: ast.Module | None = None) -> list[Finding]:

@@ -80,6 +80,24 @@ class Rule:
         return f"<{self.code} {self.name}>"
 
 
+def run_checks(facts, rules: Iterable["Rule"]) -> list["Finding"]:
+    """Run each rule's `check` over one file's shared facts (any language).
+
+    A rule that exceeds the recursion limit on pathologically deep code is skipped
+    for this file with a notice (`ctxlint.findings.note`, shown on stderr; the file
+    is not cached), never silently; any other exception propagates to the engine,
+    which reports it as an internal error (exit 2).
+    """
+    from ctxlint.findings import note
+    out: list = []
+    for rule in rules:
+        try:
+            out.extend(rule.check(facts))
+        except RecursionError:
+            note(f"{rule.code} skipped: the code is nested too deeply to analyse")
+    return out
+
+
 _loaded = False
 
 
