@@ -561,7 +561,7 @@ def lint_paths(paths: list[str], config: Config, rules: list, jobs: int | None =
             todo.append((sf, None, None))
 
     def consume(item, out):
-        (sf, raw, dg), (findings, notices, parsed) = item, out
+        (_sf, _raw, dg), (findings, notices, parsed) = item, out
         internal = "__internal__" in notices
         notices = [n for n in notices if n != "__internal__"]
         result.findings.extend(findings)

@@ -24,13 +24,11 @@ has no template never imports it.
 from __future__ import annotations
 
 import ast
-import os
 import re
 import sys
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Iterable, Iterator
 
 from ctxlint.config import Config
 from ctxlint.findings import Finding
