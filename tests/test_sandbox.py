@@ -118,6 +118,7 @@ def _write_targets(tmp_path, bodies: dict[str, str]) -> list[str]:
 def test_exceptions_in_targets_are_failed_reports(tmp_path):
     """Targets that raise (in the factory, over the memory limit, not a manager) fail with
     the reason; the child survives them and runs the next target of the batch."""
+    from ctxlint.sandbox import runner
     from ctxlint.sandbox.runner import run_targets
     specs = _write_targets(tmp_path, {
         "raises": "def make_manager(device='cpu'):\n    raise RuntimeError('factory exploded')\n",
@@ -131,9 +132,15 @@ def test_exceptions_in_targets_are_failed_reports(tmp_path):
     reports = run_targets([*specs, f"{KVCACHE / 'common.py'}:make_manager"], timeout=60)
     needles = ["RuntimeError: factory exploded", "MemoryError", "TypeError: factory returned object",
                "has no attribute 'make_manager'", "needs a pool of 64 blocks of 16 tokens"]
-    for r, needle in zip(reports, needles):
+    # Where each stopped: the factory ran (build) or the module had no factory (import).
+    phases = ["build", "build", "build", "import", "build"]
+    for r, needle, phase in zip(reports, needles, phases):
         assert r["status"] == "error" and r["passed"] is False, r
         assert needle in r["error"], r["error"]
+        assert r["phase"] == phase, r
+        assert runner.setup_error(r) == f"{'cannot import' if phase == 'import' else 'cannot build a manager from'} " \
+                                       f"{r['target']}: {r['error']}"
+    assert reports[-1]["phase"] == "run" and runner.setup_error(reports[-1]) is None
     assert reports[0]["limits"]["address_space_bytes"] > 0 and reports[0]["limits"]["core_bytes"] == 0
     assert reports[-1]["passed"] is True, reports[-1]
 
@@ -193,6 +200,30 @@ def test_adapted_kv_maps_method_names():
         AdaptedKV(Legacy(), num_blocks=4, block_size=16)
     with pytest.raises(TypeError, match="not a KVCacheManager method"):
         AdaptedKV(legacy, num_blocks=4, block_size=16, alloc="allocate_slots")
+
+
+@requires_torch
+def test_target_that_cannot_be_imported_or_built_exits_2_with_one_line(tmp_path, capsys):
+    """A set-up error (syntax error, import error, factory raises) is exit 2 with one line
+    naming the error; a manager that breaks an invariant stays exit 1 (below)."""
+    from ctxlint.cli import main
+    (tmp_path / "syn.py").write_text("def make_manager(:\n")
+    (tmp_path / "imp.py").write_text("import no_such_module_for_ctxlint\n")
+    (tmp_path / "boom.py").write_text("def make_manager(device='cpu'):\n    raise RuntimeError('boom')\n")
+    wants = {"syn": "cannot import {}: SyntaxError:",
+             "imp": "cannot import {}: ModuleNotFoundError: No module named 'no_such_module_for_ctxlint'",
+             "boom": "cannot build a manager from {}: RuntimeError: boom"}
+    for name, want in wants.items():
+        spec = f"{tmp_path / name}.py:make_manager"
+        assert main(["sandbox", spec, "--timeout", "60"]) == 2
+        out = capsys.readouterr()
+        errors = [ln for ln in out.err.splitlines() if ln.startswith("ctxlint: error:")]
+        assert errors == [ln for ln in errors if want.format(spec) in ln] and len(errors) == 1, out.err
+        assert out.out == ""
+    # --json still prints the report (with the phase) for machines, and exits 2.
+    assert main(["sandbox", f"{tmp_path / 'boom.py'}:make_manager", "--json", "--timeout", "60"]) == 2
+    data = json.loads(capsys.readouterr().out)
+    assert data["phase"] == "build" and data["passed"] is False
 
 
 def test_json_output_and_exit_status(corpus_reports, capsys, monkeypatch):

@@ -9,8 +9,11 @@ crashes the interpreter or raises is reported as a failed run with the reason.
 The parent never imports torch.
 
 Exit status: 0 when every check passed (a check the target has no part for is
-"skip"), 1 when a check failed or the target crashed, hung or raised, 2 for usage
-errors (no such file, malformed TARGET).
+"skip"), 1 when a check failed or the manager crashed, hung or raised while the
+scenario drove it, 2 for usage and set-up errors: no such file, malformed TARGET,
+a target that fails to import, a missing factory, a factory that raises or
+returns no KV-cache manager, a child that cannot start (one line on stderr
+names the error; `--json` still prints the report, with its "phase").
 """
 
 from __future__ import annotations
@@ -83,9 +86,9 @@ def _run_one(path: str, factory: str, device: str, seed: int) -> dict:
     import inspect
 
     from ctxlint.sandbox.protocol import as_target
-    from ctxlint.sandbox.scenario import run_all
+    from ctxlint.sandbox.scenario import check_pool, run_all
 
-    msg: dict[str, Any] = {"status": "error", "checks": []}
+    msg: dict[str, Any] = {"status": "error", "checks": [], "phase": "import"}
     try:
         sys.path.insert(0, str(Path(path).parent))
         spec = importlib.util.spec_from_file_location(f"_ctxlint_sandbox_target_{Path(path).stem}", path)
@@ -94,12 +97,15 @@ def _run_one(path: str, factory: str, device: str, seed: int) -> dict:
         make = getattr(module, factory, None)
         if make is None:
             raise AttributeError(f"{Path(path).name} has no attribute {factory!r}")
+        msg["phase"] = "build"
         try:
             params = inspect.signature(make).parameters
         except (TypeError, ValueError):
             params = {}
         takes_device = "device" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
         target = as_target(make(device=device) if takes_device else make())
+        check_pool(target)
+        msg["phase"] = "run"
         msg["checks"] = [c.as_dict() for c in run_all(target, device, seed)]
         msg["status"] = "ok"
     except BaseException as exc:  # noqa: BLE001 - every failure of the target becomes a report
@@ -126,7 +132,7 @@ def _child_main(jobs: list, device: str, seed: int, timeout: float, conn) -> Non
             raise RuntimeError("--device cuda: torch.cuda.is_available() is False here")
     except BaseException as exc:  # noqa: BLE001
         for _ in jobs:
-            conn.send({"status": "error", "checks": [], "error": f"{type(exc).__name__}: {exc}",
+            conn.send({"status": "error", "checks": [], "phase": "startup", "error": f"{type(exc).__name__}: {exc}",
                        "traceback": traceback.format_exc(limit=8)})
         conn.close()
         return
@@ -193,6 +199,7 @@ def run_targets(specs: list[str], device: str = "cpu", seed: int = 0, timeout: f
         proc.start()
     send.close()
     broken: Optional[tuple[str, str]] = None
+    broken_phase = "run"
     try:
         # Start-up (a fresh interpreter importing torch) has its own allowance; the
         # child says when it is ready, and --timeout then applies to each target.
@@ -202,6 +209,7 @@ def run_targets(specs: list[str], device: str = "cpu", seed: int = 0, timeout: f
         except EOFError:
             hello = None
         if hello is None:
+            broken_phase = "startup"
             proc.join(30 if ready else 0)
             if proc.is_alive():
                 broken = ("timeout", f"child not started within {STARTUP_SECONDS:g} s; killed")
@@ -209,12 +217,14 @@ def run_targets(specs: list[str], device: str = "cpu", seed: int = 0, timeout: f
                 broken = ("crash", f"child exited with status {proc.exitcode} during start-up")
         elif "ready" not in hello:  # start-up failed; the child sent one error per job
             broken = ("error", f"start-up failed: {hello.get('error')}")
+            broken_phase = "startup"
         for spec in specs:
             report = {"target": spec, "device": device, "seed": seed, "status": "error", "error": None,
-                      "checks": [], "limits": {"timeout_seconds": timeout}}
+                      "phase": "run", "checks": [], "limits": {"timeout_seconds": timeout}}
             msg = None
             if broken is not None and not reports:
                 report["status"], report["error"] = broken
+                report["phase"] = broken_phase
             elif broken is not None:
                 report["status"], report["error"] = "error", f"not run: the child had already failed ({broken[1]})"
             else:
@@ -239,6 +249,7 @@ def run_targets(specs: list[str], device: str = "cpu", seed: int = 0, timeout: f
             if msg is not None:
                 report["status"] = msg.get("status", "error")
                 report["error"] = msg.get("error")
+                report["phase"] = msg.get("phase", "run")
                 report["checks"] = msg.get("checks", [])
                 report["limits"].update(msg.get("limits") or {})
                 if msg.get("traceback"):
@@ -261,7 +272,8 @@ def run_target(spec: str, device: str = "cpu", seed: int = 0, timeout: float = 1
     """Run TARGET in a spawned child and return the report as a dict.
 
     Report keys: target, device, seed, status ("ok" | "error" | "timeout" | "crash"),
-    error (str or None), checks (list of {id, name, passed, numbers, detail}),
+    error (str or None), phase (where it stopped: "startup" | "import" | "build" |
+    "run"; see `setup_error`), checks (list of {id, name, passed, numbers, detail}),
     limits, seconds, passed (bool: status ok and no check failed).
 
     Raises:
@@ -307,6 +319,26 @@ def main(args) -> int:
         return EXIT_USAGE
     if args.json:
         sys.stdout.write(json.dumps(report, indent=2) + "\n")
-    else:
+    setup = setup_error(report)
+    if setup is not None:
+        sys.stderr.write(f"ctxlint: error: {setup}\n")
+        return EXIT_USAGE
+    if not args.json:
         sys.stdout.write(render_text(report) + "\n")
     return EXIT_OK if report["passed"] else EXIT_FAILED
+
+
+def setup_error(report: dict) -> str | None:
+    """One line naming why the target could not be run at all, or None.
+
+    A target that fails to import, lacks its factory, whose factory raises or
+    returns something that is not a KV-cache manager (or one with the wrong
+    pool size), or a child that cannot start (torch missing) is a usage or
+    environment error (exit 2), not an invariant failure: no check ran.
+    """
+    phase = report.get("phase")
+    if report.get("status") == "ok" or phase not in ("import", "build", "startup"):
+        return None
+    what = {"import": "cannot import", "build": "cannot build a manager from",
+            "startup": "cannot start the sandbox for"}[phase]
+    return f"{what} {report['target']}: {report.get('error')}"

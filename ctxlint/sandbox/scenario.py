@@ -83,6 +83,7 @@ class CheckResult:
     detail: str = ""
 
     def as_dict(self) -> dict:
+        """{id, name, passed, numbers, detail}: JSON-able, as in the sandbox report."""
         return {"id": self.id, "name": self.name, "passed": self.passed,
                 "numbers": self.numbers, "detail": self.detail}
 
@@ -131,6 +132,10 @@ class Workload:
 
     def request(self, rid: str, tenant: str, salt: Optional[str], label: Optional[str],
                 toks: tuple, imgs: tuple = (), digest: Any = _GRID_DIGEST) -> Request:
+        """A `Request` of the workload: `rid` request id, `tenant`/`salt` its tenant
+        and cache salt, `label` its adapter (None: base model), `toks` token ids,
+        `imgs` image digests; `digest` is the adapter's weight digest (default:
+        the grid's digest for `label`)."""
         if digest is _GRID_DIGEST:
             digest = self.digests[label] if label else None
         return Request(rid, tenant, salt, label, digest, toks, imgs)
@@ -162,6 +167,8 @@ class Driver:
 
     # -------------------------------------------------------------- bookkeeping
     def code(self, scope: tuple) -> int:
+        """A small int naming a cache scope (salt, adapter, digest, images), written
+        into the blocks of that scope so a cross-scope hit shows in the payload."""
         c = self.codes.get(scope)
         if c is None:
             c = self.codes[scope] = len(self.codes) + 1
@@ -169,6 +176,8 @@ class Driver:
         return c
 
     def block_scope(self, live: _Live, index: int) -> tuple:
+        """The scope block `index` of a live request must belong to: its salt,
+        adapter id and digest, and the image digests up to that block."""
         r = live.req
         n_img = sum(1 for b in live.image_blocks if b <= index)
         return (r.tenant_salt, r.adapter_id, r.adapter_digest, r.image_digests[:n_img])
@@ -212,6 +221,7 @@ class Driver:
 
     # ------------------------------------------------------------ request steps
     def admit(self, req: Request) -> _Live:
+        """`add_request` (and the encoder cache's acquire for image requests); returns the live request."""
         toks = req.token_ids
         img = [i for i in range(len(toks) // BLOCK_SIZE)
                if all(t == IMAGE_TOKEN_ID for t in toks[i * BLOCK_SIZE:(i + 1) * BLOCK_SIZE])]
@@ -228,13 +238,16 @@ class Driver:
         return self.torch.full((len(digests), 64), float(len(digests)), device=self.device)
 
     def match(self, live: _Live) -> None:
+        """`match_prefix`, checking every hit block's scope and payload."""
         self._check_hits(live, list(self.kv.match_prefix(live.req.request_id)))
 
     def allocate(self, live: _Live) -> None:
+        """`allocate` the prompt's missing blocks and write their scope code."""
         first = len(live.blocks)
         self._write(live, list(self.kv.allocate(live.req.request_id)), first, prompt=True)
 
     def step(self, live: _Live, token: int) -> None:
+        """One decode step: `append_tokens([token])`, writing any new block."""
         new = list(self.kv.append_tokens(live.req.request_id, [token]))
         self._write(live, new, len(live.blocks), prompt=False)
 
@@ -252,6 +265,9 @@ class Driver:
 
     # ------------------------------------------------------------------ rounds
     def run_round(self, r: int) -> None:
+        """Round `r`: the request grid in waves (admit, match, allocate, decode,
+        finish), an abort after each wave, the probes, the remaining aborts,
+        then the end-of-round pool and registry readings."""
         w = self.w
         grid = [w.request(f"r{r}-{t}-{lab or 'base'}-{k}", t, self.salts[t], lab, toks, imgs)
                 for t, lab, k, toks, imgs in w.grid]
@@ -293,6 +309,8 @@ class Driver:
         self._end(live, "finish")
 
     def probes(self, r: int) -> None:
+        """Serve the isolation probes: the same prompt under another salt and
+        another adapter, and an adapter reloaded with new weights (new digest)."""
         w = self.w
         self._serve(w.request(f"r{r}-probe-salt-X", "tX", "X", None, w.probe_tokens))
         self._serve(w.request(f"r{r}-probe-adapter-X", "tY", None, "X", w.probe_tokens, digest=None))
@@ -301,6 +319,8 @@ class Driver:
                               digest=w.reload_digest))
 
     def abort_job(self, r: int, i: int) -> None:
+        """Abort request number `i` of round `r` at the point `ABORT_KINDS[i]`
+        names (before match, after match, mid-decode, or a cancelled async submit)."""
         kind = ABORT_KINDS[i]
         tenant, salt = TENANTS[1 + i % 3]
         label = ADAPTER_LABELS[i % 4]
@@ -339,6 +359,8 @@ class Driver:
             self.c["async_cancelled"] += 1
 
     def end_of_round(self, r: int) -> None:
+        """Record the free pool, the declared registries' sizes and any undeclared
+        container still holding this round's request ids."""
         free = list(self.kv.free_block_ids())
         declared = self.kv.request_registries()
         regs = {name: len(reg) for name, reg in declared.items()}
@@ -548,6 +570,19 @@ def check_training(d: Driver) -> CheckResult:
         "result_type": type(result).__name__, "weights_updated": trained})
 
 
+def check_pool(target: Target) -> None:
+    """Is the manager's pool the size the workload is written for?
+
+    Raises:
+        ValueError: not `POOL_BLOCKS` blocks of `BLOCK_SIZE` tokens (a set-up
+            error of the target, not an invariant failure).
+    """
+    kv = target.kv
+    if (kv.num_blocks, kv.block_size) != (POOL_BLOCKS, BLOCK_SIZE):
+        raise ValueError(f"the workload needs a pool of {POOL_BLOCKS} blocks of {BLOCK_SIZE} tokens; "
+                         f"the factory built {kv.num_blocks} blocks of {kv.block_size}")
+
+
 def run_all(target: Target, device: str, seed: int) -> list[CheckResult]:
     """Drive `target` through the whole scenario; returns checks A-G in order.
 
@@ -556,10 +591,7 @@ def run_all(target: Target, device: str, seed: int) -> list[CheckResult]:
             (the workload and the exact counts are sized for it).
         Whatever the target raises (the runner turns it into a failed report).
     """
-    kv = target.kv
-    if (kv.num_blocks, kv.block_size) != (POOL_BLOCKS, BLOCK_SIZE):
-        raise ValueError(f"the workload needs a pool of {POOL_BLOCKS} blocks of {BLOCK_SIZE} tokens; "
-                         f"the factory built {kv.num_blocks} blocks of {kv.block_size}")
+    check_pool(target)
     d = Driver(target, device, seed)
     # Everything alive now (torch's module graph, the target) is start-up state: keep the
     # collector off it, so each gc.collect() before a memory reading takes milliseconds.
