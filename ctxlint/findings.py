@@ -28,10 +28,12 @@ class Edit:
     text: str
 
     def to_dict(self) -> dict:
+        """{"start", "end", "text"}: JSON-able, for the findings cache."""
         return {"start": self.start, "end": self.end, "text": self.text}
 
     @classmethod
     def from_dict(cls, d: dict) -> "Edit":
+        """Inverse of `to_dict`. Raises KeyError, TypeError or ValueError on a malformed dict."""
         return cls(int(d["start"]), int(d["end"]), str(d["text"]))
 
 
@@ -60,6 +62,7 @@ class Fix:
     data: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
+        """All fields as JSON-able data (edits as `Edit.to_dict`), for the findings cache."""
         return {
             "description": self.description,
             "safety": self.safety,
@@ -70,6 +73,11 @@ class Fix:
 
     @classmethod
     def from_dict(cls, d: dict) -> "Fix":
+        """Inverse of `to_dict`; missing optional keys take their defaults.
+
+        Raises:
+            KeyError, TypeError, ValueError: a malformed dict (the cache treats it as a miss).
+        """
         return cls(
             description=d["description"],
             safety=d.get("safety", SAFE),
@@ -100,9 +108,11 @@ class Finding:
 
     @property
     def fixable(self) -> bool:
+        """Does the finding carry a fix (safe or unsafe)? The JSON contract's `fixable`."""
         return self.fix is not None
 
     def sort_key(self) -> tuple:
+        """(path, line, col, code): the order every report lists findings in."""
         return (self.path, self.line, self.col, self.code)
 
     def to_json(self) -> dict:
@@ -121,6 +131,9 @@ class Finding:
         }
 
     def to_cache(self) -> dict:
+        """The finding as stored in the per-file cache: `to_json` without the
+        path (the cache is keyed by content, the path is the caller's) and with
+        the whole fix (`Fix.to_dict`)."""
         d = self.to_json()
         del d["fixable"], d["fix_safety"], d["path"]
         d["fix"] = self.fix.to_dict() if self.fix else None
@@ -128,6 +141,12 @@ class Finding:
 
     @classmethod
     def from_cache(cls, d: dict, path: str) -> "Finding":
+        """Inverse of `to_cache`, reported at `path`.
+
+        Raises:
+            KeyError, TypeError, ValueError, AttributeError: a malformed entry
+                (`engine.Cache.get` treats it as a miss).
+        """
         return cls(
             code=d["code"],
             name=d["name"],

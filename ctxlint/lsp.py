@@ -182,6 +182,9 @@ class CtxlintLanguageServer(LanguageServer):
 
     # ---------------------------------------------------------------- lint
     def language_for(self, path: str, language_id: str | None, config) -> str | None:
+        """The ctxlint language of a document: by suffix (`engine.language_of`),
+        else by the client's languageId (`LANGUAGE_IDS`), else Jinja for a
+        template-dir suffix under one of `config.template_dirs`; None: not linted."""
         from ctxlint.engine import TEMPLATE_DIR_SUFFIXES, language_of
         lang = language_of(path)
         if lang:
@@ -261,6 +264,7 @@ class CtxlintLanguageServer(LanguageServer):
             self.schedule(uri, self.debounce_s)
 
     def publish(self, uri: str, diagnostics: list[types.Diagnostic], version: int | None) -> None:
+        """Send textDocument/publishDiagnostics for `uri` (an empty list clears them)."""
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version))
 
@@ -292,6 +296,8 @@ class CtxlintLanguageServer(LanguageServer):
 
     # ---------------------------------------------------------- code actions
     def current_state(self, uri: str) -> LintState | None:
+        """The lint state of the open document's current version, linting it
+        now (synchronously) when the stored one is stale; None when not open or not lintable."""
         doc = self.workspace.text_documents.get(uri)
         if doc is None:
             return None
@@ -303,9 +309,14 @@ class CtxlintLanguageServer(LanguageServer):
         return state
 
     def allowed(self, f: Finding) -> bool:
+        """Is `f`'s fix offered: safe, or unsafe with the `unsafe-fixes` setting on?"""
         return f.fix is not None and (f.fix.safety == SAFE or self.unsafe_fixes)
 
     def code_actions(self, params: types.CodeActionParams) -> list[types.CodeAction]:
+        """textDocument/codeAction: one quick fix per fixable diagnostic in
+        `params.context` and a "fix all" action (kinds `quickfix`, `FIX_ALL_KIND`),
+        filtered by `params.context.only`. Edits are computed on the current
+        document text (a stale diagnostic is re-matched by code and start line)."""
         uri = params.text_document.uri
         state = self.current_state(uri)
         if state is None:
@@ -365,6 +376,9 @@ class CtxlintLanguageServer(LanguageServer):
         return None
 
     def workspace_edit(self, doc, state: LintState, new_text: str) -> types.WorkspaceEdit | None:
+        """A WorkspaceEdit turning `doc` into `new_text` (LF-normalised) with one
+        minimal TextEdit: versioned `documentChanges` when the client supports
+        them, plain `changes` otherwise; None when nothing changes."""
         edit = minimal_text_edit(doc, new_text)
         if edit is None:
             return None
@@ -573,19 +587,24 @@ def create_server() -> CtxlintLanguageServer:
 
     @server.feature(types.INITIALIZE)
     def initialize(ls: CtxlintLanguageServer, params: types.InitializeParams):
+        """initialize: adopt `initializationOptions` as settings."""
         if params.initialization_options:
             ls.update_settings(params.initialization_options)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: CtxlintLanguageServer, params: types.DidOpenTextDocumentParams):
+        """textDocument/didOpen: lint at once."""
         ls.schedule(params.text_document.uri, 0.0)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(ls: CtxlintLanguageServer, params: types.DidChangeTextDocumentParams):
+        """textDocument/didChange: lint the unsaved buffer, debounced (`schedule_change`)."""
         ls.schedule_change(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
     async def did_save(ls: CtxlintLanguageServer, params: types.DidSaveTextDocumentParams):
+        """textDocument/didSave: lint at once; a saved pyproject.toml/ctxlint.toml
+        drops the config cache and re-lints every open document."""
         uri = params.text_document.uri
         if uri.endswith(("pyproject.toml", "ctxlint.toml")):
             ls._configs.clear()
@@ -596,6 +615,7 @@ def create_server() -> CtxlintLanguageServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     async def did_close(ls: CtxlintLanguageServer, params: types.DidCloseTextDocumentParams):
+        """textDocument/didClose: cancel a pending lint, forget the state, clear its diagnostics."""
         uri = params.text_document.uri
         task = ls.pending.pop(uri, None)
         if task is not None and not task.done():
@@ -606,6 +626,7 @@ def create_server() -> CtxlintLanguageServer:
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(ls: CtxlintLanguageServer, params: types.DidChangeConfigurationParams):
+        """workspace/didChangeConfiguration: adopt the settings, drop the config cache, re-lint open documents."""
         ls.update_settings(params.settings)
         ls._configs.clear()
         for uri in list(ls.workspace.text_documents):
@@ -617,6 +638,7 @@ def create_server() -> CtxlintLanguageServer:
                                 resolve_provider=False),
     )
     def code_action(ls: CtxlintLanguageServer, params: types.CodeActionParams):
+        """textDocument/codeAction: `CtxlintLanguageServer.code_actions`; never fails the request."""
         try:
             return ls.code_actions(params)
         except Exception:

@@ -137,24 +137,29 @@ class ModuleContext:
         return (r.end.line - r.start.line) * 10_000 + (r.end.column - r.start.column)
 
     def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        """The node's parent in the module's tree (None for the module itself)."""
         return self.parents.get(node)
 
     def ancestors(self, node: cst.CSTNode) -> Iterable[cst.CSTNode]:
+        """The node's parents, innermost first, up to the module."""
         p = self.parents.get(node)
         while p is not None:
             yield p
             p = self.parents.get(p)
 
     def code(self, node: cst.CSTNode) -> str:
+        """The node's source text as libcst renders it (`Module.code_for_node`)."""
         return self.module.code_for_node(node)
 
     def enclosing_function(self, node: cst.CSTNode) -> cst.FunctionDef | None:
+        """The innermost def (sync or async) around `node`, or None at module level."""
         for a in self.ancestors(node):
             if isinstance(a, cst.FunctionDef):
                 return a
         return None
 
     def enclosing_class(self, node: cst.CSTNode) -> cst.ClassDef | None:
+        """The innermost class around `node`, or None."""
         for a in self.ancestors(node):
             if isinstance(a, cst.ClassDef):
                 return a
@@ -205,6 +210,8 @@ class ModuleContext:
         return names_in(scope) | module_names(self.module)
 
     def replace(self, old: cst.CSTNode, new: cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel) -> cst.Module:
+        """A new module with `old` (a node of this module, by identity) replaced
+        by `new` (`deep_replace`; a sentinel removes or splices). `self` is unchanged."""
         if old is self.module:
             return new  # type: ignore[return-value]
         return self.module.deep_replace(old, new)  # type: ignore[return-value]
@@ -269,6 +276,7 @@ def _attr_is(call: cst.Call, *names: str) -> bool:
 
 
 def expr(code: str) -> cst.BaseExpression:
+    """Parse one expression. Raises `libcst.ParserSyntaxError` on bad code."""
     return cst.parse_expression(code)
 
 
