@@ -105,6 +105,9 @@ def run_check(args) -> int:
         return _err(str(exc))
     if args.jobs is not None and args.jobs < 1:
         return _err("--jobs must be at least 1")
+    if args.stdin_filename and args.add_noqa:
+        # The findings are of stdin's text, not of the file on disk: never edit it.
+        return _err("--add-noqa edits files on disk; it cannot be used with --stdin-filename")
 
     if args.stdin_filename:
         data = sys.stdin.buffer.read()

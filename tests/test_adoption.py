@@ -194,6 +194,14 @@ def test_add_noqa_writes_through_a_symlink_and_keeps_mode_and_mixed_endings(tmp_
     assert want != raw and real.read_bytes() == want
 
 
+def test_add_noqa_with_stdin_is_a_usage_error(tmp_path: Path):
+    (tmp_path / "svc.py").write_text("x = 1\n")
+    res = subprocess.run([sys.executable, "-m", "ctxlint", "check", "--stdin-filename", "svc.py", "--add-noqa"],
+                         input=PY_BUG, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2 and "--stdin-filename" in res.stderr
+    assert (tmp_path / "svc.py").read_text() == "x = 1\n"
+
+
 def test_add_noqa_refuses_a_symlink_out_of_the_tree(tmp_path: Path):
     outside, tree = tmp_path / "outside", tmp_path / "tree"
     outside.mkdir()

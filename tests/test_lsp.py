@@ -312,7 +312,7 @@ def test_settings_for_caches_config_per_directory_until_the_file_changes(tmp_pat
     messages: list[str] = []
     monkeypatch.setattr(ls, "show_error", messages.append)
     try:
-        cfg, rules = ls.settings_for(str(pkg / "a.py"))
+        cfg, _rules = ls.settings_for(str(pkg / "a.py"))
         assert "CTX107" in cfg.ignore and len(walks) == 1
         for _ in range(5):  # keystrokes: no walk up the tree, no TOML parse
             assert ls.settings_for(str(pkg / "b.py"))[0] is cfg
