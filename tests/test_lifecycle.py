@@ -520,3 +520,97 @@ def test_contextmanager_reset_after_yield_is_ctx106_only():
         tenant.reset(token)
     """
     assert found(src) == {(8, "CTX106")}
+
+
+# ------------------------------------------- review follow-ups (awaited coroutines, pools)
+def test_ctx103_directly_awaited_method_shares_the_callers_context():
+    """`await self._bind(req)` runs in the caller's task: its set() outlives it. A coroutine
+    of the same name awaited on another object, or spawned as a task, is not this one."""
+    src = """\
+    import asyncio
+    import contextvars
+
+    tenant = contextvars.ContextVar("tenant")
+
+    class Server:
+        async def _bind(self, req):
+            tenant.set(req.tenant)
+            await asyncio.sleep(0)
+
+        async def serve(self, q):
+            while True:
+                await self._bind(await q.get())
+
+    class Other:
+        async def load(self, req):
+            tenant.set(req.tenant)
+            await asyncio.sleep(0)
+
+        async def spawn(self, backend, reqs):
+            await backend.load(reqs[0])
+            await asyncio.gather(*(self.load(r) for r in reqs))
+    """
+    assert found(src, ["CTX103"]) == {(8, "CTX103")}
+
+
+def test_ctx103_route_handler_is_its_own_task_even_if_awaited():
+    src = """\
+    import contextvars
+    from fastapi import APIRouter
+
+    router = APIRouter()
+    tenant = contextvars.ContextVar("tenant")
+
+    @router.post("/generate")
+    async def generate(body: dict):
+        tenant.set(body["tenant"])
+        return {"ok": True}
+
+    async def selftest():
+        return await generate({"tenant": "t"})
+    """
+    assert found(src, ["CTX103"]) == set()
+
+
+def test_ctx103_walrus_reset_in_finally_or_first_in_body_is_fine():
+    src = """\
+    import contextvars
+    tenant = contextvars.ContextVar("tenant")
+
+    def a(req, backend):
+        if (token := tenant.set(req.t)):
+            try:
+                return backend.run(req)
+            finally:
+                tenant.reset(token)
+
+    def b(req, backend):
+        if (token := tenant.set(req.t)) is not None:
+            tenant.reset(token)
+        return backend.run(req)
+
+    def c(req, backend):
+        if (token := tenant.set(req.t)):
+            out = backend.run(req)
+            tenant.reset(token)
+            return out
+    """
+    assert found(src, ["CTX103"]) == {(17, "CTX103")}
+
+
+def test_ctx106_pool_return_needs_the_resource_taken_before_the_yield():
+    src = """\
+    from contextlib import contextmanager
+
+    @contextmanager
+    def checkout(pool):
+        conn = pool.getconn()
+        yield conn
+        pool.putconn(conn)
+
+    @contextmanager
+    def produce(q):
+        yield q
+        q.put(None)
+    """
+    assert found(src, ["CTX106"]) == {(6, "CTX106")}

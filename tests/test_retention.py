@@ -503,6 +503,8 @@ def test_ctx401_quiet_after_the_ctx107_fix_on_the_corpus():
         text = path.read_text(encoding="utf-8")
         findings = lint(str(path), text, [get_rule("CTX107")], Config())
         assert findings, path.name
+        if not any(f.fixable for f in findings):
+            continue  # a discarded comprehension of tasks has no codemod
         fixed = fixers.fix_text(str(path), text, "python", findings, unsafe=False)
         assert "_background_tasks.discard" in fixed, path.name
         assert [f for f in lint(str(path), fixed, [get_rule("CTX401")], Config())] == [], path.name

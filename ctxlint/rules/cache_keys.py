@@ -80,6 +80,25 @@ def _unique_of(ck, fn, obj: str) -> str | None:
     return None
 
 
+_OBJECT_ID_ATTRS = frozenset({"id", "uid", "uuid", "guid", "pk"})
+_ID_OWNER_KINDS = frozenset({"request", "session", "tenant", "user", "adapter"})
+
+
+def _scope_object_id(facts, nodes) -> ast.Attribute | None:
+    """An id attribute of a scope object among `nodes` (`request.id`, `seq.uuid`,
+    `session.id`, `self.tenant.pk`): the object's name has a scope-kind word
+    (request/req/seq/session/tenant/user/adapter, see SCOPE_KIND_WORDS). A key that
+    holds a request's own id is per-request and cannot hit across tenants; one that
+    holds a tenant's or adapter's id is scoped already."""
+    for n in nodes:
+        if not (isinstance(n, ast.Attribute) and n.attr.lower() in _OBJECT_ID_ATTRS):
+            continue
+        owner = (facts.dotted(n.value) or "").split(".")[-1]
+        if owner and any(SCOPE_KIND_WORDS.get(w) in _ID_OWNER_KINDS for w in ident_words(owner)):
+            return n
+    return None
+
+
 def _scope_named(name: str) -> bool:
     return any(SCOPE_KIND_WORDS.get(w) in ("adapter", "tenant", "user", "session") for w in ident_words(name))
 
@@ -165,7 +184,8 @@ followed through the function's local assignments, reaches none of the scope ids
 named as a scope id, an attribute path of a parameter (`req.lora_request.lora_int_id`,
 or a field of the parameter's annotated class in the same file), or a scope
 ContextVar read. A request id alone does not demand scoping (a shared cache keyed on
-it would never hit), and a container stored in the value must depend on the scope:
+it would never hit), a key holding a scope object's own id (`request.id`, `seq.uuid`,
+`session.id`) is per-request or already scoped, and a container stored in the value must depend on the scope:
 a cache of scope-independent values is not reported.
 
 ## Why is this bad
@@ -220,7 +240,7 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
             if sink.kind == "container" and not ck.container_shared(fn, sink.container):
                 continue
             clo = ck.closure(fn, sink.keys)
-            if ck.hits(fn, clo) or _label_use(ck, fn, clo):
+            if ck.hits(fn, clo) or _label_use(ck, fn, clo) or _scope_object_id(facts, clo):
                 continue
             if sink.kind == "container" and not self._value_depends_on_scope(ck, sink):
                 continue

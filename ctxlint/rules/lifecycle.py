@@ -26,7 +26,10 @@ class TaskReferenceDiscarded(Rule):
 ## What it does
 Flags an expression statement whose value is `asyncio.create_task(...)`,
 `asyncio.ensure_future(...)`, `loop.create_task(...)` or a `TaskGroup`-less
-`get_running_loop().create_task(...)`: the returned Task is thrown away.
+`get_running_loop().create_task(...)`: the returned Task is thrown away. Also
+a list/set comprehension or generator expression statement whose element is such
+a call (`[asyncio.create_task(c) for c in coros]`): the tasks are dropped with the
+list (a bare generator is never even run). No fix is offered for comprehensions.
 
 ## Why is this bad
 The event loop keeps only a weak reference to running tasks. A task nobody
@@ -64,25 +67,29 @@ of this function"); ruff RUF006; bolna-ai/bolna#462.
 
     def check(self, facts):
         for stmt in facts.nodes(ast.Expr):
-            call = stmt.value
+            value = stmt.value
+            if isinstance(value, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+                # `[asyncio.create_task(c) for c in coros]` as a statement: the list of tasks
+                # is built and dropped at once, so every task is only weakly held
+                call = value.elt
+                if isinstance(call, ast.Call) and _is_task_factory_call(facts, call):
+                    what = facts.dotted(call.func) or _last_name(call.func)
+                    if isinstance(value, ast.GeneratorExp):
+                        msg = (f"generator of `{what}()` calls is discarded without being iterated: "
+                               "no task is ever created (and if it were, the loop would hold it "
+                               "only weakly); keep the tasks in a set or gather them")
+                    else:
+                        msg = (f"comprehension of `{what}()` results is discarded; the event loop "
+                               "keeps only weak references, so the tasks can be garbage-collected "
+                               "before they finish (keep them in a set or gather them)")
+                    yield facts.finding(self, call, msg)
+                continue
+            call = value
             if isinstance(call, ast.Await) or not isinstance(call, ast.Call):
                 continue
-            if not isinstance(call.func, (ast.Attribute, ast.Name)):
+            if not _is_task_factory_call(facts, call):
                 continue
-            q = facts.qualname(call.func) or ""
             attr = call.func.attr if isinstance(call.func, ast.Attribute) else call.func.id
-            if q in _TASK_FACTORIES:
-                pass
-            elif attr == "create_task" and isinstance(call.func, ast.Attribute):
-                recv = facts.dotted(call.func.value) or ""
-                # TaskGroup.create_task keeps its own strong reference: tg.create_task is fine.
-                if _is_task_group(facts, call.func.value):
-                    continue
-                if not (recv.endswith("loop") or "loop" in recv.split(".")[-1].lower()
-                        or _is_loop_call(call.func.value, facts)):
-                    continue
-            else:
-                continue
             fix = Fix(
                 description="keep the task in a module-level set until it is done",
                 safety=SAFE,
@@ -92,6 +99,23 @@ of this function"); ruff RUF006; bolna-ai/bolna#462.
             yield facts.finding(self, call, f"`{facts.dotted(call.func) or attr}()` result is discarded; "
                                 "the event loop keeps only a weak reference, so the task can be "
                                 "garbage-collected before it finishes", fix=fix)
+
+
+def _is_task_factory_call(facts, call: ast.Call) -> bool:
+    """Is `call` `asyncio.create_task`/`ensure_future` or `<loop>.create_task` (not a
+    TaskGroup's, which keeps its own strong reference)?"""
+    if not isinstance(call.func, (ast.Attribute, ast.Name)):
+        return False
+    q = facts.qualname(call.func) or ""
+    if q in _TASK_FACTORIES:
+        return True
+    if isinstance(call.func, ast.Attribute) and call.func.attr == "create_task":
+        recv = facts.dotted(call.func.value) or ""
+        if _is_task_group(facts, call.func.value):
+            return False
+        return (recv.endswith("loop") or "loop" in recv.split(".")[-1].lower()
+                or _is_loop_call(call.func.value, facts))
+    return False
 
 
 def _is_loop_call(expr: ast.AST, facts) -> bool:
@@ -271,6 +295,9 @@ def _token_fate(facts, call: ast.Call, fn: ast.AST, is_release) -> _TokenFate:
                 return _TokenFate("ok")
             return _TokenFate("ok" if _owner_releases(facts, cls, d, is_release) else "never")
         return _TokenFate("ok")
+    if isinstance(parent, ast.NamedExpr) and parent.value is call and isinstance(parent.target, ast.Name):
+        # `if (token := var.set(x)):` binds the token like an assignment in the enclosing statement
+        return _local_token_fate(facts, call, facts.enclosing_statement(call), parent.target.id, fn, is_release)
     if (isinstance(parent, ast.Call) and call in parent.args and isinstance(parent.func, ast.Attribute)
             and parent.func.attr in ("append", "appendleft", "add", "push", "put")):
         return _TokenFate("ok" if _kept_list_released(facts, call, fn, is_release, parent.func.value)
@@ -360,8 +387,14 @@ def _local_token_fate(facts, call, assign, name: str, fn, is_release) -> _TokenF
         return _TokenFate("ok")
     if releases:
         first = releases[0]
-        if _straight_line(facts, assign, facts.enclosing_statement(first)):
+        rel = facts.enclosing_statement(first)
+        if _straight_line(facts, assign, rel):
             return _TokenFate("ok")
+        if facts.parents.get(rel) is assign and _field_of(assign, rel) == "body":
+            # `if (token := v.set(x)):` with the reset first in the body, nothing risky before it
+            body = assign.body
+            if not _has_risk(body[:next(k for k, s in enumerate(body) if s is rel)]):
+                return _TokenFate("ok")
         return _TokenFate("not_finally", first)
     if escaped:
         return _TokenFate("ok")
@@ -382,12 +415,70 @@ def _is_contextmanager(facts, fn: ast.AST) -> bool:
     return False
 
 
+def _directly_awaited(facts) -> set[int]:
+    """ids of the `async def`s that this file awaits directly (`await f(...)`,
+    `await self.m(...)` from the same class): such a coroutine runs in its caller's
+    task and shares its caller's Context, so what it sets outlives it. A coroutine
+    handed to `create_task`/`gather`/`ensure_future` is wrapped in a Task with its own
+    copy of the Context, which is not an `await` of the call itself. Name-based, per
+    file: an attribute call on another object (`backend.generate()`) is not matched,
+    so a same-named method of an unrelated class is not taken for it."""
+    def compute():
+        module_level: dict[str, list[ast.AST]] = {}
+        methods: dict[tuple[int, str], ast.AST] = {}
+        for f in facts.nodes(ast.AsyncFunctionDef):
+            cls = facts.enclosing_class(f)
+            if cls is not None and facts.parents.get(f) is cls:
+                methods[(id(cls), f.name)] = f
+            else:
+                module_level.setdefault(f.name, []).append(f)
+        out: set[int] = set()
+        for aw in facts.nodes(ast.Await):
+            call = aw.value
+            if not isinstance(call, ast.Call):
+                continue
+            func = call.func
+            if isinstance(func, ast.Name):
+                out.update(id(f) for f in module_level.get(func.id, ()))
+            elif isinstance(func, ast.Attribute) and (
+                    (isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"))
+                    or (isinstance(func.value, ast.Call) and _last_name(func.value.func) == "super")):
+                cls = facts.enclosing_class(aw)
+                while cls is not None:
+                    f = methods.get((id(cls), func.attr))
+                    if f is not None:
+                        out.add(id(f))
+                        break
+                    cls = facts.enclosing_class(cls)
+                if isinstance(func.value, ast.Call):  # super().m(): any class's m in the file
+                    out.update(id(f) for (c, name), f in methods.items() if name == func.attr)
+        return out
+    return facts.memo("lifecycle.directly_awaited", compute)
+
+
+_ROUTE_DECORATORS = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "route",
+                               "api_route", "websocket", "websocket_route", "middleware", "on_event"})
+
+
+def _is_route_handler(fn: ast.AST) -> bool:
+    """Decorated like an ASGI route (`@app.get("/x")`, `@router.post(...)`): the framework
+    runs each request's handler in a task of its own (Starlette/FastAPI, Quart, Sanic)."""
+    for d in getattr(fn, "decorator_list", ()):
+        if isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) and d.func.attr in _ROUTE_DECORATORS:
+            return True
+    return False
+
+
 def _runs_in_task_context(facts, fn) -> bool:
-    """Does `fn` run inside an asyncio task's own Context: an `async def`, a sync
-    method of a class with coroutine methods (a hook called on the event loop), or
-    a sync function that in this file only coroutines call?"""
+    """Does `fn` run inside an asyncio task's own Context: an `async def` that this
+    file never awaits directly (a request handler the framework runs as a task, a
+    coroutine passed to `create_task`/`gather`), a sync method of a class with
+    coroutine methods (a hook called on the event loop), or a sync function that in
+    this file only coroutines call? A directly awaited coroutine (`await handle(req)`
+    in a worker loop) shares its caller's Context, so a value it sets outlives it
+    and leaks into the caller's next request (PEP 567: only Tasks copy the Context)."""
     if isinstance(fn, ast.AsyncFunctionDef):
-        return True
+        return _is_route_handler(fn) or id(fn) not in _directly_awaited(facts)
     cls = facts.enclosing_class(fn)
     if cls is not None and any(isinstance(s, ast.AsyncFunctionDef) for s in cls.body):
         return True
@@ -512,10 +603,15 @@ in a list that a `finally`/`__exit__` resets in reverse; a token returned to
 the caller; a setter helper whose last statement is the `set()`; restoring the
 old value with `set()` in `finally`; updates of a var that another function of
 the file scopes with reset-in-`finally`; and a discarded token in code that runs
-in a Context of its own (an `async def` — every asyncio task copies the Context
-—, a sync method of a class with coroutine methods, a sync function only
-coroutines call, a `copy_context().run()` or `Thread(target=...)` target, or what
-only those call); clearing a var back to `None`/`False`/`0`.
+in a Context of its own (an `async def` that runs as its own task — every asyncio
+task copies the Context: a route handler such as `@app.post(...)`, or a coroutine
+the file never awaits directly —, a sync method of a class with coroutine methods,
+a sync function only coroutines call, a `copy_context().run()` or
+`Thread(target=...)` target, or what only those call); clearing a var back to
+`None`/`False`/`0`. A coroutine the file awaits directly (`await handle(req)` in a
+worker loop, `await self._bind(req)`) runs in its caller's Context, so its
+discarded token is reported. A token bound with `:=` in an `if`/`while` test is
+followed like an assigned one.
 
 ## Why is this bad
 A worker thread (WSGI, a thread pool, a Celery worker) runs one request after
@@ -895,6 +991,11 @@ _CLEANUP_WORDS = frozenset({
     "deactivate", "disable", "uninstall", "unset", "unlock", "destroy", "pop", "aclose",
     "exit", "__exit__", "__aexit__", "rollback",
 })
+# Returning a pooled resource (`pool.put(conn)`, psycopg `putconn`, SQLAlchemy
+# `checkin`): cleanup only when the argument is a name bound before the `yield`,
+# since `queue.put(item)` of a fresh value is ordinary work.
+_POOL_RETURN_WORDS = frozenset({"put", "put_nowait", "putconn", "checkin", "check_in", "give_back",
+                                "giveback", "return_connection", "return_conn", "relinquish"})
 _CLEANUP_PREFIXES = ("reset_", "restore", "remove_", "release_", "close_", "free_", "unregister",
                      "cleanup", "clean_up", "clear_", "delete_", "unload", "disable_", "detach_",
                      "teardown", "shutdown", "_restore", "_reset", "_remove", "_cleanup", "_release",
@@ -914,6 +1015,10 @@ def _cleanup_in(facts, stmts, saved: set[str]) -> ast.AST | None:
                 if (nm.startswith("set") or nm == "setattr") and any(
                         isinstance(a, ast.Name) and a.id in saved for a in n.args):
                     return n
+                if (nm in _POOL_RETURN_WORDS or nm.startswith(("return_", "put_back", "give_back"))) and any(
+                        isinstance(a, ast.Name) and a.id in saved
+                        for a in [*n.args, *(k.value for k in n.keywords)]):
+                    return n  # `pool.put(conn)`: the resource taken before the yield goes back
             elif isinstance(n, ast.Delete) and any(isinstance(t, (ast.Subscript, ast.Attribute)) for t in n.targets):
                 return n
             elif isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and n.value.id in saved and any(
@@ -959,7 +1064,9 @@ In a `@contextlib.contextmanager` or `@asynccontextmanager` generator, flags a
 `yield` that is not inside `try`/`finally` (or an except-all handler) when
 cleanup follows it: a call such as `.remove()`, `close()`, `reset()`,
 `detach()`, `free()`, `release()`, `cancel()`, `unregister()`, `shutdown()`,
-`restore_*()`, a `del`, or assigning back a value saved before the `yield`.
+`restore_*()`, a `del`, assigning back a value saved before the `yield`, or
+returning to a pool a resource taken before it (`pool.put(conn)`, `putconn`,
+`checkin`, `return_connection`, `give_back`).
 A `yield` inside a `with` block whose context manager does the cleanup is fine
 (pylint W0135's known false positive): only statements after the `yield` count.
 

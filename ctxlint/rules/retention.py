@@ -625,7 +625,9 @@ class or module — names saying a request ends: finish, abort, cancel, timeout,
 evict, close, expire, fail, reject — and the ones among them that remove an
 entry (directly or through a helper method they call). A terminal method that
 handles the same key (removes it from a sibling container, or reads this one
-with it) but never removes it from this container is reported, at its `def`.
+with it) but never removes it from this container is reported, at its `def`. So is
+a public terminal method that takes the key (`abort_request(request_id)`) and only
+logs it or passes it to sibling methods, removing nothing from any container.
 
 ## Why is this bad
 Requests end on several paths. When only the happy path (finish) removes the
@@ -689,7 +691,8 @@ sgl-project/sglang abort-path leaks of per-request state.
                 for t, tfn in terminals.items():
                     if reach[t] & removers:
                         continue
-                    if not _touches_key(c, all_containers, reach[t], keys):
+                    if not (_touches_key(c, all_containers, reach[t], keys)
+                            or _only_logs_key(facts, tfn, keys, reach[t], funcs, all_containers)):
                         continue
                     yield facts.finding(self, tfn,
                                         f"`{t}()` ends the request but leaves its entry in `{c.name}`, "
@@ -707,6 +710,62 @@ def _touches_key(c, containers, methods: set[str], keys: set[str]) -> bool:
             if s.method_name in methods and _key_text(s.key) in keys:
                 return True
     return False
+
+
+_LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
+
+
+def _is_log_call(facts, call: ast.Call) -> bool:
+    """`logger.info(...)`, `logging.warning(...)`, `self._log.debug(...)`, `print(...)`."""
+    f = call.func
+    if isinstance(f, ast.Name):
+        return f.id == "print"
+    if isinstance(f, ast.Attribute) and f.attr in _LOG_METHODS:
+        recv = (facts.dotted(f.value) or "").split(".")[-1].lower()
+        return "log" in recv
+    return False
+
+
+def _only_logs_key(facts, tfn, keys: set[str], methods: set[str], funcs: dict[str, ast.AST],
+                   containers) -> bool:
+    """Is `tfn` a terminal method that takes the request's key (a parameter named like
+    the container's key, `request_id`) and does nothing with it but log it or pass it to
+    sibling methods, while removing nothing from any container of the owner (itself
+    or through the methods it reaches)? Such an `abort_request` ends the request in
+    name only: every entry its sibling terminal method pops stays behind. A key handed
+    to another object (`self.scheduler.abort(rid)`) may be removed there, so it is not
+    this case."""
+    params = {a.arg for a in (*tfn.args.posonlyargs, *tfn.args.args, *tfn.args.kwonlyargs)}
+    kparams = params & keys
+    if not kparams:
+        return False
+    for other in containers:
+        if any(s.method_name in methods for s in other.removals):
+            return False
+    used = False
+    for n in facts.walk(tfn, into_defs=True):
+        if not (isinstance(n, ast.Name) and n.id in kparams and isinstance(n.ctx, ast.Load)):
+            continue
+        ok = False
+        for a in facts.ancestors(n):
+            if a is tfn or isinstance(a, ast.stmt):
+                break
+            if isinstance(a, ast.Call):
+                if _is_log_call(facts, a):
+                    ok = True
+                    break
+                f = a.func
+                if (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)
+                        and f.value.id in ("self", "cls") and f.attr in funcs):
+                    ok = True
+                    break
+                if isinstance(f, ast.Name) and f.id in funcs:
+                    ok = True
+                    break
+        if not ok:
+            return False
+        used = True
+    return used
 
 
 # ----------------------------------------------------------------- CTX405
