@@ -452,7 +452,10 @@ def write_atomic(path: str | os.PathLike, data: bytes, roots: Iterable[Path] | N
     link (a target outside `roots` is refused). The data goes to a temporary
     file in the target's directory, is fsynced, gets the old file's permission
     bits (a new file: 0o666 less the umask) and is renamed over the target with
-    `os.replace`; the directory is fsynced where the platform allows.
+    `os.replace`; the directory is fsynced where the platform allows. A file
+    with several hard links gets a new inode: its other names (possibly outside
+    the tree) keep the old contents, as with ruff and black. Owner and group are
+    not copied (a file owned by another user is rewritten as the current one).
 
     Args:
         path: the file to write (it need not exist).
