@@ -614,3 +614,29 @@ def test_ctx106_pool_return_needs_the_resource_taken_before_the_yield():
         q.put(None)
     """
     assert found(src, ["CTX106"]) == {(6, "CTX106")}
+
+
+def test_ctx103_sync_helper_of_a_directly_awaited_coroutine_is_not_exempt():
+    src = """\
+    import asyncio
+    import contextvars
+
+    tenant = contextvars.ContextVar("tenant")
+
+    def _bind(req):
+        tenant.set(req.tenant)
+        return req.prompt
+
+    async def handle(req, backend):
+        prompt = _bind(req)
+        return await backend.acomplete(prompt)
+
+    async def worker(q, backend):
+        while True:
+            await handle(await q.get(), backend)
+    """
+    assert found(src, ["CTX103"]) == {(7, "CTX103")}
+    # the same helper under a coroutine that runs as its own task is exempt
+    spawned = src.replace("await handle(await q.get(), backend)",
+                          "asyncio.get_running_loop().create_task(handle(await q.get(), backend)).add_done_callback(print)")
+    assert found(spawned, ["CTX103"]) == set()

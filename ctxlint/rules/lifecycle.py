@@ -483,7 +483,26 @@ def _runs_in_task_context(facts, fn) -> bool:
     if cls is not None and any(isinstance(s, ast.AsyncFunctionDef) for s in cls.body):
         return True
     from ctxlint.rules.references import async_only_functions
-    return id(fn) in async_only_functions(facts)
+    if id(fn) not in async_only_functions(facts):
+        return False
+    # called only from coroutines: it runs in theirs, so it is exempt only when none of
+    # its coroutine callers is awaited directly (sharing a longer-lived Context)
+    awaited = _directly_awaited(facts)
+    return not any(id(c) in awaited for c in _callers_of(facts, fn.name))
+
+
+def _callers_of(facts, name: str) -> list[ast.AST]:
+    """Functions that call `name(...)` / `x.name(...)` in this file."""
+    def compute():
+        out: dict[str, list[ast.AST]] = {}
+        for c in facts.nodes(ast.Call):
+            nm = _last_name(c.func)
+            if nm:
+                f = facts.enclosing_function(c)
+                if f is not None:
+                    out.setdefault(nm, []).append(f)
+        return out
+    return facts.memo("lifecycle.callers", compute).get(name, [])
 
 
 def _ctx_run_targets(facts) -> set[str]:
