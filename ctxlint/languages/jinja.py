@@ -24,6 +24,8 @@ has no template never imports it.
 from __future__ import annotations
 
 import ast
+import os
+import functools
 import re
 import sys
 from dataclasses import dataclass, field
@@ -1390,6 +1392,20 @@ class ProjectResult:
     notices: list[str] = field(default_factory=list)
 
 
+@functools.lru_cache(maxsize=4096)
+def _resolve_dir(d: str) -> str:
+    return os.path.realpath(d)
+
+
+def _resolve_fast(p: Path) -> Path:
+    """`p.resolve()` with the directory part resolved once per directory (a run
+    has thousands of files in few directories: one lstat per file, not per component)."""
+    s = os.fspath(p)
+    if os.path.islink(s):
+        return p.resolve()
+    return Path(os.path.join(_resolve_dir(os.path.dirname(os.path.abspath(s))), os.path.basename(s)))
+
+
 def project_findings(paths: list[str], files: list, config: Config, rules: list) -> ProjectResult:
     """Cross-file template analysis for one run (called by `engine.lint_paths`).
 
@@ -1414,7 +1430,7 @@ def project_findings(paths: list[str], files: list, config: Config, rules: list)
     if not jinja_rules:
         return res
     want304 = any(r.code == "CTX304" for r in jinja_rules)
-    run_files = {sf.path.resolve(): sf for sf in files}
+    run_files = {_resolve_fast(sf.path): sf for sf in files}
     dir_roots = [Path(p).resolve() for p in paths if Path(p).is_dir()]
 
     # template path -> (options, [(site, py display)]) ; loader dirs -> options
