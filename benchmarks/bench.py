@@ -64,6 +64,10 @@ def main() -> int:
     if missing:
         print("corpus missing; run: python scripts/real_corpus.py fetch transformers openai langchain-core")
         return 2
+    # Bytecode as an installed package has it (pip compiles on install); this
+    # environment may set PYTHONDONTWRITEBYTECODE, which would make every start
+    # recompile ctxlint's sources.
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "ctxlint")], check=False)
     files = [p for c in CORPUS for p in c.rglob("*.py")]
     lines = sum(p.read_bytes().count(b"\n") for p in files)
     print(f"corpus: {len(files)} files, {lines} lines, {os.cpu_count()} CPUs")
