@@ -122,8 +122,9 @@ def discover(paths: Iterable[str], config: Config, extra_excludes: Iterable[str]
             if lang is None:
                 continue  # not Python, Go or a template: nothing of ours to check
             ap = os.path.abspath(raw)
-            if ap not in seen:
-                seen.add(ap)
+            real = os.path.realpath(raw)
+            if ap not in seen and real not in seen:
+                seen.update((ap, real))  # a named link and its target are one file
                 out.append(SourceFile(raw, p, lang))
             continue
         # Directory walk with nested .gitignore support, on path strings.
@@ -177,8 +178,16 @@ def discover(paths: Iterable[str], config: Config, extra_excludes: Iterable[str]
                 if is_dir:
                     subdirs.append((e.path, e_abs, specs))
                 elif e_abs not in seen:
+                    if e.is_symlink():
+                        # A link to a file also in the run is one file (fixes
+                        # must not write it twice); dedupe links by target.
+                        target = os.path.realpath(e_abs)
+                        if target in seen:
+                            continue
+                        seen.add(target)
                     seen.add(e_abs)
-                    out.append(SourceFile(e.path, Path(e.path), lang))
+                    ep = Path(e.path)  # normalises "./x.py" to "x.py" for display
+                    out.append(SourceFile(str(ep), ep, lang))
             stack.extend(reversed(subdirs))
     return out
 
