@@ -212,15 +212,13 @@ def execute(run: Run, generate):
 or append the id to the hashed tuple: `hash((parent, chunk, req.adapter_id))`.
 
 ## Fix safety
-Unsafe: the fix (`add_scope_id_to_key`) adds the in-scope id to the key — appended to
-the key's tuple (`data.mode == "append"`, the tuple/list display at `data.line/col`), or
-the key expression at `data.line/col` wrapped as `(key, id)` (`"wrap"`); `data.scope_expr`
-is the id's source text. A hashlib/xxhash digest takes bytes, never a tuple, so there
-the id goes inside the `repr(...)`/`str(...)` the bytes come from (`"append"` to its
-tuple, or `"inside"`: `repr((chunk, id))`), else is appended as bytes (`"bytes"`:
-`data + repr(id).encode()`). No fix is offered for an inline key spelled at several uses.
-The rewrite changes the key's shape and
-empties the cache's effective contents; code that decodes keys must be checked.
+Unsafe (applied with `--fix --unsafe-fixes`): the fix adds the in-scope id to the
+key — appended to the key's tuple, or the key wrapped as `(key, id)`. A hashlib or
+xxhash digest takes bytes, never a tuple, so there the id goes inside the
+`repr(...)`/`str(...)` the bytes come from (`repr((chunk, id))`), or is appended as
+bytes (`data + repr(id).encode()`). No fix is offered for an inline key spelled at
+several uses. The rewrite changes the key's shape, so existing entries stop
+matching (the cache refills); code that decodes keys must be checked.
 
 ## Source
 vllm-project/vllm#3263 (prefix caching ignored the LoRA adapter), vllm-project/vllm#17045
