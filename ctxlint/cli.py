@@ -175,10 +175,9 @@ def run_check(args) -> int:
                 sys.stderr.write(f"Skipped {n} finding{'s' if n != 1 else ''}: no suppression comment "
                                  f"could be added (listed below).\n")
 
-    ctx = ReportContext(rules=all_rules(), files=result.files, statistics=args.statistics, fixed=fixed)
+    ctx = ReportContext(rules=all_rules(), files=result.files, statistics=args.statistics, fixed=fixed,
+                        quiet=args.quiet)
     out = render(args.output_format, findings, ctx)
-    if args.quiet and args.output_format == "text":
-        out = "\n".join(line for line in out.splitlines() if line.count(":") >= 3)
     if out:
         sys.stdout.write(out + "\n")
     if not args.quiet:

@@ -337,3 +337,11 @@ def test_segment_is_linear_and_handles_unicode():
     nodes = facts.nodes(_ast.Constant) + facts.nodes(_ast.Tuple)
     for n in nodes:
         assert facts.segment(n) == _ast.get_source_segment(src, n)
+
+
+def test_quiet_prints_findings_only(proj, capsys):
+    rc, out, err = run_cli(["check", ".", "--no-cache", "-q", "--statistics"], proj, capsys)
+    assert rc == 1 and out.splitlines() == [l for l in out.splitlines() if l.startswith("app.py:9:5: CTX107")]
+    assert len(out.splitlines()) == 1
+    rc, out, _ = run_cli(["check", "ok.py", "--no-cache", "-q"], proj, capsys)
+    assert rc == 0 and out == ""

@@ -21,14 +21,15 @@ class ReportContext:
 
     rules: code -> Rule for every registered rule; files: number of files checked;
     statistics: print per-code counts; show_fixes: mention fix availability;
-    fixed: number of findings fixed in this run (for the summary line).
+    fixed: number of findings fixed in this run (for the summary line);
+    quiet: findings only, no summary (text format).
     """
 
     rules: dict = field(default_factory=dict)
     files: int = 0
     statistics: bool = False
     fixed: int = 0
-    unsafe_hidden: int = 0
+    quiet: bool = False
 
 
 def render(fmt: str, findings: list[Finding], ctx: ReportContext) -> str:

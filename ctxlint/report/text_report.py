@@ -15,6 +15,8 @@ def render(findings: list[Finding], ctx) -> str:
         if f.fix is not None:
             mark = " [*]" if f.fix.safety == "safe" else " [unsafe fix]"
         out.append(f"{f.path}:{f.line}:{f.col}: {f.code}{mark} {f.message}")
+    if ctx.quiet:
+        return "\n".join(out)
     if ctx.statistics and findings:
         out.append("")
         counts = Counter(f.code for f in findings)
