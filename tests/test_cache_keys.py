@@ -11,7 +11,8 @@ import pytest
 
 from ctxlint import engine
 from ctxlint.config import Config
-from ctxlint.languages.python import PythonFacts, cache_key_facts, scope_kind
+from ctxlint.semantic.python.cache_keys import cache_key_facts, scope_kind
+from ctxlint.semantic.python.facts import PythonFacts
 from ctxlint.rules import select_rules
 
 

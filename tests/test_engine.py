@@ -330,7 +330,7 @@ def test_deep_code_gives_a_notice_not_silence(tmp_path, capsys):
 
 def test_segment_is_linear_and_handles_unicode():
     import ast as _ast
-    from ctxlint.languages.python import PythonFacts
+    from ctxlint.semantic.python.facts import PythonFacts
     src = "s = 'héllo'; t = (1,\n  2)\n"
     tree = _ast.parse(src)
     facts = PythonFacts("a.py", src, tree, Config())

@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 from ctxlint.config import Config
-from ctxlint.languages.python import PythonFacts, lint
+from ctxlint.semantic.python.facts import PythonFacts, lint
 from ctxlint.rules import get_rule
 
 

@@ -1423,7 +1423,8 @@ def project_findings(paths: list[str], files: list, config: Config, rules: list)
     Never raises on bad input.
     """
     from ctxlint import engine
-    from ctxlint.languages.python import PythonFacts, parse as py_parse
+    from ctxlint.languages.python import parse as py_parse
+    from ctxlint.semantic.python.facts import PythonFacts
 
     res = ProjectResult()
     jinja_rules = engine.rules_for("jinja", rules)

@@ -1,11 +1,13 @@
 """Rule registry.
 
-A rule is a subclass of `Rule` living in one family module (CTX1xx lifecycle,
-CTX2xx references, CTX3xx templates, CTX4xx retention, CTX5xx cache keys, CTX6xx
-training, Go rules in `go_context`). Adding a rule = writing the class in its
-family module (it registers itself through `__init_subclass__`) and a corpus
-folder `corpus/<CODE>/` with bad and good examples. Adding a family = one line in
-`FAMILIES`.
+A rule is a subclass of `Rule` living in its own module, as in ruff
+(`rules/<linter>/rules/<rule_name>.rs`) or a go/analysis analyzer package:
+`rules/python/ctx103_contextvar_not_reset.py`, `rules/go/ctx101_lost_cancel.py`,
+`rules/jinja/ctx302_template_dunder_access.py`. Adding a rule = one module in the
+language's package (the class registers itself through `__init_subclass__`; the
+registry imports every module of `RULE_PACKAGES`) and a corpus folder
+`corpus/<CODE>/` with bad and good examples. Analyses that two rules share live in
+`ctxlint.semantic`, never in a rule module.
 
 The registry is machine-readable: `ctxlint rules --output-format json` prints it.
 """
@@ -18,6 +20,13 @@ from typing import TYPE_CHECKING, ClassVar, Iterable
 if TYPE_CHECKING:
     from ctxlint.findings import Finding
 
+#: Packages whose every module is a rule module.
+RULE_PACKAGES: tuple[str, ...] = (
+    "ctxlint.rules.python",
+    "ctxlint.rules.go",
+    "ctxlint.rules.jinja",
+)
+#: Modules still holding several rules (being split into RULE_PACKAGES).
 FAMILIES: tuple[str, ...] = (
     "ctxlint.rules.meta",
     "ctxlint.rules.lifecycle",
@@ -49,7 +58,7 @@ class Rule:
         default: False for rules that run only when selected explicitly (CTX001).
 
     `check(facts)` yields `Finding`s for one file; it never parses and never prints.
-    `facts` is the language's per-file facts object (`languages.python.PythonFacts`,
+    `facts` is the language's per-file facts object (`semantic.python.facts.PythonFacts`,
     `languages.go.GoFacts`, `languages.jinja.JinjaFacts`).
     """
 
@@ -102,10 +111,15 @@ _loaded = False
 
 
 def all_rules() -> dict[str, Rule]:
-    """Import every family module once and return code -> rule instance, sorted by code."""
+    """Import every rule module once and return code -> rule instance, sorted by code."""
     global _loaded
     if not _loaded:
-        for mod in FAMILIES:
+        import pkgutil
+        mods = list(FAMILIES)
+        for pkg in RULE_PACKAGES:
+            p = importlib.import_module(pkg)
+            mods.extend(f"{pkg}.{m.name}" for m in pkgutil.iter_modules(p.__path__) if not m.name.startswith("_"))
+        for mod in mods:
             try:
                 importlib.import_module(mod)
             except ModuleNotFoundError as exc:

@@ -3,7 +3,7 @@ functions that read the request scope, keys built on reusable labels, untagged k
 parts of different scope kinds, and acquire/release paths indexing one container by
 different keys.
 
-All five rules read the shared cache-key facts of `ctxlint.languages.python`
+All five rules read the shared cache-key facts of `ctxlint.semantic.python.cache_keys`
 (`cache_key_facts`): the scope ids reachable in each function, a def-use over each
 function's assignments, and the places keys are used (cache containers, digests,
 key-builder returns, `*Key(...)` constructors).
@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 
 from ctxlint.findings import SAFE, UNSAFE, Fix
-from ctxlint.languages.python import (
+from ctxlint.semantic.python.cache_keys import (
     LABEL_ATTRS, NON_DEMANDING_KINDS, SCOPE_KIND_WORDS, cache_key_facts, ident_words, scope_kind,
 )
 from ctxlint.rules import Rule

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from ctxlint.languages.python import LONG_LIVED_CLASS_WORDS
+from ctxlint.semantic.python.containers import LONG_LIVED_CLASS_WORDS
 from ctxlint.rules import Rule
 
 FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)

@@ -2,7 +2,7 @@
 that keep per-request or per-adapter objects alive after their request is over.
 
 CTX401/CTX404 read the shared long-lived container fact
-(`PythonFacts.long_lived_containers`, languages/python.py); the other rules read the
+(`PythonFacts.long_lived_containers`, semantic/python/containers.py); the other rules read the
 node-type index only.
 """
 

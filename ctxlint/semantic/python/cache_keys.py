@@ -1,0 +1,623 @@
+"""Cache-key facts (read by the cache-key rules, CTX501-CTX505).
+
+Scope ids reachable in each function (parameters, attribute paths of
+parameters, fields of a parameter's annotated class, scope ContextVars), a
+small flow-insensitive def-use over each function's assignments, key
+closures, and the places a key is used (cache containers, hash()/hashlib
+digests, key-builder returns, `*Key(...)` constructors). Computed once per
+file through `cache_key_facts(facts)`; per-function results are memoized.
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import cached_property
+from typing import TYPE_CHECKING, Iterable
+
+from ctxlint.semantic.python.facts import FunctionNode, PythonFacts
+
+if TYPE_CHECKING:
+    from ctxlint.semantic.python.facts import PythonFacts
+
+#: Scope kind of each default scope id (CTX501 names the missing kind; CTX504
+#: counts kinds). Ids not listed get a kind from their words, else themselves.
+SCOPE_ID_KINDS: dict[str, str] = {
+    **dict.fromkeys(("tenant_id", "tenant", "org_id", "organization_id", "account_id", "workspace_id",
+                     "project_id", "customer_id", "namespace"), "tenant"),
+    **dict.fromkeys(("request_id", "req_id", "rid", "seq_id", "sequence_id"), "request"),
+    **dict.fromkeys(("user_id", "user", "uid"), "user"),
+    **dict.fromkeys(("session_id", "conversation_id", "thread_id"), "session"),
+    **dict.fromkeys(("adapter_id", "adapter_name", "lora_id", "lora_int_id", "lora_name", "lora_path",
+                     "lora_request", "adapter_digest", "weights_digest", "lora_hash"), "adapter"),
+    **dict.fromkeys(("cache_salt", "salt", "tenant_salt"), "salt"),
+    **dict.fromkeys(("mm_hash", "mm_hashes", "image_hash", "image_digest", "image_digests", "mm_digest",
+                     "multimodal_hash"), "mm"),
+}
+#: Identifier words -> scope kind (for config-added ids and for naming key parts).
+SCOPE_KIND_WORDS: dict[str, str] = {
+    "tenant": "tenant", "org": "tenant", "organization": "tenant", "account": "tenant",
+    "workspace": "tenant", "customer": "tenant",
+    "request": "request", "req": "request", "rid": "request", "seq": "request",
+    "user": "user", "uid": "user",
+    "session": "session", "conversation": "session",
+    "adapter": "adapter", "lora": "adapter",
+    "salt": "salt",
+    "mm": "mm", "image": "mm", "multimodal": "mm", "vision": "mm",
+}
+#: Priority of kinds when a message names one missing id: isolation kinds first.
+SCOPE_KIND_ORDER: tuple[str, ...] = ("salt", "tenant", "adapter", "user", "session", "mm", "request")
+#: Kinds whose presence obliges a shared cache key to carry them. A request id is
+#: reachable in nearly every serving function, but a shared cache keyed on it
+#: would never hit: request ids scope a key when present, they do not demand one.
+NON_DEMANDING_KINDS = frozenset({"request"})
+#: Words in a container's name that say it is a cache (the CTX501 container test).
+CACHE_WORDS = frozenset({"cache", "caches", "cached", "memo", "memos", "memoized", "memoize", "prefix",
+                         "prefixes", "block", "blocks", "kv", "hash", "hashes", "registry", "lru"})
+#: Words in a function name that say it builds a key (its return value is a key).
+KEY_FN_WORDS = frozenset({"key", "keys"})
+#: With a KEY_FN_WORDS word, words in a function name that say the key is a cache key
+#: (`cache_key`, `block_key`, `extra_hash_keys`) rather than a sort key.
+KEY_BUILDER_WORDS = frozenset({"cache", "cached", "hash", "hashes", "prefix", "block", "blocks", "kv",
+                               "memo", "extra", "lookup", "dedup", "fingerprint"})
+#: Words in a function name that say its returned digest is a key.
+DIGEST_FN_WORDS = frozenset({"key", "keys", "hash", "hashes", "digest", "digests", "fingerprint"})
+#: Container methods whose first argument is a key.
+KEY_METHODS = frozenset({"get", "setdefault", "pop", "put", "set", "add", "discard", "__getitem__",
+                         "__setitem__", "__contains__", "__delitem__"})
+#: hashlib / xxhash / mmh3 callables that digest their argument.
+_DIGEST_MODULES = ("hashlib.", "xxhash.", "mmh3.", "blake3.")
+#: Callable names that are hash functions by convention in serving code.
+_HASH_FN_NAMES = frozenset({"hash_function", "hash_fn", "hasher", "sha256", "sha256_cbor", "md5",
+                            "blake2b", "blake2s", "sha1", "sha512", "xxh64", "xxh3_64", "xxh128"})
+#: Attributes that carry a human-chosen label rather than a unique identity (CTX503).
+LABEL_ATTRS = frozenset({"name", "label", "display_name", "alias", "title", "lora_name", "adapter_name"})
+#: Dunder methods where hashing is identity plumbing, not a cache key.
+_NOT_KEY_FUNCS = frozenset({"__hash__", "__eq__", "__repr__", "__str__", "__init__", "__post_init__"})
+
+
+def ident_words(name: str) -> list[str]:
+    """Lower-case words of an identifier (`_kvCacheMap` -> ["kv", "cache", "map"])."""
+    import re
+    return re.findall(r"[a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower())
+
+
+def scope_kind(scope_id: str) -> str:
+    """The scope kind of a scope id ("lora_int_id" -> "adapter"); unknown ids are their own kind."""
+    k = SCOPE_ID_KINDS.get(scope_id)
+    if k:
+        return k
+    for w in ident_words(scope_id):
+        if w in SCOPE_KIND_WORDS:
+            return SCOPE_KIND_WORDS[w]
+    return scope_id
+
+
+class Def:
+    """One definition of a local name: `value` flows into the name.
+
+    kind: "assign" (x = v / x: T = v / x := v), "aug" (x += v), "mutate"
+    (x.append(v), x.extend(v), x.update(v), x[i] = v, x.add(v), x.insert(i, v)),
+    "iter" (for x in v / comprehension), "with" (with v as x), "unpack" (a, b = v
+    where v is not a display of the same length).
+    """
+
+    __slots__ = ("value", "kind", "stmt")
+
+    def __init__(self, value: ast.AST, kind: str, stmt: ast.AST):
+        self.value = value
+        self.kind = kind
+        self.stmt = stmt
+
+
+class ScopeReach:
+    """Scope ids a function can reach.
+
+    Attributes:
+        ids: scope id -> source text of the first way to reach it ("req.adapter_id",
+            "tenant_id", "current_tenant.get()"), in discovery order.
+        roots: names whose whole value carries a scope id (a parameter `req` whose
+            annotated class has a scope-id field, or that the body reads `req.tenant_id`
+            from); passing such a name whole into a key counts as scoping it.
+        self_scoped: the enclosing class's instances carry a scope id (`self.tenant_id`):
+            their own `self.` containers are per-scope, not shared.
+    """
+
+    __slots__ = ("ids", "roots", "self_scoped")
+
+    def __init__(self):
+        self.ids: dict[str, str] = {}
+        self.roots: set[str] = set()
+        self.self_scoped = False
+
+    def demanded(self, include_self: bool = True) -> list[tuple[str, str]]:
+        """(scope id, text) pairs that a shared key must carry, most important kind first.
+
+        With `include_self=False`, ids reached through `self`/`cls` are left out (a
+        per-tenant object's own digests usually feed its own, per-tenant cache)."""
+        items = [(i, t) for i, t in self.ids.items() if scope_kind(i) not in NON_DEMANDING_KINDS
+                 and (include_self or not t.startswith(("self.", "cls.")))]
+        order = {k: n for n, k in enumerate(SCOPE_KIND_ORDER)}
+        return sorted(items, key=lambda it: order.get(scope_kind(it[0]), -1))
+
+
+class KeySink:
+    """A place a key is used.
+
+    Attributes:
+        kind: "container" (a subscript, `in`, or keyed method of a cache container),
+            "hash" (a hash()/hashlib digest whose result is returned as a key),
+            "return" (the return value of a key-builder function, `def cache_key(...)`),
+            "keyclass" (a `SomethingKey(...)` constructor).
+        node: where the finding is reported (the key's first use).
+        keys: the key expressions (subscript slice, digest arguments, return value).
+        function: the enclosing def.
+        container: the container (`LongLivedContainer`) for "container" sinks.
+        values: stored value expressions for container sinks (assignments in the function).
+    """
+
+    __slots__ = ("kind", "node", "keys", "function", "container", "values")
+
+    def __init__(self, kind, node, keys, function, container=None, values=()):
+        self.kind = kind
+        self.node = node
+        self.keys = list(keys)
+        self.function = function
+        self.container = container
+        self.values = list(values)
+
+
+class CacheKeyFacts:
+    """The cache-key analysis of one file (see the section comment above).
+
+    Args:
+        facts: the file's `PythonFacts`.
+    Never raises on odd code: shapes it does not understand contribute nothing.
+    """
+
+    def __init__(self, facts: "PythonFacts"):
+        self.facts = facts
+        self.ids = facts.scope_id_names
+        self._defs: dict[int, dict[str, list[Def]]] = {}
+        self._params: dict[int, dict[str, ast.arg]] = {}
+        self._reach: dict[int, ScopeReach] = {}
+        self._sinks: list[KeySink] | None = None
+
+    # ------------------------------------------------------------ classes
+    @cached_property
+    def classes(self) -> dict[str, ast.ClassDef]:
+        """Class name -> ClassDef for every class of the file (the last one wins on redefinition)."""
+        return {c.name: c for c in self.facts.nodes(ast.ClassDef)}
+
+    @cached_property
+    def class_fields(self) -> dict[str, dict[str, ast.AST | None]]:
+        """Class name -> field name -> annotation (or None): class-level annotated or
+        assigned names (dataclass fields) and `self.X = ...` in any method."""
+        out: dict[str, dict[str, ast.AST | None]] = {}
+        for cls in self.classes.values():
+            fields: dict[str, ast.AST | None] = {}
+            for st in cls.body:
+                if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name):
+                    fields[st.target.id] = st.annotation
+                elif isinstance(st, ast.Assign):
+                    for t in st.targets:
+                        if isinstance(t, ast.Name):
+                            fields.setdefault(t.id, None)
+            for st in cls.body:
+                if not isinstance(st, FunctionNode):
+                    continue
+                args = st.args.posonlyargs + st.args.args
+                if not args:
+                    continue
+                me = args[0].arg
+                for n in self.facts.walk(st):
+                    tgt = None
+                    ann = None
+                    if isinstance(n, ast.Assign):
+                        for t in n.targets:
+                            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == me:
+                                fields.setdefault(t.attr, None)
+                    elif isinstance(n, ast.AnnAssign):
+                        tgt, ann = n.target, n.annotation
+                        if isinstance(tgt, ast.Attribute) and isinstance(tgt.value, ast.Name) and tgt.value.id == me:
+                            fields[tgt.attr] = ann
+            out[cls.name] = fields
+        return out
+
+    def annotation_class(self, ann: ast.AST | None) -> str | None:
+        """The same-file class an annotation names (`Optional["Req"]`, `Req | None`, `list[Req]` -> no)."""
+        for _ in range(4):
+            if ann is None:
+                return None
+            if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+                try:
+                    ann = ast.parse(ann.value, mode="eval").body
+                except (SyntaxError, ValueError):
+                    return None
+                continue
+            if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
+                left = self.annotation_class(ann.left)
+                return left or self.annotation_class(ann.right)
+            if isinstance(ann, ast.Subscript):
+                base = (self.facts.dotted(ann.value) or "").split(".")[-1]
+                if base not in ("Optional", "Union", "Annotated"):
+                    return None
+                sl = ann.slice
+                ann = sl.elts[0] if isinstance(sl, ast.Tuple) and sl.elts else sl
+                continue
+            d = self.facts.dotted(ann)
+            if d is None:
+                return None
+            name = d.split(".")[-1]
+            return name if name in self.classes else None
+        return None
+
+    def class_scope_fields(self, cls_name: str, depth: int = 2) -> list[tuple[str, str]]:
+        """(scope id, relative path) of scope ids among a class's fields, one level of
+        nesting into fields annotated with another same-file class."""
+        out: list[tuple[str, str]] = []
+        fields = self.class_fields.get(cls_name, {})
+        for f, ann in fields.items():
+            if f in self.ids:
+                out.append((f, f))
+        if depth > 1:
+            for f, ann in fields.items():
+                sub = self.annotation_class(ann)
+                if sub and sub != cls_name:
+                    out.extend((i, f"{f}.{p}") for i, p in self.class_scope_fields(sub, depth - 1))
+        return out
+
+    def unique_fields(self, cls_name: str) -> list[str]:
+        """Fields of a class that look like a unique identity (`slot_uid`, `lora_int_id`,
+        `weights_digest`, `id`): the alternative to keying on its label (CTX503)."""
+        out = []
+        for f in self.class_fields.get(cls_name, {}):
+            w = ident_words(f)
+            if f in ("id", "uid") or (w and w[-1] in ("id", "uid", "digest", "hash", "sha", "uuid")):
+                if f not in LABEL_ATTRS:
+                    out.append(f)
+        return out
+
+    @cached_property
+    def function_names(self) -> frozenset[str]:
+        """Names of every def in the file (key helpers are looked up by name)."""
+        return frozenset(f.name for f in self.facts.nodes(ast.FunctionDef, ast.AsyncFunctionDef))
+
+    # ------------------------------------------------------------ def-use
+    def params(self, fn: ast.AST) -> dict[str, ast.arg]:
+        """Parameter name -> ast.arg for a def (memoized)."""
+        r = self._params.get(id(fn))
+        if r is None:
+            a = fn.args
+            r = {p.arg: p for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)}
+            for p in (a.vararg, a.kwarg):
+                if p is not None:
+                    r[p.arg] = p
+            self._params[id(fn)] = r
+        return r
+
+    def defs(self, fn: ast.AST) -> dict[str, list[Def]]:
+        """Local name -> its definitions in `fn` (flow-insensitive, nested defs excluded)."""
+        r = self._defs.get(id(fn))
+        if r is not None:
+            return r
+        r = {}
+
+        def add(target: ast.AST, value: ast.AST, kind: str, stmt: ast.AST):
+            if isinstance(target, ast.Name):
+                r.setdefault(target.id, []).append(Def(value, kind, stmt))
+            elif isinstance(target, (ast.Tuple, ast.List)):
+                if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) \
+                        and not any(isinstance(e, ast.Starred) for e in (*value.elts, *target.elts)):
+                    for t, v in zip(target.elts, value.elts):
+                        add(t, v, kind, stmt)
+                else:
+                    for t in target.elts:
+                        add(t.value if isinstance(t, ast.Starred) else t, value,
+                            "unpack" if kind == "assign" else kind, stmt)
+            elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                r.setdefault(target.value.id, []).append(Def(value, "mutate", stmt))
+
+        for n in self.facts.walk(fn):
+            if n is fn:
+                continue
+            if isinstance(n, ast.Assign):
+                for t in n.targets:
+                    add(t, n.value, "assign", n)
+            elif isinstance(n, ast.AnnAssign) and n.value is not None:
+                add(n.target, n.value, "assign", n)
+            elif isinstance(n, ast.AugAssign):
+                add(n.target, n.value, "aug", n)
+            elif isinstance(n, ast.NamedExpr):
+                add(n.target, n.value, "assign", n)
+            elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)):
+                add(n.target, n.iter, "iter", n)
+            elif isinstance(n, (ast.With, ast.AsyncWith)):
+                for it in n.items:
+                    if it.optional_vars is not None:
+                        add(it.optional_vars, it.context_expr, "with", n)
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                    and isinstance(n.func.value, ast.Name) and n.args \
+                    and n.func.attr in ("append", "extend", "update", "add", "insert", "appendleft"):
+                r.setdefault(n.func.value.id, []).append(Def(n.args[-1], "mutate", n))
+        self._defs[id(fn)] = r
+        return r
+
+    def closure(self, fn: ast.AST, exprs: Iterable[ast.AST], limit: int = 400) -> list[ast.AST]:
+        """Every node the expressions are built from, following local names to their
+        definitions in `fn` (transitively). Nested lambdas/comprehensions are entered."""
+        d = self.defs(fn)
+        seen_names: set[str] = set()
+        out: list[ast.AST] = []
+        stack = [e for e in exprs if e is not None]
+        while stack and len(out) < limit:
+            e = stack.pop()
+            for n in ast.walk(e):
+                out.append(n)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in seen_names:
+                    seen_names.add(n.id)
+                    for df in d.get(n.id, ()):
+                        stack.append(df.value)
+        return out
+
+    def resolve(self, fn: ast.AST, expr: ast.AST) -> tuple[ast.AST, bool]:
+        """Follow a Name through single plain assignments to the expression it stands for.
+
+        Returns (expression, exact): exact is False when the chain went through a loop
+        variable, an unpacking or several definitions (the expression is then a source,
+        not the value itself)."""
+        d = self.defs(fn)
+        seen = set()
+        exact = True
+        while isinstance(expr, ast.Name) and expr.id not in seen:
+            seen.add(expr.id)
+            ds = d.get(expr.id, [])
+            if len(ds) != 1 or ds[0].kind != "assign":
+                if ds:
+                    exact = False
+                break
+            expr = ds[0].value
+        return expr, exact
+
+    # ------------------------------------------------------------ scope reach
+    def reach(self, fn: ast.AST) -> ScopeReach:
+        """The scope ids `fn` can reach (memoized per function). See `ScopeReach`."""
+        r = self._reach.get(id(fn))
+        if r is not None:
+            return r
+        r = ScopeReach()
+        ids = self.ids
+        facts = self.facts
+        params = self.params(fn)
+        me = self._self_param(fn)
+        for name, p in params.items():
+            if name == me:
+                continue
+            if name in ids:
+                r.ids.setdefault(name, name)
+            cls = self.annotation_class(p.annotation)
+            if cls:
+                for sid, path in self.class_scope_fields(cls):
+                    r.ids.setdefault(sid, f"{name}.{path}")
+                    r.roots.add(name)
+        local = self.defs(fn)
+        for name in local:
+            if name in ids and name not in r.ids:
+                r.ids[name] = name
+        # attribute paths read in the body: req.lora_request.lora_int_id, self.tenant_id
+        for n in facts.walk(fn):
+            if isinstance(n, ast.Attribute) and not isinstance(facts.parents.get(n), ast.Attribute):
+                d = facts.dotted(n)
+                if not d:
+                    continue
+                parts = d.split(".")
+                root = parts[0]
+                # paths of parameters only: a local read back from a cache (`ref =
+                # self._registry.get(name)`) does not put its ids in scope
+                if root not in params:
+                    continue
+                for i in range(len(parts) - 1, 0, -1):
+                    if parts[i] in ids:
+                        r.ids.setdefault(parts[i], ".".join(parts[:i + 1]))
+                        if root != me:
+                            r.roots.add(root)
+                        break
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" \
+                    and not n.args and facts.is_contextvar(n.func.value):
+                cv = facts.dotted(n.func.value) or ""
+                sid = self.scope_id_of_name(cv.split(".")[-1])
+                if sid:
+                    r.ids.setdefault(sid, f"{cv}.get()")
+        # the instance itself carries a scope id: self containers are per scope
+        cls = facts.enclosing_class(fn)
+        if me and cls is not None and facts.parents.get(fn) is cls:
+            for sid, path in self.class_scope_fields(cls.name, depth=1):
+                r.self_scoped = True
+                r.ids.setdefault(sid, f"{me}.{path}")
+        self._reach[id(fn)] = r
+        return r
+
+    def scope_id_of_name(self, name: str) -> str | None:
+        """A scope id a free-form name stands for (`current_tenant` -> "tenant", `_request_id_var`
+        -> "request_id"): the longest scope id whose words all occur in the name."""
+        words = ident_words(name)
+        best = None
+        for sid in self.ids:
+            sw = ident_words(sid)
+            if sw and all(w in words for w in sw) and (best is None or len(sw) > len(ident_words(best))):
+                best = sid
+        return best
+
+    @staticmethod
+    def _self_param(fn: ast.AST) -> str | None:
+        for d in fn.decorator_list:
+            if (PythonFacts.dotted(d) or "").split(".")[-1] == "staticmethod":
+                return None
+        args = fn.args.posonlyargs + fn.args.args
+        if args and args[0].arg in ("self", "cls"):
+            return args[0].arg
+        return None
+
+    def hits(self, fn: ast.AST, nodes: Iterable[ast.AST]) -> list[tuple[str, ast.AST]]:
+        """Scope ids the given closure nodes reach: (scope id or "<root>", node).
+
+        A node reaches a scope id when it is a Name or attribute path naming one
+        (`tenant_id`, `req.lora_request.lora_int_id`), a scope ContextVar read, or a
+        whole use of a scope-carrying name (`helper(req)`, a key that is the
+        `request`/`session`/`adapter` object itself)."""
+        r = self.reach(fn)
+        facts = self.facts
+        out = []
+        for n in nodes:
+            whole = not (isinstance(facts.parents.get(n), ast.Attribute) and facts.parents[n].value is n)
+            if isinstance(n, ast.Name):
+                if n.id in self.ids:
+                    out.append((n.id, n))
+                elif whole and (n.id in r.roots or any(w in SCOPE_KIND_WORDS for w in ident_words(n.id))):
+                    out.append(("<root>", n))
+            elif isinstance(n, ast.Attribute):
+                if n.attr in self.ids:
+                    out.append((n.attr, n))
+                elif whole and any(w in SCOPE_KIND_WORDS for w in ident_words(n.attr)):
+                    out.append(("<root>", n))
+                elif n.attr == "get" and facts.is_contextvar(n.value):
+                    sid = self.scope_id_of_name((facts.dotted(n.value) or "").split(".")[-1])
+                    if sid:
+                        out.append((sid, n))
+        return out
+
+    # ------------------------------------------------------------ sinks
+    def is_cache_name(self, name: str) -> bool:
+        """Does an identifier say it is a cache (`_prefix_blocks`, `kvCache`, `memo`)? See CACHE_WORDS."""
+        return any(w in CACHE_WORDS for w in ident_words(name))
+
+    def digest_call(self, call: ast.AST) -> bool:
+        """Is `call` hash(x), a hashlib/xxhash digest constructor, or a named hash function?"""
+        if not isinstance(call, ast.Call):
+            return False
+        f = call.func
+        if isinstance(f, ast.Name) and f.id == "hash":
+            return "hash" not in self.facts.module_names
+        q = self.facts.qualname(f) or ""
+        if q.startswith(_DIGEST_MODULES):
+            return True
+        last = q.split(".")[-1]
+        return last in _HASH_FN_NAMES
+
+    def sinks(self) -> list[KeySink]:
+        """Every key use in the file, in source order (computed once)."""
+        if self._sinks is not None:
+            return self._sinks
+        facts = self.facts
+        out: list[KeySink] = []
+        # 1. cache containers: module, class and self. containers whose name says cache
+        for c in facts.containers:
+            if c.kind in ("list", "deque") or not (self.is_cache_name(c.attr) or c.kind.endswith("Cache")):
+                continue
+            by_fn: dict[int, list] = {}
+            for s in (*c.reads, *c.inserts, *c.removals):
+                if s.key is None or s.function is None or isinstance(s.key, ast.Slice):
+                    continue
+                if isinstance(s.key, ast.Constant):
+                    continue
+                by_fn.setdefault(id(s.function), []).append(s)
+            for sites in by_fn.values():
+                sites.sort(key=lambda s: (s.node.lineno, s.node.col_offset))
+                fn = sites[0].function
+                if fn.name in _NOT_KEY_FUNCS:
+                    continue
+                values = [s.value for s in c.inserts if s.function is fn and s.value is not None]
+                # group by the key's spelling: one sink per distinct key in the function
+                groups: dict[str, list] = {}
+                for s in sites:
+                    groups.setdefault(ast.dump(s.key), []).append(s)
+                for ss in groups.values():
+                    out.append(KeySink("container", ss[0].node, [ss[0].key], fn, c, values))
+        # 2. `SomethingKey(...)` constructors
+        for call in facts.nodes(ast.Call):
+            name = (facts.dotted(call.func) or "").split(".")[-1]
+            if len(name) > 3 and name.endswith("Key") and name[0].isupper() and (call.args or call.keywords):
+                fn = facts.enclosing_function(call)
+                if fn is None or fn.name in _NOT_KEY_FUNCS:
+                    continue
+                out.append(KeySink("keyclass", call, [*call.args, *(k.value for k in call.keywords)], fn))
+        # 3. key builders: functions whose name says they build a cache key
+        #    (`cache_key`, `block_key`, `chain_hashes`), then — to a fixpoint — any
+        #    same-file function whose result another key is built from.
+        funcs: dict[str, list] = {}
+        for fn in facts.nodes(ast.FunctionDef, ast.AsyncFunctionDef):
+            if fn.name not in _NOT_KEY_FUNCS:
+                funcs.setdefault(fn.name, []).append(fn)
+        done: set[int] = set()
+        for fns in funcs.values():
+            for fn in fns:
+                words = set(ident_words(fn.name))
+                if words & KEY_FN_WORDS and words & KEY_BUILDER_WORDS:
+                    out.extend(self._builder_sinks(fn, True))
+                    done.add(id(fn))
+                elif words & DIGEST_FN_WORDS:
+                    out.extend(s for s in self._builder_sinks(fn, False) if s.kind == "hash")
+        frontier = list(out)
+        for _ in range(4):
+            called: set[str] = set()
+            for s in frontier:
+                for n in self.closure(s.function, s.keys):
+                    if isinstance(n, ast.Call):
+                        f = n.func
+                        if isinstance(f, ast.Name) or (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)
+                                                       and f.value.id in ("self", "cls")):
+                            called.add(f.id if isinstance(f, ast.Name) else f.attr)
+            frontier = []
+            for name in called:
+                for fn in funcs.get(name, ()):
+                    if id(fn) in done:
+                        continue
+                    done.add(id(fn))
+                    frontier.extend(s for s in self._builder_sinks(fn, True) if not any(o.node is s.node for o in out))
+            out.extend(frontier)
+            if not frontier:
+                break
+        out.sort(key=lambda s: (s.node.lineno, s.node.col_offset))
+        self._sinks = out
+        return out
+
+    def _builder_sinks(self, fn: ast.AST, returns: bool) -> list[KeySink]:
+        """Sinks of a key-building function: the first digest its returns are built from
+        ("hash"), else (when `returns`) each non-empty returned value ("return")."""
+        facts = self.facts
+        rets = [n for n in facts.walk(fn) if isinstance(n, ast.Return) and n.value is not None
+                and not isinstance(n.value, ast.Constant)
+                and not (isinstance(n.value, (ast.Tuple, ast.List)) and not n.value.elts)]
+        if not rets:
+            return []
+        clo = self.closure(fn, [r.value for r in rets])
+        digests = [n for n in clo if self.digest_call(n)]
+        if digests:
+            dg = min(digests, key=lambda n: (n.lineno, n.col_offset))
+            keys = list(dg.args) + [k.value for k in dg.keywords]
+            tgt = self._assigned_name(dg)
+            if tgt is not None:
+                keys.extend(df.value for df in self.defs(fn).get(tgt, ()) if df.kind == "mutate")
+            return [KeySink("hash", dg, keys, fn)]
+        if not returns:
+            return []
+        return [KeySink("return", rt.value, [rt.value], fn) for rt in rets
+                if not isinstance(rt.value, (ast.Dict, ast.ListComp, ast.DictComp, ast.Compare, ast.BoolOp))]
+
+    def _assigned_name(self, node: ast.AST) -> str | None:
+        p = self.facts.parents.get(node)
+        if isinstance(p, ast.Assign) and p.value is node and len(p.targets) == 1 and isinstance(p.targets[0], ast.Name):
+            return p.targets[0].id
+        return None
+
+    def container_shared(self, fn: ast.AST, c) -> bool:
+        """Is the container shared across scopes (module/class level, or a `self.` container
+        of a class whose instances are not themselves per tenant/request/adapter)?"""
+        if c.scope in ("module", "class"):
+            return True
+        return not self.reach(fn).self_scoped
+
+
+def cache_key_facts(facts: "PythonFacts") -> CacheKeyFacts:
+    """The file's `CacheKeyFacts`, built once and shared by CTX501-CTX505."""
+    return facts.memo("cache_key_facts", lambda: CacheKeyFacts(facts))
+

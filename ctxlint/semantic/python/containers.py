@@ -1,0 +1,506 @@
+"""Long-lived containers: module-, class- and long-lived-instance dicts/lists/sets
+with their insertion, removal, read and escape sites.
+
+Read by the retention rules (CTX401/CTX404), CTX108 and CTX203. Computed once per
+file through `PythonFacts.containers` / `PythonFacts.long_lived_containers`.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from ctxlint.semantic.python.facts import FunctionNode, PythonFacts
+
+if TYPE_CHECKING:
+    from ctxlint.semantic.python.facts import PythonFacts
+
+#: Constructor (last dotted component) -> container kind.
+CONTAINER_KINDS: dict[str, str] = {
+    "dict": "dict", "list": "list", "set": "set", "OrderedDict": "OrderedDict",
+    "defaultdict": "defaultdict", "deque": "deque", "Counter": "Counter", "ChainMap": "dict",
+    "Dict": "dict", "List": "list", "Set": "set",
+    "WeakValueDictionary": "WeakValueDictionary", "WeakKeyDictionary": "WeakKeyDictionary",
+    "WeakSet": "WeakSet",
+    "LRUCache": "LRUCache", "TTLCache": "TTLCache", "LFUCache": "LFUCache", "RRCache": "RRCache",
+    "FIFOCache": "FIFOCache", "MRUCache": "MRUCache", "TLRUCache": "TLRUCache",
+}
+#: Kinds bounded by construction, with the reason.
+_BOUNDED_KINDS: dict[str, str] = {
+    "WeakValueDictionary": "weak", "WeakKeyDictionary": "weak", "WeakSet": "weak",
+    "LRUCache": "maxsize", "TTLCache": "maxsize", "LFUCache": "maxsize", "RRCache": "maxsize",
+    "FIFOCache": "maxsize", "MRUCache": "maxsize", "TLRUCache": "maxsize",
+}
+#: Method calls on a container that insert (receiver method name -> how the key is found).
+INSERT_METHODS = frozenset({"setdefault", "append", "appendleft", "add", "update", "put",
+                            "put_nowait", "insert", "extend", "extendleft", "__setitem__"})
+#: Method calls that remove entries.
+REMOVE_METHODS = frozenset({"pop", "popitem", "popleft", "clear", "discard", "remove",
+                            "__delitem__", "difference_update", "intersection_update"})
+#: Method-name words that mean an eviction call on the container (`self.cache.expire()`).
+EVICT_WORDS = frozenset({"evict", "expire", "prune", "trim", "purge", "cleanup", "shrink",
+                         "gc", "collect", "reset", "free", "release", "drop"})
+#: Methods whose first positional argument is the key.
+_KEYED = frozenset({"setdefault", "pop", "discard", "remove", "add", "__setitem__",
+                    "__delitem__", "get", "__getitem__", "put", "put_nowait"})
+#: Class-name words marking classes whose instances live as long as the process.
+LONG_LIVED_CLASS_WORDS: tuple[str, ...] = (
+    "engine", "scheduler", "manager", "server", "frontend", "registry", "cache", "pool",
+    "router", "service", "allocator", "tracker", "controller", "orchestrator", "coordinator",
+    "executor", "worker", "store", "broker", "dispatcher", "gateway", "daemon", "app",
+    "backend", "client", "connector", "limiter",
+)
+#: Builtins that only read a container passed to them (no escape).
+_READ_ONLY_CALLS = frozenset({"len", "list", "tuple", "sorted", "set", "frozenset", "iter", "any",
+                              "all", "sum", "min", "max", "enumerate", "zip", "isinstance", "print",
+                              "repr", "str", "bool", "dict", "reversed", "next", "map", "filter",
+                              "id", "hash", "format", "type", "copy", "deepcopy", "json.dumps"})
+
+
+class ContainerSite:
+    """One insertion, removal, read or escape of a long-lived container.
+
+    Attributes:
+        node: the ast node of the site (the Subscript, the method Call, the
+            `del`/assignment statement, or the reference that escapes).
+        kind: "subscript" | "augassign" | a method name (`setdefault`, `append`, `add`,
+            `update`, `put`, `pop`, `popitem`, `clear`, `discard`, `remove`, ...) |
+            "del" (`del c[k]`) | "del-container" (`del self.c`) | "reassign" |
+            "evict" (an eviction-style method, `c.expire()`) | "get" | "in" |
+            "escape" (passed to a call, returned, or aliased outside the function).
+        key: the key expression (subscript slice, first argument of keyed methods,
+            left operand of `in`), or None (append, clear, popitem, reassign).
+        value: the stored value expression for insertions (assigned value,
+            setdefault's second argument, appended item), else None.
+        function: the innermost enclosing def (None at module or class level).
+        method: the outermost def inside the owner (the class method, or the module
+            function) — "the method the site is in" for cross-method analyses.
+    """
+
+    __slots__ = ("node", "kind", "key", "value", "function", "method")
+
+    def __init__(self, node, kind, key=None, value=None, function=None, method=None):
+        self.node = node
+        self.kind = kind
+        self.key = key
+        self.value = value
+        self.function = function
+        self.method = method
+
+    @property
+    def method_name(self) -> str:
+        """Name of `method`, or "<module>" for module/class level code."""
+        return self.method.name if self.method is not None else "<module>"
+
+    def __repr__(self) -> str:
+        return f"<{self.kind} at {getattr(self.node, 'lineno', '?')} in {self.method_name}>"
+
+
+class LongLivedContainer:
+    """A container that outlives one call: module-level, class-level, or a `self.` attribute.
+
+    Attributes:
+        name: how code spells it: "_CACHE" (module), "Engine.table" (class), "self.requests".
+        attr: the bare attribute/variable name ("requests").
+        scope: "module" | "class" | "instance".
+        owner: the `ast.ClassDef` for class/instance containers, else None.
+        long_lived: True for module and class containers, and for instance containers of a
+            class whose name says it is long-lived (engine, scheduler, manager, server,
+            frontend, registry, cache, pool, ...) or that is instantiated at module level.
+        kind: "dict" | "list" | "set" | "OrderedDict" | "defaultdict" | "deque" | "Counter" |
+            "WeakValueDictionary" | "WeakKeyDictionary" | "WeakSet" | "LRUCache" | "TTLCache" | ...
+        creation: the value expression that creates it (`{}`, `dict()`, `OrderedDict()`);
+            this is the anchor of CTX401's fix.
+        creation_method: the def the creation is in (`__init__`), None at module/class level.
+        bound: None when unbounded, else "weak" (weak references), "maxsize" (a cachetools
+            cache or explicit maxsize=), "maxlen" (a bounded deque), "lru" (an OrderedDict /
+            dict evicted with popitem/popleft or `next(iter(...))` + pop).
+        inserts, removals, reads, escapes: `ContainerSite` lists in source order.
+
+    Built by `collect_containers(facts)`; the receivers understood are `self.x`/`cls.x`
+    (the method's first parameter, also inside closures of the method), `Class.x`, the
+    module name (unless a function rebinds it locally without `global`), and local
+    aliases (`reqs = self.requests`).
+    """
+
+    def __init__(self, name, attr, scope, owner, kind, creation, creation_method):
+        self.name = name
+        self.attr = attr
+        self.scope = scope
+        self.owner = owner
+        self.kind = kind
+        self.creation = creation
+        self.creation_method = creation_method
+        self.long_lived = scope != "instance"
+        self.inserts: list[ContainerSite] = []
+        self.removals: list[ContainerSite] = []
+        self.reads: list[ContainerSite] = []
+        self.escapes: list[ContainerSite] = []
+        self._explicit_bound: str | None = None
+
+    @property
+    def bound(self) -> str | None:
+        """Why this container cannot grow without limit, or None."""
+        if self._explicit_bound:
+            return self._explicit_bound
+        if self.kind in _BOUNDED_KINDS:
+            return _BOUNDED_KINDS[self.kind]
+        if any(s.kind in ("popitem", "popleft") for s in self.removals):
+            return "lru"
+        return None
+
+    @property
+    def bounded(self) -> bool:
+        return self.bound is not None
+
+    def removal_methods(self) -> set[str]:
+        """Names of the methods/functions that contain a removal site."""
+        return {s.method_name for s in self.removals}
+
+    def __repr__(self) -> str:
+        return (f"<{self.scope} container {self.name} ({self.kind}) +{len(self.inserts)} "
+                f"-{len(self.removals)} bound={self.bound}>")
+
+
+def _container_kind(facts: "PythonFacts", value: ast.AST | None) -> tuple[str | None, str | None]:
+    """(kind, explicit bound) of a container-creating expression, else (None, None)."""
+    if isinstance(value, (ast.Dict, ast.DictComp)):
+        return "dict", None
+    if isinstance(value, (ast.List, ast.ListComp)):
+        return "list", None
+    if isinstance(value, (ast.Set, ast.SetComp)):
+        return "set", None
+    if isinstance(value, ast.Call):
+        q = facts.qualname(value.func) or ""
+        last = q.split(".")[-1]
+        # dataclass field(default_factory=dict)
+        if last == "field":
+            for kw in value.keywords:
+                if kw.arg == "default_factory":
+                    fq = facts.qualname(kw.value) or ""
+                    k = CONTAINER_KINDS.get(fq.split(".")[-1])
+                    return (k, None) if k else (None, None)
+            return None, None
+        kind = CONTAINER_KINDS.get(last)
+        if kind is None:
+            return None, None
+        bound = None
+        for kw in value.keywords:
+            if kw.arg in ("maxsize", "maxlen") and not (isinstance(kw.value, ast.Constant) and kw.value.value is None):
+                bound = "maxlen" if kw.arg == "maxlen" else "maxsize"
+        if kind == "deque" and len(value.args) >= 2:
+            bound = "maxlen"
+        return kind, bound
+    return None, None
+
+
+def _method_of(facts: "PythonFacts", node: ast.AST, owner: ast.AST) -> ast.AST | None:
+    """The outermost def between `node` and `owner` (a ClassDef or the Module)."""
+    found = None
+    for a in facts.ancestors(node):
+        if a is owner:
+            return found
+        if isinstance(a, FunctionNode):
+            found = a
+    return found
+
+
+def _self_name(method: ast.AST | None) -> str | None:
+    if method is None or not isinstance(method, FunctionNode):
+        return None
+    args = method.args.posonlyargs + method.args.args
+    for d in method.decorator_list:
+        if (PythonFacts.dotted(d) or "").split(".")[-1] == "staticmethod":
+            # a staticmethod that names its first parameter `self` is called with the instance
+            return "self" if args and args[0].arg == "self" else None
+    return args[0].arg if args else None
+
+
+def _is_long_lived_class(name: str) -> bool:
+    """By the CamelCase words of the name: `LLMEngine`, `TokenizerManager`, `KVCachePool`."""
+    import re
+    words = [w.lower() for w in re.findall(r"[A-Z]+(?=[A-Z][a-z]|\d|$)|[A-Z]?[a-z]+|\d+", name)]
+    if not words:
+        return False
+    head = words[-1]  # the head noun: `ConnectorMetadata` is metadata, `KVConnector` a connector
+    return head in LONG_LIVED_CLASS_WORDS or (head.endswith("s") and head[:-1] in LONG_LIVED_CLASS_WORDS)
+
+
+def collect_containers(facts: "PythonFacts") -> list[LongLivedContainer]:
+    """Find every module-level, class-level and `self.` container and its sites.
+
+    Returns containers in source order of their creation. See `LongLivedContainer`.
+    Never raises on odd code: unrecognised shapes are simply not containers.
+    """
+    out: list[LongLivedContainer] = []
+    module_by_name: dict[str, LongLivedContainer] = {}
+    class_by_key: dict[tuple[int, str], LongLivedContainer] = {}   # (id(ClassDef), attr)
+    inst_by_key: dict[tuple[int, str], LongLivedContainer] = {}
+    classes = {c.name: c for c in facts.nodes(ast.ClassDef)}
+    chains: dict[int, list[ast.ClassDef]] = {}
+    module_instantiated = set()
+    for vals in facts.module_assignments.values():
+        for v in vals:
+            if isinstance(v, ast.Call):
+                d = facts.dotted(v.func)
+                if d in classes:
+                    module_instantiated.add(d)
+
+    # 1. creations
+    for stmt in facts.nodes(ast.Assign, ast.AnnAssign):
+        value = stmt.value
+        kind, bound = _container_kind(facts, value)
+        if kind is None:
+            continue
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        parent = facts.parents.get(stmt)
+        scope_node = facts.enclosing_scope(stmt)
+        for t in targets:
+            c = None
+            if isinstance(t, ast.Name) and scope_node is facts.tree:
+                if t.id in module_by_name:
+                    continue
+                c = LongLivedContainer(t.id, t.id, "module", None, kind, value, None)
+                module_by_name[t.id] = c
+            elif isinstance(t, ast.Name) and isinstance(scope_node, ast.ClassDef) and parent is scope_node:
+                key = (id(scope_node), t.id)
+                if key in class_by_key:
+                    continue
+                is_field = isinstance(value, ast.Call) and (facts.qualname(value.func) or "").endswith("field")
+                if is_field:
+                    c = LongLivedContainer(f"self.{t.id}", t.id, "instance", scope_node, kind, value, None)
+                    inst_by_key[key] = c
+                else:
+                    c = LongLivedContainer(f"{scope_node.name}.{t.id}", t.id, "class", scope_node, kind, value, None)
+                    class_by_key[key] = c
+            elif isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name):
+                cls = facts.enclosing_class(stmt)
+                if cls is None:
+                    continue
+                meth = _method_of(facts, stmt, cls)
+                if meth is None or t.value.id != _self_name(meth):
+                    continue
+                key = (id(cls), t.attr)
+                if key in inst_by_key or any((id(b), t.attr) in inst_by_key or (id(b), t.attr) in class_by_key
+                                             for b in _class_chain(cls, classes, chains)[1:]):
+                    continue  # a reassignment of its own or an inherited container
+                c = LongLivedContainer(f"self.{t.attr}", t.attr, "instance", cls, kind, value, meth)
+                inst_by_key[key] = c
+            if c is not None:
+                c._explicit_bound = bound
+                if c.scope == "instance":
+                    c.long_lived = _is_long_lived_class(c.owner.name) or c.owner.name in module_instantiated
+                out.append(c)
+    if not out:
+        return out
+
+    # 2. references: map each reference node to its container
+    refs: list[tuple[ast.AST, LongLivedContainer, ast.AST | None]] = []   # (ref, container, method)
+    by_attr: dict[str, list[LongLivedContainer]] = {}
+    for c in out:
+        if c.scope != "module":
+            by_attr.setdefault(c.attr, []).append(c)
+    if by_attr:
+        for node in facts.nodes(ast.Attribute):
+            cands = by_attr.get(node.attr)
+            if not cands or not isinstance(node.value, ast.Name):
+                continue
+            recv = node.value.id
+            cls = facts.enclosing_class(node)
+            chain = _class_chain(cls, classes, chains) if cls is not None else []
+            best = None
+            for c in cands:
+                if recv == c.owner.name and c.scope == "class":
+                    best = (node, c, facts.enclosing_function(node))
+                    break
+                if c.owner not in chain:
+                    continue
+                meth = _method_of(facts, node, cls)
+                if meth is not None and recv == _self_name(meth):
+                    # the most derived owner wins (a subclass re-creating the attribute)
+                    if best is None or chain.index(c.owner) < chain.index(best[1].owner):
+                        best = (node, c, meth)
+            if best is not None:
+                refs.append(best)
+    if module_by_name:
+        local_cache: dict[int, set[str]] = {}
+        for node in facts.nodes(ast.Name):
+            c = module_by_name.get(node.id)
+            if c is None:
+                continue
+            fn = facts.enclosing_function(node)
+            if fn is not None:
+                loc = local_cache.get(id(fn))
+                if loc is None:
+                    loc = _locally_bound(facts, fn)
+                    local_cache[id(fn)] = loc
+                if node.id in loc:
+                    continue
+            if isinstance(node.ctx, ast.Store) and node is c.creation and fn is None:
+                continue
+            refs.append((node, c, _method_of(facts, node, facts.tree)))
+
+    # 3. local aliases (`reqs = self.requests`) extend references inside one function
+    aliases: dict[tuple[int, str], LongLivedContainer] = {}
+    for ref, c, _m in refs:
+        p = facts.parents.get(ref)
+        if isinstance(p, ast.Assign) and p.value is ref and len(p.targets) == 1 and isinstance(p.targets[0], ast.Name):
+            fn = facts.enclosing_function(ref)
+            if fn is not None:
+                aliases[(id(fn), p.targets[0].id)] = c
+    if aliases:
+        for node in facts.nodes(ast.Name):
+            if not isinstance(node.ctx, (ast.Load, ast.Del)):
+                continue
+            fn = facts.enclosing_function(node)
+            if fn is None:
+                continue
+            c = aliases.get((id(fn), node.id))
+            if c is not None:
+                owner = c.owner if c.scope != "module" else facts.tree
+                refs.append((node, c, _method_of(facts, node, owner) or fn))
+
+    # 4. classify each reference
+    for ref, c, meth in refs:
+        _classify(facts, ref, c, meth)
+    for c in out:
+        for lst in (c.inserts, c.removals, c.reads, c.escapes):
+            lst.sort(key=lambda s: (getattr(s.node, "lineno", 0), getattr(s.node, "col_offset", 0)))
+    return out
+
+
+def _class_chain(cls: ast.ClassDef, classes: dict[str, ast.ClassDef],
+                 memo: dict[int, list[ast.ClassDef]]) -> list[ast.ClassDef]:
+    """`cls` and its base classes defined in the same file (by name), nearest first."""
+    got = memo.get(id(cls))
+    if got is not None:
+        return got
+    out = [cls]
+    memo[id(cls)] = out  # guards against cycles
+    todo = [cls]
+    while todo:
+        k = todo.pop(0)
+        for b in k.bases:
+            name = PythonFacts.dotted(b)
+            base = classes.get(name.split(".")[-1]) if name else None
+            if base is not None and base not in out:
+                out.append(base)
+                todo.append(base)
+    return out
+
+
+def _locally_bound(facts: "PythonFacts", fn: ast.AST) -> set[str]:
+    """Names a function binds locally (params, assignments) minus its `global` names."""
+    names = {a.arg for a in (fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs)}
+    if fn.args.vararg:
+        names.add(fn.args.vararg.arg)
+    if fn.args.kwarg:
+        names.add(fn.args.kwarg.arg)
+    glob: set[str] = set()
+    for n in facts.walk(fn):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            names.add(n.id)
+        elif isinstance(n, (ast.Global, ast.Nonlocal)):
+            glob.update(n.names)
+    return names - glob
+
+
+def _classify(facts: "PythonFacts", ref: ast.AST, c: LongLivedContainer, meth) -> None:
+    fn = facts.enclosing_function(ref)
+    p = facts.parents.get(ref)
+
+    def site(node, kind, key=None, value=None):
+        return ContainerSite(node, kind, key, value, fn, meth)
+
+    ctx = getattr(ref, "ctx", None)
+    if isinstance(ctx, ast.Store):
+        while isinstance(p, (ast.Tuple, ast.List, ast.Starred)):  # `old, self.c = self.c, {}`
+            p = facts.parents.get(p)
+            if isinstance(p, (ast.Assign, ast.For, ast.AsyncFor, ast.withitem, ast.comprehension)):
+                c.removals.append(site(p, "reassign"))
+                return
+        if ref is not getattr(p, "targets", [None])[0] and getattr(p, "target", None) is not ref:
+            return
+        if getattr(p, "value", None) is c.creation:
+            return
+        c.removals.append(site(p, "reassign"))
+        return
+    if isinstance(ctx, ast.Del):
+        c.removals.append(site(p, "del-container"))
+        return
+    if isinstance(p, ast.Subscript) and p.value is ref:
+        if isinstance(p.ctx, ast.Store):
+            stmt = facts.parents.get(p)
+            if isinstance(stmt, ast.AugAssign):
+                c.inserts.append(site(p, "augassign", p.slice, stmt.value))
+            else:
+                c.inserts.append(site(p, "subscript", p.slice, getattr(stmt, "value", None)))
+        elif isinstance(p.ctx, ast.Del):
+            c.removals.append(site(p, "del", p.slice))
+        else:
+            c.reads.append(site(p, "subscript", p.slice))
+        return
+    if isinstance(p, ast.Attribute) and p.value is ref:
+        call = facts.parents.get(p)
+        if not (isinstance(call, ast.Call) and call.func is p):
+            # a bound method handed on (`task.add_done_callback(self.tasks.discard)`)
+            if p.attr in REMOVE_METHODS:
+                c.removals.append(site(p, p.attr))
+            elif p.attr not in INSERT_METHODS and p.attr not in ("get", "keys", "values", "items", "copy"):
+                c.escapes.append(site(p, "escape"))
+            return
+        m = p.attr
+        first = call.args[0] if call.args else None
+        key = first if m in _KEYED else None
+        if m in INSERT_METHODS:
+            if m == "setdefault" or m == "__setitem__":
+                value = call.args[1] if len(call.args) > 1 else None
+            elif m in ("append", "appendleft", "insert", "extend", "extendleft", "update"):
+                value = call.args[-1] if call.args else None
+            else:
+                value = first
+            c.inserts.append(site(call, m, key, value))
+        elif m in REMOVE_METHODS:
+            c.removals.append(site(call, m, key))
+        elif any(w in m.lower().split("_") for w in EVICT_WORDS) or m.lower().startswith(tuple(EVICT_WORDS)):
+            c.removals.append(site(call, "evict"))
+        elif m in ("get", "__getitem__", "__contains__"):
+            c.reads.append(site(call, "get", first))
+        return
+    if isinstance(p, ast.Compare) and ref in p.comparators:
+        c.reads.append(site(p, "in", p.left))
+        return
+    if isinstance(p, ast.Call) and ref in p.args or isinstance(p, ast.keyword):
+        call = p if isinstance(p, ast.Call) else facts.parents.get(p)
+        q = facts.qualname(call.func) if isinstance(call, ast.Call) else None
+        if q in _READ_ONLY_CALLS or (q or "").split(".")[-1] in _READ_ONLY_CALLS:
+            return
+        c.escapes.append(site(ref, "escape"))
+        return
+    if isinstance(p, (ast.Return, ast.Yield, ast.YieldFrom)):
+        c.escapes.append(site(ref, "escape"))
+        return
+    if isinstance(p, (ast.Assign, ast.AnnAssign)) and p.value is ref:
+        targets = p.targets if isinstance(p, ast.Assign) else [p.target]
+        if not (len(targets) == 1 and isinstance(targets[0], ast.Name) and fn is not None):
+            c.escapes.append(site(ref, "escape"))
+
+
+def _container_ref_index(facts: "PythonFacts") -> dict[int, LongLivedContainer]:
+    """id(receiver node) -> container, for `PythonFacts.container_at`."""
+    index: dict[int, LongLivedContainer] = {}
+    for c in facts.containers:
+        for s in (*c.inserts, *c.removals, *c.reads):
+            n = s.node
+            recv = None
+            if isinstance(n, ast.Subscript):
+                recv = n.value
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+                recv = n.func.value
+            if recv is not None:
+                index[id(recv)] = c
+        for s in c.escapes:
+            index[id(s.node)] = c
+    return index
+
+

@@ -1,0 +1,493 @@
+"""Per-file Python facts: the one traversal and the lazily derived analyses.
+
+`PythonFacts` is the shared analysis every Python rule reads (the go/analysis
+model: facts computed once per file and reused by every analyzer). The tree is
+walked exactly once, building a parent map and a node-type index; every other
+fact (imports and qualified names, scopes, ContextVar bindings, long-lived
+containers, scope ids reachable in a function) is derived lazily from that index
+and cached on the facts object. astroid is never imported here; a rule that needs
+inference asks `facts.astroid_module()` which imports it on demand.
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import cached_property
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, TypeVar
+
+from ctxlint.config import Config
+from ctxlint.findings import Finding, Fix
+
+if TYPE_CHECKING:
+    from ctxlint.semantic.python.containers import LongLivedContainer
+
+N = TypeVar("N", bound=ast.AST)
+
+
+FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)
+ScopeNode = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+class PythonFacts:
+    """Per-file facts for Python rules.
+
+    Args:
+        path: the path to report in findings (as given on the command line).
+        text: the decoded source.
+        tree: the `ast.Module` (parsed once by the caller, or handed in by flake8).
+        config: the resolved `Config` (scope ids live there).
+
+    All properties are computed on first use and cached; rules must use them
+    rather than walking the tree themselves.
+    """
+
+    def __init__(self, path: str, text: str, tree: ast.Module, config: Config):
+        self.path = path
+        self.text = text
+        self.tree = tree
+        self.config = config
+        self._memo: dict[str, object] = {}
+        self.parents: dict[ast.AST, ast.AST] = {}
+        self._by_type: dict[type, list[ast.AST]] = {}
+        # The one traversal: parent links and a type index, in source (pre-)order.
+        self.parents, self._by_type, self._children = _index_tree(tree)
+
+    # ------------------------------------------------------------------ basics
+    def nodes(self, *types: type[N]) -> list[N]:
+        """All nodes of the given ast types, in source (pre-)order."""
+        if len(types) == 1:
+            return self._by_type.get(types[0], [])  # type: ignore[return-value]
+        out: list = []
+        for t in types:
+            out.extend(self._by_type.get(t, ()))
+        out.sort(key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
+        return out
+
+    def memo(self, key: str, compute: Callable[[], object]):
+        """Cache a derived fact under `key` (for facts one rule family shares)."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
+
+    @cached_property
+    def lines(self) -> list[str]:
+        """Source lines as the parser numbers them (split on "\n" only; the engine
+        normalises CRLF/CR, and form feeds or U+2028 are not line breaks to `ast`)."""
+        return self.text.split("\n")
+
+    def ancestors(self, node: ast.AST) -> Iterator[ast.AST]:
+        """Parents of `node`, innermost first, up to the Module."""
+        p = self.parents.get(node)
+        while p is not None:
+            yield p
+            p = self.parents.get(p)
+
+    def enclosing_function(self, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """The innermost def (not lambda) containing `node`, or None at module/class level."""
+        for a in self.ancestors(node):
+            if isinstance(a, FunctionNode):
+                return a
+        return None
+
+    def enclosing_scope(self, node: ast.AST) -> ast.AST:
+        for a in self.ancestors(node):
+            if isinstance(a, ScopeNode):
+                return a
+        return self.tree
+
+    def enclosing_class(self, node: ast.AST) -> ast.ClassDef | None:
+        for a in self.ancestors(node):
+            if isinstance(a, ast.ClassDef):
+                return a
+        return None
+
+    def enclosing_statement(self, node: ast.AST) -> ast.stmt:
+        n = node
+        while not isinstance(n, ast.stmt):
+            n = self.parents[n]
+        return n
+
+    def walk(self, node: ast.AST, into_defs: bool = False) -> Iterator[ast.AST]:
+        """Walk a subtree (pre-order) using the shared parent-indexed tree.
+
+        With `into_defs=False`, nested function/class bodies are not entered
+        (a nested def is its own scope), though the def node itself is yielded.
+        """
+        children = self._children
+        stack = [node]
+        scopes = _SCOPE_TYPES
+        while stack:
+            n = stack.pop()
+            yield n
+            if n is not node and not into_defs and n.__class__ in scopes:
+                continue
+            kids = children.get(n)
+            if kids is None:
+                if n in self.parents or n is self.tree:
+                    continue  # an indexed leaf
+                kids = list(ast.iter_child_nodes(n))  # a node built outside this tree
+            stack.extend(reversed(kids))
+
+    def is_async_context(self, node: ast.AST) -> bool:
+        f = self.enclosing_function(node)
+        return isinstance(f, ast.AsyncFunctionDef)
+
+    # ------------------------------------------------------------------ imports
+    @cached_property
+    def imports(self) -> dict[str, str]:
+        """Local name -> qualified name for every import in the file (any depth).
+
+        `import contextvars as cv` gives {"cv": "contextvars"};
+        `from opentelemetry import context as otel_ctx` gives
+        {"otel_ctx": "opentelemetry.context"}. Relative imports keep their dots.
+        """
+        out: dict[str, str] = {}
+        for node in self.nodes(ast.Import):
+            for a in node.names:
+                if a.asname:
+                    out[a.asname] = a.name
+                else:
+                    top = a.name.split(".")[0]
+                    out.setdefault(top, top)
+        for node in self.nodes(ast.ImportFrom):
+            mod = "." * node.level + (node.module or "")
+            for a in node.names:
+                if a.name == "*":
+                    continue
+                out[a.asname or a.name] = f"{mod}.{a.name}" if mod else a.name
+        return out
+
+    def qualname(self, expr: ast.AST) -> str | None:
+        """Import-resolved dotted name of a Name/Attribute chain, else None.
+
+        `cv.ContextVar` with `import contextvars as cv` -> "contextvars.ContextVar".
+        A name that is not imported resolves to itself ("foo.bar").
+        """
+        parts: list[str] = []
+        while isinstance(expr, ast.Attribute):
+            parts.append(expr.attr)
+            expr = expr.value
+        if isinstance(expr, ast.Name):
+            base = self.imports.get(expr.id, expr.id)
+            parts.append(base)
+            return ".".join(reversed(parts))
+        return None
+
+    def call_qualname(self, call: ast.Call) -> str | None:
+        return self.qualname(call.func)
+
+    @staticmethod
+    def dotted(expr: ast.AST) -> str | None:
+        """Unresolved dotted text of a Name/Attribute chain (`self.cache.get`)."""
+        parts: list[str] = []
+        while isinstance(expr, ast.Attribute):
+            parts.append(expr.attr)
+            expr = expr.value
+        if isinstance(expr, ast.Name):
+            parts.append(expr.id)
+            return ".".join(reversed(parts))
+        return None
+
+    def imports_module(self, prefix: str) -> bool:
+        return any(q == prefix or q.startswith(prefix + ".") for q in self.imports.values())
+
+    # ------------------------------------------------------------ module scope
+    @cached_property
+    def module_assignments(self) -> dict[str, list[ast.AST]]:
+        """Module-level name -> the value expressions assigned to it (incl. AnnAssign)."""
+        out: dict[str, list[ast.AST]] = {}
+        for stmt in self._module_level_statements():
+            if isinstance(stmt, ast.Assign):
+                for t in stmt.targets:
+                    for name in _target_names(t):
+                        out.setdefault(name, []).append(stmt.value)
+            elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                out.setdefault(stmt.target.id, []).append(stmt.value if stmt.value is not None else stmt.annotation)
+        return out
+
+    def _module_level_statements(self) -> Iterator[ast.stmt]:
+        """Module statements, descending into if/try/with blocks but not defs."""
+        stack = list(reversed(self.tree.body))
+        while stack:
+            s = stack.pop()
+            yield s
+            if isinstance(s, (ast.If, ast.Try, ast.With, ast.For, ast.While)) or type(s).__name__ == "TryStar":
+                for fld in ("body", "orelse", "finalbody"):
+                    stack.extend(reversed(getattr(s, fld, []) or []))
+                for h in getattr(s, "handlers", []) or []:
+                    stack.extend(reversed(h.body))
+
+    @cached_property
+    def module_names(self) -> set[str]:
+        """Names bound at module level (assignments, defs, classes, imports)."""
+        names = set(self.module_assignments)
+        for s in self._module_level_statements():
+            if isinstance(s, (*FunctionNode, ast.ClassDef)):
+                names.add(s.name)
+        names.update(self.imports)
+        return names
+
+    # ---------------------------------------------------------- ContextVars
+    @cached_property
+    def contextvar_names(self) -> set[str]:
+        """Dotted names bound to a `contextvars.ContextVar(...)`.
+
+        Module globals (`_tenant = ContextVar(...)`), class attributes (reported as
+        `Class.attr` and `self.attr`/`cls.attr`), and names annotated
+        `ContextVar[...]`. Receivers are resolved by qualified name, so
+        `cv.ContextVar` and `from contextvars import ContextVar as CV` both count.
+        """
+        names: set[str] = set()
+
+        def is_cv(expr: ast.AST | None) -> bool:
+            if isinstance(expr, ast.Call):
+                q = self.qualname(expr.func)
+                return q is not None and (q == "contextvars.ContextVar" or q.endswith(".ContextVar") or q == "ContextVar")
+            if isinstance(expr, ast.Subscript):
+                return is_cv_type(expr.value)
+            return is_cv_type(expr)
+
+        def is_cv_type(expr: ast.AST | None) -> bool:
+            if isinstance(expr, ast.Subscript):
+                expr = expr.value
+            if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+                return "ContextVar" in expr.value
+            q = self.qualname(expr) if expr is not None else None
+            return q is not None and q.split(".")[-1] == "ContextVar"
+
+        for node in self.nodes(ast.Assign, ast.AnnAssign):
+            value = node.value
+            ann = getattr(node, "annotation", None)
+            if not (is_cv(value) or (ann is not None and is_cv_type(ann))):
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            cls = self.enclosing_class(node)
+            fn = self.enclosing_function(node)
+            for t in targets:
+                d = self.dotted(t)
+                if not d:
+                    continue
+                names.add(d)
+                if cls is not None and fn is None and isinstance(t, ast.Name):
+                    names.update({f"{cls.name}.{t.id}", f"self.{t.id}", f"cls.{t.id}"})
+                if d.startswith("self."):
+                    names.add(d)
+        return names
+
+    def is_contextvar(self, expr: ast.AST) -> bool:
+        """Is `expr` (the receiver of `.set()`) a known ContextVar binding?"""
+        d = self.dotted(expr)
+        if d is None:
+            return False
+        if d in self.contextvar_names:
+            return True
+        q = self.qualname(expr)
+        # An imported ContextVar (from .ctx import current_tenant) resolves by name
+        # only when the imported name looks like one: the other module is not
+        # parsed, so inference is left to rules that opt in.
+        return q is not None and q != d and q.split(".")[-1] in self.contextvar_names
+
+    # ------------------------------------------------------------- scope ids
+    @cached_property
+    def scope_id_names(self) -> frozenset[str]:
+        return frozenset(self.config.scope_ids)
+
+    def scope_id_in(self, name: str) -> str | None:
+        """The scope id a dotted path ends in (`req.lora_request.lora_int_id` -> lora_int_id)."""
+        ids = self.scope_id_names
+        for part in reversed(name.split(".")):
+            if part in ids:
+                return part
+        return None
+
+    # ------------------------------------------------ long-lived containers
+    # (section owned by the retention rules; implementation at the end of this module)
+    @cached_property
+    def containers(self) -> list["LongLivedContainer"]:
+        """Every module-level, class-level and `self.` attribute container of the file,
+        with its insertion, removal, read and escape sites (see `LongLivedContainer`).
+        Instance containers of short-lived classes are included with `long_lived=False`."""
+        from ctxlint.semantic.python.containers import collect_containers
+        return collect_containers(self)
+
+    @cached_property
+    def long_lived_containers(self) -> list["LongLivedContainer"]:
+        """The containers that outlive a request: module and class level, and `self.`
+        attributes of long-lived classes (engine/scheduler/manager/server/frontend/
+        registry/cache/pool/... by name, or instantiated at module level)."""
+        return [c for c in self.containers if c.long_lived]
+
+    def container_at(self, expr: ast.AST) -> "LongLivedContainer | None":
+        """The container a receiver expression (`self.requests`, `_CACHE`, an alias) refers to,
+        when `expr` is one of the references the container analysis resolved."""
+        from ctxlint.semantic.python.containers import _container_ref_index
+        index = self.memo("container_ref_index", lambda: _container_ref_index(self))
+        return index.get(id(expr))
+
+    # ------------------------------------------------------------- findings
+    def finding(self, rule, node: ast.AST, message: str, fix: Fix | None = None,
+                end: ast.AST | None = None) -> Finding:
+        """Build a Finding for `rule` at `node`'s range (1-based columns)."""
+        end_node = end or node
+        return Finding(
+            code=rule.code,
+            name=rule.name,
+            path=self.path,
+            line=getattr(node, "lineno", 1),
+            col=getattr(node, "col_offset", 0) + 1,
+            end_line=getattr(end_node, "end_lineno", None) or getattr(node, "lineno", 1),
+            end_col=(getattr(end_node, "end_col_offset", None) or getattr(node, "col_offset", 0)) + 1,
+            message=message,
+            fix=fix,
+        )
+
+    def offset(self, line: int, col: int) -> int:
+        """Character offset into `text` of a 1-based line and an `ast` column
+        (`col_offset` counts UTF-8 bytes; converted to characters here)."""
+        return self._line_starts[line - 1] + self.char_col(line, col)
+
+    def char_col(self, line: int, col: int) -> int:
+        """Convert an `ast` byte column on 1-based `line` to a character column."""
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        if text.isascii():
+            return col
+        return len(text.encode("utf-8")[:col].decode("utf-8", "ignore"))
+
+    @cached_property
+    def _line_starts(self) -> list[int]:
+        starts = [0]
+        for ln in self.lines:
+            starts.append(starts[-1] + len(ln) + 1)
+        return starts
+
+    def segment(self, node: ast.AST) -> str:
+        """Source text of `node` (like `ast.get_source_segment`, without re-splitting
+        the whole file on every call: that made big files quadratic)."""
+        try:
+            l1, l2 = node.lineno, node.end_lineno
+            c1, c2 = node.col_offset, node.end_col_offset
+        except AttributeError:
+            return ""
+        if l2 is None or c2 is None or not (0 < l1 <= l2 <= len(self.lines)):
+            return ""
+        lines = self.lines
+
+        def cut(text: str, a: int | None, b: int | None) -> str:
+            if text.isascii():
+                return text[a:b]
+            return text.encode("utf-8")[a:b].decode("utf-8", "replace")
+
+        if l1 == l2:
+            return cut(lines[l1 - 1], c1, c2)
+        return "\n".join([cut(lines[l1 - 1], c1, None), *lines[l1:l2 - 1], cut(lines[l2 - 1], None, c2)])
+
+    def astroid_module(self):
+        """The file as an astroid module, built on first use (slow: only for inference)."""
+        def build():
+            import astroid  # heavy; imported only here
+            try:
+                return astroid.parse(self.text, path=self.path)
+            except Exception:  # astroid raises many types on odd input
+                return None
+        return self.memo("astroid", build)
+
+
+#: Per node class, the fields that can hold child nodes. `ctx` (Load/Store/Del)
+#: and operator fields hold shared singleton leaves that no rule indexes, so they
+#: are not visited: that, and reading `_fields` directly rather than through
+#: `ast.iter_child_nodes`' generators, makes the one traversal ~3x faster.
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+_LEAF_FIELDS = frozenset({"ctx", "op", "ops", "type_comment"})
+#: Fields that hold only strings/numbers on these classes (skipped without a getattr).
+_SCALAR_FIELDS: dict[str, frozenset[str]] = {
+    "Constant": frozenset({"value", "kind"}), "Name": frozenset({"id"}), "Attribute": frozenset({"attr"}),
+    "alias": frozenset({"name", "asname"}), "arg": frozenset({"arg"}), "keyword": frozenset({"arg"}),
+    "ImportFrom": frozenset({"module", "level"}), "FunctionDef": frozenset({"name"}),
+    "AsyncFunctionDef": frozenset({"name"}), "ClassDef": frozenset({"name"}), "Global": frozenset({"names"}),
+    "Nonlocal": frozenset({"names"}), "FormattedValue": frozenset({"conversion"}),
+    "comprehension": frozenset({"is_async"}), "ExceptHandler": frozenset({"name"}),
+    "MatchAs": frozenset({"name"}), "MatchStar": frozenset({"name"}), "MatchClass": frozenset({"kwd_attrs"}),
+    "MatchMapping": frozenset({"rest"}),
+}
+
+
+_SCOPE_TYPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda})
+
+
+def _index_tree(tree: ast.AST) -> tuple[dict, dict, dict]:
+    """One pre-order pass over `tree`: (child -> parent, node class -> nodes in
+    source order, node -> its child nodes in order; leaves have no entry)."""
+    parents: dict[ast.AST, ast.AST] = {}
+    children: dict[ast.AST, list] = {}
+    by_type: dict[type, list[ast.AST]] = {}
+    child_fields = _CHILD_FIELDS
+    leaf = _LEAF_FIELDS
+    AST = ast.AST
+    stack = [tree]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node = pop()
+        cls = node.__class__
+        lst = by_type.get(cls)
+        if lst is None:
+            lst = by_type[cls] = []
+        lst.append(node)
+        fields = child_fields.get(cls)
+        if fields is None:
+            scalar = _SCALAR_FIELDS.get(cls.__name__, frozenset())
+            fields = child_fields[cls] = tuple(f for f in cls._fields if f not in leaf and f not in scalar)
+        if not fields:
+            continue  # Name, Constant, Pass, ...: no children
+        kids = []
+        for name in fields:
+            v = getattr(node, name, None)
+            if v is None:
+                continue
+            if v.__class__ is list:
+                for item in v:
+                    if isinstance(item, AST):
+                        kids.append(item)
+            elif isinstance(v, AST):
+                kids.append(v)
+        if kids:
+            children[node] = kids
+            for k in reversed(kids):
+                parents[k] = node
+                push(k)
+    return parents, by_type, children
+
+
+def _target_names(t: ast.AST) -> Iterable[str]:
+    if isinstance(t, ast.Name):
+        yield t.id
+    elif isinstance(t, (ast.Tuple, ast.List)):
+        for e in t.elts:
+            yield from _target_names(e)
+    elif isinstance(t, ast.Starred):
+        yield from _target_names(t.value)
+
+
+
+def run_rules(facts: PythonFacts, rules: list) -> list[Finding]:
+    """Run the rules over the shared facts (see `ctxlint.rules.run_checks`)."""
+    from ctxlint.rules import run_checks
+    return run_checks(facts, rules)
+
+
+def lint(path: str, text: str, rules: list, config: Config, tree: ast.Module | None = None) -> list[Finding]:
+    """Lint one Python source with the given (already prefiltered) rules.
+
+    Args:
+        tree: an already-parsed `ast.Module` (flake8 hands in its own); parsed here otherwise.
+    Returns findings before suppression. Never raises on bad input.
+    """
+    if not rules:
+        return []
+    if tree is None:
+        from ctxlint.languages.python import parse
+        tree, err = parse(path, text)
+        if err is not None:
+            return [err]
+    facts = PythonFacts(path, text, tree, config)
+    return run_rules(facts, rules)
+
