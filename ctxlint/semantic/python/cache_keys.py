@@ -12,12 +12,9 @@ from __future__ import annotations
 
 import ast
 from functools import cached_property
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable
 
 from ctxlint.semantic.python.facts import FunctionNode, PythonFacts
-
-if TYPE_CHECKING:
-    from ctxlint.semantic.python.facts import PythonFacts
 
 #: Scope kind of each default scope id (CTX501 names the missing kind; CTX504
 #: counts kinds). Ids not listed get a kind from their words, else themselves.

@@ -8,12 +8,8 @@ file through `PythonFacts.containers` / `PythonFacts.long_lived_containers`.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
 
 from ctxlint.semantic.python.facts import FunctionNode, PythonFacts
-
-if TYPE_CHECKING:
-    from ctxlint.semantic.python.facts import PythonFacts
 
 #: Constructor (last dotted component) -> container kind.
 CONTAINER_KINDS: dict[str, str] = {
