@@ -1,0 +1,296 @@
+#!/usr/bin/env python3
+"""The ecosystem check: ctxlint over pinned real projects, compared with a reviewed verdicts file.
+
+Modelled on ruff's ecosystem check (every change is run against real projects before it
+ships). Recipe, from a clean clone (offline: PyPI wheels come from the local index, Go
+trees from Debian's golang-*-dev packages):
+
+    python scripts/ecosystem.py fetch                 # pip download + unpack into .ecosystem/
+    python scripts/ecosystem.py run                   # findings, precision per code, unreviewed list
+    python scripts/ecosystem.py run --base origin/main   # also: findings added/removed vs a git ref
+    python scripts/ecosystem.py run --set measuring   # only the measuring set
+    python scripts/ecosystem.py unreviewed --out F    # unreviewed findings as verdict skeletons
+
+Projects come in two sets that are kept apart:
+    tuning     rules were tightened on these (vllm, sglang, ...; grpc, x/net, nats);
+    measuring  never tuned on; their verdicts come from a reader who has not seen the
+               rules' code (litellm, llama-index-core, ...; etcd, moby, containerd).
+Precision is reported for each set separately. A verdict is `true` (worth a
+maintainer's fix), `harmless` (matches the rule, no harm) or `wrong` (misreads the
+code); precision counts only `true`. The per-code bar (>= 85%) applies to codes with
+at least 5 findings in a set; below that the findings are listed.
+
+Verdicts live in tests/ecosystem/verdicts.jsonl, one JSON object per line:
+    {"project", "code", "path", "fingerprint", "verdict", "reason", "line_text"}
+`path` is relative to the project root; `fingerprint` is `fingerprint(code, line_text)`,
+so a verdict survives edits elsewhere in the file (a finding moved to another line with
+the same text keeps its verdict).
+
+Exit status of `run`: 0, or 1 when a build crashed (exit 2, traceback) on a project.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEST = ROOT / ".ecosystem"
+VERDICTS = ROOT / "tests" / "ecosystem" / "verdicts.jsonl"
+GOCODE = Path("/usr/share/gocode/src")
+KEEP = (".py", ".go", ".j2", ".jinja", ".jinja2")
+
+
+@dataclass(frozen=True)
+class Project:
+    """One pinned project: `source` is a pip requirement (name==version) or a path under
+    /usr/share/gocode/src (the Debian package that provides it in `debian`)."""
+
+    name: str
+    kind: str          # "pypi" | "go"
+    source: str
+    set: str           # "tuning" | "measuring"
+    debian: str = ""
+
+
+PROJECTS: tuple[Project, ...] = (
+    # Python, tuning set (the six of scripts/real_corpus.py).
+    Project("vllm", "pypi", "vllm==0.33.0", "tuning"),
+    Project("sglang", "pypi", "sglang==0.5.23", "tuning"),
+    Project("peft", "pypi", "peft==0.21.2", "tuning"),
+    Project("transformers", "pypi", "transformers==5.24.0", "tuning"),
+    Project("langchain-core", "pypi", "langchain-core==1.8.4", "tuning"),
+    Project("openai", "pypi", "openai==3.57.0", "tuning"),
+    # Python, measuring set: LLM proxies, agent frameworks, tracing SDKs.
+    Project("litellm", "pypi", "litellm==1.110.2", "measuring"),
+    Project("llama-index-core", "pypi", "llama-index-core==0.14.25", "measuring"),
+    Project("opentelemetry-sdk", "pypi", "opentelemetry-sdk==1.45.2", "measuring"),
+    Project("sentry-sdk", "pypi", "sentry-sdk==2.75.0", "measuring"),
+    Project("haystack-ai", "pypi", "haystack-ai==3.4.1", "measuring"),
+    Project("semantic-kernel", "pypi", "semantic-kernel==1.45.0", "measuring"),
+    Project("dspy", "pypi", "dspy==3.4.1", "measuring"),
+    Project("crewai", "pypi", "crewai==1.15.30", "measuring"),
+    Project("pydantic-ai", "pypi", "pydantic-ai==2.66.0", "measuring"),
+    # Go, tuning set.
+    Project("grpc", "go", "google.golang.org/grpc", "tuning", "golang-google-grpc-dev"),
+    Project("x-net", "go", "golang.org/x/net", "tuning", "golang-golang-x-net-dev"),
+    Project("nats-server", "go", "github.com/nats-io/nats-server", "tuning", "golang-github-nats-io-nats-server-dev"),
+    # Go, measuring set.
+    Project("etcd", "go", "go.etcd.io/etcd", "measuring", "golang-etcd-server-dev"),
+    Project("moby", "go", "github.com/docker/docker", "measuring", "golang-github-docker-docker-dev"),
+    Project("containerd", "go", "github.com/containerd/containerd", "measuring",
+            "golang-github-containerd-containerd-dev"),
+)
+
+
+def fingerprint(code: str, line_text: str) -> str:
+    """A verdict's key within (project, path): the code and the finding line's stripped text."""
+    return hashlib.sha1(f"{code}\0{line_text.strip()}".encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
+def project_root(p: Project) -> Path:
+    return DEST / p.name if p.kind == "pypi" else GOCODE / p.source
+
+
+# ----------------------------------------------------------------------------- fetch
+def fetch(projects: list[Project]) -> int:
+    """pip-download and unpack each PyPI project into .ecosystem/<name>/; report missing Go trees."""
+    wheels = DEST / "_wheels"
+    wheels.mkdir(parents=True, exist_ok=True)
+    rc = 0
+    for p in projects:
+        if p.kind == "go":
+            if not project_root(p).is_dir():
+                print(f"{p.name}: missing {project_root(p)} (apt-get install -y {p.debian})")
+                rc = 1
+            continue
+        target = project_root(p)
+        if target.is_dir() and any(target.iterdir()):
+            continue
+        stem = p.source.split("==")[0].replace("-", "_").lower() + "-"
+        have = [w for w in wheels.glob("*.whl") if w.name.lower().startswith(stem)]
+        if not have:
+            r = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
+                                "-d", str(wheels), p.source], capture_output=True, text=True)
+            if r.returncode != 0:
+                print(f"{p.name}: pip download failed: {r.stderr.strip()[-300:]}")
+                rc = 1
+                continue
+            have = [w for w in wheels.glob("*.whl") if w.name.lower().startswith(stem)]
+        target.mkdir(parents=True, exist_ok=True)
+        with zipfile.ZipFile(sorted(have)[-1]) as zf:
+            for info in zf.infolist():
+                if info.filename.endswith(KEEP) and ".dist-info/" not in info.filename:
+                    zf.extract(info, target)
+        print(f"{p.name}: {sorted(have)[-1].name}")
+    return rc
+
+
+# ----------------------------------------------------------------------------- run
+def lint(project: Project, pythonpath: Path, extra: list[str]) -> tuple[list[dict], str | None, float]:
+    """Run one ctxlint build (the package under `pythonpath`) over a project.
+
+    Returns (findings with project-relative paths and their line text, an error string
+    or None, seconds). Findings of the JSON contract gain `project`, `line_text`, `fingerprint`.
+    """
+    root = project_root(project)
+    env = dict(os.environ, PYTHONPATH=str(pythonpath))
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "ctxlint", "check", ".", "--no-cache", "--exit-zero",
+                           "--output-format", "json", *extra], cwd=root, env=env, capture_output=True, text=True)
+    dt = time.perf_counter() - t0
+    err = None
+    if proc.returncode != 0 or "Traceback" in proc.stderr:
+        err = f"exit {proc.returncode}: {proc.stderr.strip()[-500:]}"
+    try:
+        found = json.loads(proc.stdout or "[]")
+    except json.JSONDecodeError:
+        return [], f"not JSON: {proc.stdout[:200]}", dt
+    lines_of: dict[str, list[str]] = {}
+    for f in found:
+        rel = f["path"][2:] if f["path"].startswith("./") else f["path"]
+        if rel not in lines_of:
+            try:
+                lines_of[rel] = (root / rel).read_text(encoding="utf-8", errors="replace").splitlines()
+            except OSError:
+                lines_of[rel] = []
+        ls = lines_of[rel]
+        text = ls[f["line"] - 1] if 0 < f["line"] <= len(ls) else ""
+        f.update(project=project.name, path=rel, line_text=text.strip(), fingerprint=fingerprint(f["code"], text))
+    return found, err, dt
+
+
+def base_checkout(ref: str) -> Path:
+    """A detached worktree of `ref` in a temp dir (the other build to compare with)."""
+    d = Path(tempfile.mkdtemp(prefix="ctxlint-eco-"))
+    subprocess.run(["git", "worktree", "add", "--detach", str(d), ref], cwd=ROOT, check=True,
+                   capture_output=True, text=True)
+    return d
+
+
+def load_verdicts() -> dict[tuple[str, str, str, str], dict]:
+    out = {}
+    if VERDICTS.is_file():
+        for line in VERDICTS.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                v = json.loads(line)
+                out[(v["project"], v["code"], v["path"], v["fingerprint"])] = v
+    return out
+
+
+def key(f: dict) -> tuple[str, str, str, str]:
+    return (f["project"], f["code"], f["path"], f["fingerprint"])
+
+
+def precision_table(findings: list[dict], verdicts: dict, title: str) -> list[str]:
+    """Per-code lines: findings, reviewed, true/harmless/wrong, precision (true / reviewed)."""
+    per: dict[str, Counter] = defaultdict(Counter)
+    for f in findings:
+        c = per[f["code"]]
+        c["findings"] += 1
+        v = verdicts.get(key(f))
+        if v:
+            c["reviewed"] += 1
+            c[v["verdict"]] += 1
+    out = [f"## {title}", f"{'code':8} {'found':>6} {'reviewed':>8} {'true':>5} {'harmless':>8} {'wrong':>5}  precision"]
+    for code in sorted(per):
+        c = per[code]
+        prec = f"{c['true'] / c['reviewed']:.0%}" if c["reviewed"] else "-"
+        bar = "" if c["findings"] < 5 or not c["reviewed"] else ("  ok" if c["true"] / c["reviewed"] >= 0.85 else "  BELOW 85%")
+        out.append(f"{code:8} {c['findings']:>6} {c['reviewed']:>8} {c['true']:>5} {c['harmless']:>8} {c['wrong']:>5}  {prec}{bar}")
+    if not per:
+        out.append("(no findings)")
+    return out
+
+
+def run(projects: list[Project], base: str | None, extra: list[str], show_unreviewed: int) -> tuple[int, list[dict]]:
+    verdicts = load_verdicts()
+    current: list[dict] = []
+    errors = []
+    base_dir = base_checkout(base) if base else None
+    base_findings: list[dict] = []
+    try:
+        for p in projects:
+            if not project_root(p).is_dir():
+                print(f"{p.name}: not fetched (run `fetch`)", file=sys.stderr)
+                continue
+            found, err, dt = lint(p, ROOT, extra)
+            print(f"{p.name:18} {p.set:9} {len(found):5} findings  {dt:6.1f} s", file=sys.stderr)
+            if err:
+                errors.append(f"{p.name}: {err}")
+            for f in found:
+                f["set"] = p.set
+            current.extend(found)
+            if base_dir is not None:
+                bfound, berr, _ = lint(p, base_dir, extra)
+                base_findings.extend(bfound)
+    finally:
+        if base_dir is not None:
+            subprocess.run(["git", "worktree", "remove", "--force", str(base_dir)], cwd=ROOT, capture_output=True)
+    lines: list[str] = []
+    if base is not None:
+        cur = Counter(key(f) for f in current)
+        old = Counter(key(f) for f in base_findings)
+        added, removed = cur - old, old - cur
+        lines.append(f"## vs {base}: +{sum(added.values())} -{sum(removed.values())}")
+        by_code = Counter(k[1] for k in added.elements())
+        by_code_r = Counter(k[1] for k in removed.elements())
+        for code in sorted(set(by_code) | set(by_code_r)):
+            lines.append(f"{code:8} +{by_code[code]:<4} -{by_code_r[code]}")
+        for k in sorted(added)[:50]:
+            lines.append(f"  + {k[0]}:{k[2]} {k[1]}")
+        for k in sorted(removed)[:50]:
+            lines.append(f"  - {k[0]}:{k[2]} {k[1]}")
+    for s in ("tuning", "measuring"):
+        lines += precision_table([f for f in current if f["set"] == s], verdicts, f"{s} set")
+    unrev = [f for f in current if key(f) not in verdicts]
+    lines.append(f"## unreviewed: {len(unrev)} of {len(current)}")
+    for f in unrev[:show_unreviewed]:
+        lines.append(f"  {f['project']}:{f['path']}:{f['line']} {f['code']} {f['message'][:100]}")
+    print("\n".join(lines))
+    for e in errors:
+        print(f"ERROR {e}", file=sys.stderr)
+    return (1 if errors else 0), current
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("action", choices=["fetch", "run", "unreviewed"])
+    ap.add_argument("--set", choices=["tuning", "measuring", "all"], default="all")
+    ap.add_argument("--project", action="append", default=[], help="only these projects (repeatable)")
+    ap.add_argument("--lang", choices=["python", "go", "all"], default="all")
+    ap.add_argument("--base", help="git ref of the build to compare with")
+    ap.add_argument("--show-unreviewed", type=int, default=40)
+    ap.add_argument("--out", help="unreviewed: write verdict skeletons (JSON lines) here")
+    ap.add_argument("extra", nargs="*", help="extra arguments for `ctxlint check` (after --)")
+    args = ap.parse_args(argv)
+    projects = [p for p in PROJECTS
+                if (args.set == "all" or p.set == args.set)
+                and (not args.project or p.name in args.project)
+                and (args.lang == "all" or (p.kind == "go") == (args.lang == "go"))]
+    if args.action == "fetch":
+        return fetch(projects)
+    rc, current = run(projects, args.base, args.extra, args.show_unreviewed)
+    if args.action == "unreviewed":
+        verdicts = load_verdicts()
+        out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout
+        for f in current:
+            if key(f) not in verdicts:
+                out.write(json.dumps({"project": f["project"], "set": f["set"], "code": f["code"], "path": f["path"],
+                                      "line": f["line"], "fingerprint": f["fingerprint"], "line_text": f["line_text"],
+                                      "message": f["message"], "verdict": None, "reason": None}) + "\n")
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())
