@@ -9,10 +9,12 @@ cut at a statement boundary so it parses, plus one dropped `create_task` so the
 published diagnostics are not empty. Each change edits one line (as a keystroke
 would) and sends the whole document; the server debounces changes by
 `debounce-ms` before linting, so that delay is part of the number. The budget
-(issue 7) is a median under 150 ms on this machine.
+(issue 15) is a p90 under 100 ms on this machine (issue 7's median under 150 ms
+is checked too); measure on an idle machine, the number is wall-clock time.
 
 Prints the median, p90 and max latency, the in-process lint time of the same
-text (`engine.lint_text`, no LSP), and exits 1 when the median is over budget.
+text (`engine.lint_text`, no LSP) and the load average, and exits 1 when the
+p90 or the median is over budget.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
-BUDGET_MS = 150.0
+BUDGET_MS = 150.0  # median
+BUDGET_P90_MS = 100.0
 SOURCES = ("asyncio.base_events", "asyncio.tasks", "asyncio.streams", "asyncio.selector_events",
            "asyncio.unix_events", "asyncio.sslproto")
 BUG = '''
@@ -131,8 +134,12 @@ async def run(repeats: int, n_lines: int, debounce_ms: float, select: list[str])
     print(f"didChange -> publishDiagnostics over {repeats} changes (debounce {debounce_ms:g} ms): "
           f"median {median:.1f} ms, p90 {p90:.1f} ms, max {lat[-1]:.1f} ms")
     print(f"engine.lint_text alone: median {statistics.median(lint_ms):.1f} ms")
-    print(f"budget {BUDGET_MS:.0f} ms: {'met' if median < BUDGET_MS else 'MISSED'}")
-    return 0 if median < BUDGET_MS else 1
+    import os
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    ok = median < BUDGET_MS and p90 < BUDGET_P90_MS
+    print(f"budget p90 < {BUDGET_P90_MS:.0f} ms and median < {BUDGET_MS:.0f} ms: {'met' if ok else 'MISSED'} "
+          f"(load average {load:.1f} on {os.cpu_count()} CPUs)")
+    return 0 if ok else 1
 
 
 def main() -> int:

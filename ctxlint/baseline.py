@@ -13,7 +13,10 @@ The model is ruff's and detekt's baselines and GitHub code scanning's
 `--add-noqa` writes the language's suppression comment on each finding's line:
 Python `# noqa: CTX501` (merged into an existing `# noqa: …` list), Go
 `//nolint:ctxlint` (merged into an existing `//nolint:a,b`), Jinja
-`{# ctxlint: ignore CTX302 #}` (merged into an existing one). Lines where a
+`{# ctxlint: ignore CTX302 +#}` (merged into an existing one): no space before
+it, and the closer (`+#}`, `#}` or `-#}`) chosen so that the template renders
+exactly as before under every `trim_blocks`/`lstrip_blocks` setting (checked on
+jinja2's token stream; a line with no neutral form is declined with a notice). Lines where a
 comment cannot go without changing the program — the line ends inside a
 multi-line string, after a backslash continuation, inside a Go raw string or
 block comment, or inside a multi-line Jinja tag or `{% raw %}` block — are left
@@ -35,7 +38,7 @@ from pathlib import Path
 from typing import Iterable
 
 from ctxlint import __version__
-from ctxlint.findings import Finding
+from ctxlint.findings import Finding, printable
 from ctxlint.fixers import OutsideTree, encode_like, write_atomic
 
 BASELINE_VERSION = 1
@@ -112,10 +115,10 @@ def _entries(findings: Iterable[Finding], base: Path) -> list[dict]:
         key = _path_key(f.path, base)
         out.append({
             "code": f.code,
-            "path": key,
+            "path": printable(key),
             "fingerprint": fingerprint(f, _read_lines(f.path, cache), key),
             "line": f.line,
-            "message": f.message,
+            "message": printable(f.message),
         })
     out.sort(key=lambda e: (e["path"], e["line"], e["code"], e["fingerprint"]))
     return out
@@ -182,7 +185,7 @@ def filter_new(path: str, findings: list[Finding]) -> list[Finding]:
 _PY_NOQA_CODES = re.compile(r"#\s*noqa:\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*)", re.IGNORECASE)
 _PY_NOQA_BARE = re.compile(r"#\s*noqa(?!:)\b", re.IGNORECASE)
 _GO_NOLINT = re.compile(r"//\s*nolint(?::(?P<linters>[\w,-]+))?", re.IGNORECASE)
-_JINJA_IGNORE = re.compile(r"\{#-?\s*ctxlint:\s*ignore\s+(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*)\s*-?#\}", re.IGNORECASE)
+_JINJA_IGNORE = re.compile(r"\{#[-+]?\s*ctxlint:\s*ignore\s+(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*)\s*[-+]?#\}", re.IGNORECASE)
 
 
 def _python_unsafe_lines(text: str) -> set[int]:
@@ -291,14 +294,92 @@ def _add_jinja(line: str, codes: list[str]) -> str | None:
             return None
         return line[: m.start("codes")] + ", ".join([*have, *new]) + line[m.end("codes"):]
     body = line.rstrip()
-    return f"{body} {{# ctxlint: ignore {' '.join(codes)} #}}" + line[len(body):] if body else None
+    return body + _jinja_comment(body, codes, _jinja_forms(body)[0]) + line[len(body):] if body else None
+
+
+def _jinja_forms(body: str) -> list[str]:
+    """Comment closers to try on a line ending with `body`, most likely neutral first.
+
+    A comment's `#}` takes part in whitespace control: under `trim_blocks` it eats
+    the newline after it, `+#}` never does, `-#}` eats all whitespace after it. So
+    a line whose last tag already strips what follows (`-%}`, `-}}`, `-#}`) gets
+    `-#}`; a line ending with a block tag (whose newline `trim_blocks` eats) gets
+    `#}`; any other line `+#}` (the newline stays under every setting). No space
+    goes before the comment: it would be rendered."""
+    if re.search(r"-(%\}|\}\}|#\})$", body):
+        return ["-#}", "#}", "+#}"]
+    if re.search(r"(%\}|#\})$", body):
+        return ["#}", "+#}", "-#}"]
+    return ["+#}", "#}", "-#}"]
+
+
+def _jinja_comment(body: str, codes: list[str], closer: str) -> str:
+    return f"{{# ctxlint: ignore {' '.join(codes)} {closer}"
+
+
+def jinja_same_output(before: str, after: str) -> bool:
+    """Do two templates render the same for every context and every
+    `trim_blocks`/`lstrip_blocks` setting? Compared on jinja2's token stream
+    (the parser's input, after whitespace control; comments dropped), which
+    decides the output. False when either does not lex."""
+    try:
+        from jinja2 import Environment
+    except ImportError:
+        return False
+    for trim in (False, True):
+        for lstrip in (False, True):
+            env = Environment(trim_blocks=trim, lstrip_blocks=lstrip)
+            try:
+                a = _output_tokens(env, before)
+                b = _output_tokens(env, after)
+            except Exception:  # TemplateSyntaxError and friends
+                return False
+            if a != b:
+                return False
+    return True
+
+
+def _output_tokens(env, text: str) -> list[tuple]:
+    """The token stream as it matters for output: a delimiter's text (`%}` plus the
+    newline `trim_blocks` swallowed) renders nothing, so only its type counts, and
+    adjacent text (split where a comment was) is one piece."""
+    out: list[tuple] = []
+    for t in env.lexer.tokenize(text):
+        if t.type == "data":
+            if out and out[-1][0] == "data":
+                out[-1] = ("data", out[-1][1] + t.value)
+            elif t.value:
+                out.append(("data", t.value))
+        else:
+            out.append((t.type,) if t.type.endswith(("_begin", "_end")) else (t.type, t.value))
+    return out
+
+
+def _neutral_jinja_line(lines: list[str], ln: int, codes: list[str]) -> str | None:
+    """The line `ln` (1-based) of a template with a suppression comment whose form
+    leaves the rendered output unchanged under every environment setting, or None
+    when no form does (or a comment already covers the codes)."""
+    line = lines[ln - 1]
+    m = _JINJA_IGNORE.search(line)
+    if m:
+        return _add_jinja(line, codes)  # extending an existing comment changes no whitespace
+    body = line.rstrip()
+    if not body:
+        return None
+    before = "\n".join(lines)
+    for closer in _jinja_forms(body):
+        new = body + _jinja_comment(body, codes, closer) + line[len(body):]
+        if jinja_same_output(before, "\n".join([*lines[:ln - 1], new, *lines[ln:]])):
+            return new
+    return None
 
 
 _ADDERS = {"python": (_add_python, _python_unsafe_lines), "go": (_add_go, _go_unsafe_lines),
            "jinja": (_add_jinja, _jinja_unsafe_lines)}
 
 
-def _add_noqa_lines(text: str, language: str, codes_by_line: dict[int, list[str]]) -> tuple[str, set[int]]:
+def _add_noqa_lines(text: str, language: str, codes_by_line: dict[int, list[str]],
+                    declined: list[int] | None = None) -> tuple[str, set[int]]:
     add, unsafe = _ADDERS[language]
     lines = text.split("\n")
     skip = unsafe(text)
@@ -306,7 +387,14 @@ def _add_noqa_lines(text: str, language: str, codes_by_line: dict[int, list[str]
     for ln, codes in sorted(codes_by_line.items()):
         if ln in skip or not 0 < ln <= len(lines):
             continue
-        new = add(lines[ln - 1], sorted(dict.fromkeys(codes)))
+        if language == "jinja":
+            # Never change what the template renders: pick the neutral comment form.
+            new = _neutral_jinja_line(lines, ln, sorted(dict.fromkeys(codes)))
+            if new is None and declined is not None and lines[ln - 1].strip() \
+                    and not _JINJA_IGNORE.search(lines[ln - 1]):
+                declined.append(ln)
+        else:
+            new = add(lines[ln - 1], sorted(dict.fromkeys(codes)))
         if new is not None and new != lines[ln - 1]:
             lines[ln - 1] = new
             changed.add(ln)
@@ -373,7 +461,11 @@ def add_noqa(findings: list[Finding], roots: Iterable[str] | None = None) -> Noq
             out.notices.append(f"{path}: no suppression comments added: cannot read or decode it")
             continue
         raw, language, text = got
-        new, changed = _add_noqa_lines(text, language, codes_by_line)
+        declined: list[int] = []
+        new, changed = _add_noqa_lines(text, language, codes_by_line, declined)
+        for ln in declined:
+            out.notices.append(f"{path}:{ln}: no suppression comment added: every comment form would change "
+                               "the rendered template")
         if not changed:
             continue
         try:

@@ -34,9 +34,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("check", help="lint files and directories")
     c.add_argument("paths", nargs="*", default=["."], help="files or directories (default: .)")
-    c.add_argument("--select", type=_codes, default=None, help="codes or prefixes to enable, comma-separated (CTX5,CTX103)")
-    c.add_argument("--extend-select", type=_codes, default=None, help="codes to enable on top of the selection")
-    c.add_argument("--ignore", type=_codes, default=None, help="codes or prefixes to disable")
+    # Repeated options accumulate (`--select CTX1 --select CTX5` selects both), as ruff's do.
+    c.add_argument("--select", type=_codes, action="extend", default=None,
+                   help="codes or prefixes to enable, comma-separated (CTX5,CTX103); repeatable")
+    c.add_argument("--extend-select", type=_codes, action="extend", default=None,
+                   help="codes to enable on top of the selection; repeatable")
+    c.add_argument("--ignore", type=_codes, action="extend", default=None, help="codes or prefixes to disable; repeatable")
     c.add_argument("--output-format", choices=("text", "json", "sarif", "github"), default="text")
     c.add_argument("--config", help="config file (pyproject.toml or ctxlint.toml)")
     c.add_argument("--exclude", action="append", default=[], help="gitignore-style pattern to exclude (repeatable)")
@@ -82,13 +85,41 @@ def _err(msg: str) -> int:
     return EXIT_ERROR
 
 
+def _bad_path(paths: list[str]) -> str | None:
+    """One line for the first named path that cannot be linted (a user error, exit 2), or None.
+
+    A path that does not exist, a dangling link and a symbolic-link loop
+    (`ln -s b a; ln -s a b`) are told apart: each is worded as what the user
+    gave, not as an internal error of ctxlint.
+    """
+    import errno
+    for raw in paths:
+        try:
+            os.stat(raw)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                return f"{raw}: symbolic link loop (too many levels of symbolic links)"
+            if os.path.islink(raw):
+                return f"{raw}: symbolic link to a path that does not exist"
+            if exc.errno == errno.ENOENT:
+                return f"path does not exist: {raw}"
+            return f"{raw}: {exc.strerror or exc}"
+        except ValueError as exc:  # an embedded NUL byte
+            return f"{raw!r}: not a valid path ({exc})"
+    return None
+
+
 def run_check(args) -> int:
     """`ctxlint check`: config -> rules -> engine -> (fixers) -> reporter -> exit code."""
     from ctxlint import engine
-    from ctxlint.config import ConfigError, load_config
+    from ctxlint.config import ConfigError, check_codes, load_config
     from ctxlint.report import ReportContext, render
     from ctxlint.rules import all_rules, select_rules
 
+    if not args.stdin_filename:
+        bad = _bad_path(args.paths)
+        if bad:
+            return _err(bad)
     try:
         config = load_config(args.config, args.paths[0] if args.paths else ".")
     except ConfigError as exc:
@@ -100,8 +131,9 @@ def run_check(args) -> int:
     if args.extend_select is not None:
         config.extend_select = [*config.extend_select, *args.extend_select]
     try:
+        check_codes(config, all_rules())
         rules = select_rules(config.select, config.ignore, config.extend_select)
-    except ValueError as exc:
+    except (ValueError, ConfigError) as exc:
         return _err(str(exc))
     if args.jobs is not None and args.jobs < 1:
         return _err("--jobs must be at least 1")
@@ -176,7 +208,7 @@ def run_check(args) -> int:
                                  f"could be added (listed below).\n")
 
     ctx = ReportContext(rules=all_rules(), files=result.files, statistics=args.statistics, fixed=fixed,
-                        quiet=args.quiet)
+                        quiet=args.quiet, skipped=result.skipped)
     out = render(args.output_format, findings, ctx)
     if out:
         sys.stdout.write(out + "\n")
@@ -221,10 +253,12 @@ def run_rules(args) -> int:
                            "fixable": r.fix_safety is not None, "fix_safety": r.fix_safety,
                            "default": r.default, "summary": r.summary} for r in rules.values()], indent=2))
         return EXIT_CLEAN
-    print(f"{'code':<7} {'name':<40} {'lang':<12} {'fix':<7} summary")
+    print(f"{'code':<7} {'name':<40} {'lang':<12} {'fix':<7} {'default':<8} summary")
     for r in rules.values():
         fix = r.fix_safety or "-"
-        print(f"{r.code:<7} {r.name:<40} {r.language:<12} {fix:<7} {r.summary}")
+        print(f"{r.code:<7} {r.name:<40} {r.language:<12} {fix:<7} {'on' if r.default else 'off':<8} {r.summary}")
+    if any(not r.default for r in rules.values()):
+        print("\nRules marked off run only when selected by their full code (--select or --extend-select).")
     return EXIT_CLEAN
 
 
@@ -270,6 +304,35 @@ def main(argv: list[str] | None = None) -> int:
     if not argv:
         argv = ["check"]
     args = build_parser().parse_args(argv)
+    code = _dispatch(args)
+    try:
+        sys.stdout.flush()  # a closed pipe surfaces here for output still buffered
+    except BrokenPipeError:
+        return _stdout_closed()
+    except (ValueError, OSError):  # stdout already closed (the language server closes it)
+        pass
+    return code
+
+
+def _stdout_closed() -> int:
+    """Exit status when the reader of stdout went away (`ctxlint rules | head`): 0, quietly.
+
+    As `head` closing early is normal in a pipeline, neither exit 2 nor death by
+    SIGPIPE (141, which fails `set -o pipefail`) is right. stdout is pointed at
+    /dev/null so that the interpreter's final flush does not raise again (the
+    recipe of the Python docs, "Note on SIGPIPE").
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+    return EXIT_CLEAN
+
+
+def _dispatch(args) -> int:
+    """Run the chosen subcommand; internal errors become one line on stderr and exit 2."""
     try:
         if args.command == "check":
             return run_check(args)
@@ -284,13 +347,13 @@ def main(argv: list[str] | None = None) -> int:
             from ctxlint.sandbox.runner import main as sandbox_main
             return sandbox_main(args)
         if args.command == "template-probe":
-            from ctxlint.languages.jinja import probe_main
+            from ctxlint.template_probe import probe_main
             return probe_main(args)
     except KeyboardInterrupt:
         sys.stderr.write("ctxlint: interrupted\n")
         return EXIT_ERROR
     except BrokenPipeError:
-        return EXIT_ERROR
+        return _stdout_closed()
     except Exception as exc:  # exit 1 means findings: an internal error must be 2
         import traceback
         where = traceback.extract_tb(exc.__traceback__)[-1]

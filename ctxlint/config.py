@@ -187,3 +187,32 @@ def apply_overrides(cfg: Config, overrides: dict) -> None:
         ConfigError: unknown key or wrong value shape.
     """
     _apply(cfg, overrides, "settings")
+
+
+def check_codes(cfg: Config, known: list[str] | tuple[str, ...] | dict) -> None:
+    """Reject rule codes that match no rule, in every key that holds codes.
+
+    `select`, `ignore`, `extend-select` and each `per-file-ignores` pattern's list
+    are checked the same way (a typo such as "CTX5O1", with the letter O, would
+    otherwise silently ignore nothing). A code is known when it is "ALL" or a
+    prefix of a registered code ("CTX5" selects CTX501...).
+
+    Args:
+        cfg: the resolved configuration (CLI options already applied).
+        known: the registered rule codes (or a dict keyed by them).
+    Raises:
+        ConfigError: one line naming the first unknown code and where it is,
+            with the closest registered code when there is one.
+    """
+    import difflib
+    codes = sorted(known)
+    groups = [("select", cfg.select), ("ignore", cfg.ignore), ("extend-select", cfg.extend_select)]
+    groups += [(f"per-file-ignores \"{pat}\"", v) for pat, v in cfg.per_file_ignores.items()]
+    for where, values in groups:
+        for code in values:
+            c = code.strip().upper()
+            if c == "ALL" or (c and any(k.startswith(c) for k in codes)):
+                continue
+            close = difflib.get_close_matches(c, codes, n=1, cutoff=0.6)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise ConfigError(f"unknown rule code or prefix '{code}' in {where}{hint}")

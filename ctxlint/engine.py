@@ -14,6 +14,7 @@ parsed again (the ruff model).
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import hashlib
 import importlib
@@ -39,7 +40,7 @@ SUFFIX_LANGUAGE: dict[str, str] = {
 LANGUAGE_MODULES: dict[str, str] = {
     "python": "ctxlint.languages.python",
     "go": "ctxlint.languages.go",
-    "jinja": "ctxlint.languages.jinja",
+    "jinja": "ctxlint.semantic.jinja.templates",
 }
 #: Suffixes of files under a template directory that are linted as Jinja.
 TEMPLATE_DIR_SUFFIXES = (".html", ".htm", ".xml", ".txt", ".md", ".j2", ".jinja", ".jinja2", ".tmpl", ".prompt")
@@ -62,7 +63,8 @@ class RunResult:
     notices: one-line messages for stderr (skipped large files, rule errors).
     files: number of files considered; parsed: files actually parsed (cache misses
     that passed the prefilter); internal_errors: rule crashes (exit 2).
-    texts: display path -> decoded text, for files the fixers or reporters need.
+    skipped: (display path, notice) of each file not linted because it is over
+    `max-file-size`; the notice (also in `notices`) says how to raise the limit.
     """
 
     findings: list[Finding] = field(default_factory=list)
@@ -71,6 +73,17 @@ class RunResult:
     parsed: int = 0
     cached: int = 0
     internal_errors: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+
+#: Marker following a notice in `lint_file`'s notices: the file was skipped for its size.
+SKIPPED_MARKER = "__skipped__"
+
+
+def too_big_notice(display: str, size: int, limit: int) -> str:
+    """The notice for a file over `max-file-size`, saying how to raise the limit."""
+    return (f"{display}: skipped, {size} bytes is over the {limit}-byte limit; to check it, raise "
+            f"`max-file-size` (e.g. `max-file-size = {size}` under [tool.ctxlint] in pyproject.toml)")
 
 
 # ---------------------------------------------------------------- discovery
@@ -391,9 +404,76 @@ def _per_file_ignores(findings: list[Finding], display: str, config: Config) -> 
 _W: dict = {}
 
 
+#: Extra address space (MiB) a lint worker may map on top of what it had when the
+#: guard was set; CTXLINT_MEMORY_LIMIT_MB overrides it (0 disables the guard).
+DEFAULT_MEMORY_LIMIT_MB = 4096
+_MEMORY_LIMIT: dict = {}
+
+
+def _vm_size() -> int | None:
+    """This process's virtual memory size in bytes (Linux /proc), or None elsewhere."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as fh:
+            for line in fh:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+@contextlib.contextmanager
+def memory_guard():
+    """Lower this process's soft RLIMIT_AS to its current size plus the headroom
+    while linting, and restore it afterwards (a soft limit may be raised again up
+    to the hard one).
+
+    A file whose analysis needs more memory then raises MemoryError inside
+    `lint_bytes`, which reports it as a CTX000 "too large to analyse" finding,
+    instead of one pathological file swapping the machine to a halt. The headroom
+    is DEFAULT_MEMORY_LIMIT_MB, or CTXLINT_MEMORY_LIMIT_MB; no-op where
+    `resource` or /proc is missing. The idea is `ulimit -v` on a build worker.
+    """
+    try:
+        mb = int(os.environ.get("CTXLINT_MEMORY_LIMIT_MB", DEFAULT_MEMORY_LIMIT_MB))
+    except ValueError:
+        mb = DEFAULT_MEMORY_LIMIT_MB
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - non-POSIX
+        resource = None
+    size = _vm_size()
+    if mb <= 0 or resource is None or size is None:
+        yield
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    want = size + mb * 2**20
+    if hard != resource.RLIM_INFINITY:
+        want = min(want, hard)
+    if soft != resource.RLIM_INFINITY and soft <= want:
+        yield  # already limited more tightly by the caller (ulimit -v)
+        return
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (want, hard))
+    except (ValueError, OSError):
+        yield
+        return
+    _MEMORY_LIMIT["bytes"] = mb * 2**20
+    try:
+        yield
+    finally:
+        _MEMORY_LIMIT.pop("bytes", None)
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
 def _init_worker(config: Config, codes: list[str]) -> None:
     from ctxlint.rules import all_rules
     gc.disable()  # see _GcPacer
+    # A pool worker keeps its memory guard for its whole life.
+    guard = memory_guard()
+    guard.__enter__()
+    _W["guard"] = guard
     rules = all_rules()
     _W["config"] = config
     _W["rules"] = [rules[c] for c in codes]
@@ -404,7 +484,7 @@ def lint_file(sf: SourceFile, config: Config, rules: list) -> tuple[list[Finding
     try:
         st = sf.path.stat()
         if st.st_size > config.max_file_size:
-            return [], [f"{sf.display}: skipped, {st.st_size} bytes is over the {config.max_file_size}-byte limit (max-file-size)"], False
+            return [], [too_big_notice(sf.display, st.st_size, config.max_file_size), SKIPPED_MARKER], False
         raw = sf.path.read_bytes()
     except OSError as exc:
         return [], [f"{sf.display}: cannot read: {exc.strerror or exc}"], False
@@ -424,16 +504,27 @@ def lint_bytes(sf: SourceFile, raw: bytes, config: Config, rules: list) -> tuple
         binary or undecodable file (its CTX000 finding is returned instead).
         Never raises for bad input.
     """
-    if not raw.strip():
-        return [], [], False
-    text, err = decode(raw, sf.language, sf.display)
-    if err is not None:
-        return [err], [], False
     from ctxlint.findings import drain_notices
-    drain_notices()
     try:
+        if not raw.strip():
+            return [], [], False
+        text, err = decode(raw, sf.language, sf.display)
+        if err is not None:
+            return [err], [], False
+        drain_notices()
         found = lint_text(sf.display, text, sf.language, rules, config)
         return found, [f"{sf.display}: {n}" for n in drain_notices()], True
+    except MemoryError:
+        # The worker's address-space limit (`memory_guard`) stopped a pathological
+        # file (a 20 MB one-line literal costs `ast` ~10 GB): one finding, no crash.
+        text = raw = None
+        drain_notices()
+        gc.collect()
+        limit = _MEMORY_LIMIT.get("bytes")
+        what = f"the {limit // 2**20} MiB memory limit of a lint worker" if limit else "memory"
+        return ([Finding("CTX000", "parse-error", sf.display, 1, 1, 1, 1,
+                         f"file too large to analyse: it needs more than {what}; not linted")],
+                [f"{sf.display}: too large to analyse within {what} (CTXLINT_MEMORY_LIMIT_MB raises it)"], True)
     except Exception as exc:  # a rule bug must not lose the rest of the run
         import traceback
         tb = traceback.format_exc(limit=-3).strip().splitlines()
@@ -516,7 +607,7 @@ class Cache:
             self.data = json.loads(self.file.read_text(encoding="utf-8"))
             if not isinstance(self.data, dict):
                 self.data = {}
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             self.data = {}
 
     @staticmethod
@@ -528,9 +619,15 @@ class Cache:
         return h.hexdigest()
 
     def get(self, digest: str, display: str) -> list[Finding] | None:
-        """Cached findings for `digest`, or None; a malformed entry is a miss."""
+        """Cached findings for `digest`, or None.
+
+        An entry that does not match the schema of `Finding.to_cache` (see
+        `valid_entry`) is a miss: the file is linted again and the entry
+        overwritten, so a corrupted or hand-edited cache never crashes a run nor
+        serves findings with a null, NaN or string line.
+        """
         entry = self.data.get(digest)
-        if entry is None:
+        if entry is None or not valid_entry(entry):
             return None
         try:
             return [Finding.from_cache(d, display) for d in entry]
@@ -554,11 +651,56 @@ class Cache:
             if not gi.exists():
                 gi.write_text("*\n")
             fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=".tmp-")
+        except OSError:
+            return
+        try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 json.dump(self.data, fh, separators=(",", ":"))
             os.replace(tmp, self.file)
-        except OSError:
-            pass
+        except (OSError, ValueError):
+            # The cache path is a directory, the disk is full...: no temp file left behind.
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _valid_fix(fx) -> bool:
+    if fx is None:
+        return True
+    if not isinstance(fx, dict) or not isinstance(fx.get("description"), str):
+        return False
+    if fx.get("safety", "safe") not in ("safe", "unsafe"):
+        return False
+    if not isinstance(fx.get("codemod"), (str, type(None))) or not isinstance(fx.get("data") or {}, dict):
+        return False
+    edits = fx.get("edits", [])
+    return isinstance(edits, list) and all(
+        isinstance(e, dict) and _is_int(e.get("start")) and _is_int(e.get("end"))
+        and 0 <= e["start"] <= e["end"] and isinstance(e.get("text"), str) for e in edits)
+
+
+def valid_entry(entry) -> bool:
+    """Does a cache entry match the schema `Finding.to_cache` writes?
+
+    A list of objects with string `code`, `name` and `message`, positive integer
+    (not bool) `line`/`col`/`end_line`/`end_col`, and `fix` null or a `Fix.to_dict`
+    object (integer edit offsets, start <= end). `[]` is valid: a clean file.
+    """
+    if not isinstance(entry, list):
+        return False
+    for d in entry:
+        if not isinstance(d, dict):
+            return False
+        if not all(isinstance(d.get(k), str) for k in ("code", "name", "message")):
+            return False
+        if not all(_is_int(d.get(k)) and d[k] >= 0 for k in ("line", "col", "end_line", "end_col")):
+            return False
+        if not _valid_fix(d.get("fix")):
+            return False
+    return True
 
 
 # ------------------------------------------------------------------ lint many
@@ -587,7 +729,8 @@ def lint_paths(paths: list[str], config: Config, rules: list, jobs: int | None =
             try:
                 st = sf.path.stat()
                 if st.st_size > config.max_file_size:
-                    result.notices.append(f"{sf.display}: skipped, {st.st_size} bytes is over the {config.max_file_size}-byte limit (max-file-size)")
+                    result.notices.append(too_big_notice(sf.display, st.st_size, config.max_file_size))
+                    result.skipped.append((sf.display, result.notices[-1]))
                     continue
                 raw = sf.path.read_bytes()
             except OSError as exc:
@@ -608,7 +751,9 @@ def lint_paths(paths: list[str], config: Config, rules: list, jobs: int | None =
     def consume(item, out):
         (_sf, _raw, dg), (findings, notices, parsed) = item, out
         internal = "__internal__" in notices
-        notices = [n for n in notices if n != "__internal__"]
+        if SKIPPED_MARKER in notices:
+            result.skipped.append((_sf.display, notices[0]))
+        notices = [n for n in notices if n not in ("__internal__", SKIPPED_MARKER)]
         result.findings.extend(findings)
         result.notices.extend(notices)
         result.parsed += int(parsed)
@@ -624,7 +769,7 @@ def lint_paths(paths: list[str], config: Config, rules: list, jobs: int | None =
 
     jobs = jobs or os.cpu_count() or 1
     if jobs <= 1 or len(todo) < 48:
-        with _GcPacer() as pacer:
+        with _GcPacer() as pacer, memory_guard():
             for item in todo:
                 consume(item, work_local(item))
                 pacer.tick()
@@ -648,7 +793,7 @@ def lint_paths(paths: list[str], config: Config, rules: list, jobs: int | None =
 def _project_pass(paths: list[str], files: list[SourceFile], config: Config, rules: list, result: RunResult) -> None:
     """Cross-file findings, after the per-file pass; never cached (they depend on several files).
 
-    Templates: `ctxlint.languages.jinja.project_findings` resolves loader directories
+    Templates: `ctxlint.project.project_findings` resolves loader directories
     in the run's Python files, lints the template files under them that discovery did
     not list, re-parses templates whose environment sets other delimiters (their
     per-file findings are replaced), and links render calls to templates (CTX304).
@@ -656,9 +801,10 @@ def _project_pass(paths: list[str], files: list[SourceFile], config: Config, rul
     """
     if not any("jinja" in r.language.split("+") for r in rules):
         return
-    from ctxlint.languages import jinja
+    from ctxlint.project import EngineHooks, project_findings
     try:
-        proj = jinja.project_findings(paths, files, config, rules)
+        proj = project_findings(paths, files, config, rules_for("jinja", rules),
+                                EngineHooks(decode, _per_file_ignores, TEMPLATE_DIR_SUFFIXES))
     except Exception as exc:  # a bug here must not lose the per-file findings
         result.notices.append(f"template project pass: internal error ({type(exc).__name__}: {exc})")
         result.internal_errors += 1

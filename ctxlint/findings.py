@@ -116,16 +116,19 @@ class Finding:
         return (self.path, self.line, self.col, self.code)
 
     def to_json(self) -> dict:
-        """The JSON contract of DESIGN.md, plus `fix_safety` (null when not fixable)."""
+        """The JSON contract of DESIGN.md, plus `fix_safety` (null when not fixable).
+
+        Path and message go through `printable`, so a non-UTF-8 file name is
+        written as `\\xNN` escapes and the document is strict JSON."""
         return {
             "code": self.code,
             "name": self.name,
-            "path": self.path,
+            "path": printable(self.path),
             "line": self.line,
             "col": self.col,
             "end_line": self.end_line,
             "end_col": self.end_col,
-            "message": self.message,
+            "message": printable(self.message),
             "fixable": self.fixable,
             "fix_safety": self.fix.safety if self.fix else None,
         }
@@ -176,3 +179,27 @@ def drain_notices() -> list[str]:
     out = _NOTICES[:]
     _NOTICES.clear()
     return out
+
+
+def printable(text: str) -> str:
+    """`text` with every lone surrogate (an undecodable byte of a file name, kept by
+    Python's `surrogateescape`) written as a `\\xNN` escape of that byte.
+
+    File names on POSIX are bytes; a name that is not UTF-8 reaches ctxlint as a
+    str holding lone surrogates, which no UTF-8 output (text, strict JSON, SARIF,
+    a baseline file) can carry. Every reporter writes such a path through this
+    function, so one file has one spelling in every format (`bad_\\xff.py`);
+    SARIF's artifact URIs percent-encode the raw bytes instead (`bad_%FF.py`,
+    RFC 3986), as a URI must. Text without surrogates is returned unchanged.
+    """
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace") \
+            if _only_escapes(text) else text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _only_escapes(text: str) -> bool:
+    """Are all lone surrogates in `text` of the surrogateescape range (U+DC80..U+DCFF)?"""
+    return all(not ("\ud800" <= ch <= "\udfff") or "\udc80" <= ch <= "\udcff" for ch in text)

@@ -22,7 +22,7 @@ _PY_NOQA = re.compile(r"#\s*noqa(?::\s*" + _CODE_LIST + r")?", re.IGNORECASE)
 _PY_IGNORE = re.compile(r"#\s*ctxlint:\s*ignore\[(?P<codes>[^\]]*)\]", re.IGNORECASE)
 _GO_NOLINT = re.compile(r"//\s*nolint(?::(?P<linters>[\w,-]+))?", re.IGNORECASE)
 _GO_IGNORE = re.compile(r"//\s*ctxlint:ignore(?:\s+" + _CODE_LIST + r")?", re.IGNORECASE)
-_JINJA = re.compile(r"\{#-?\s*(?:ctxlint:\s*ignore|noqa:?)\s*" + _CODE_LIST + r"?\s*-?#\}", re.IGNORECASE)
+_JINJA = re.compile(r"\{#[-+]?\s*(?:ctxlint:\s*ignore|noqa:?)\s*" + _CODE_LIST + r"?\s*[-+]?#\}", re.IGNORECASE)
 _FILE_IGNORE = re.compile(r"(#|//|\{#)\s*ctxlint:\s*ignore-file", re.IGNORECASE)
 
 

@@ -6,6 +6,7 @@ Recipe (reproduces the numbers in the closing notes of the Go issue):
     apt-get install golang-go golang-google-grpc-dev golang-golang-x-net-dev \\
         golang-github-grpc-ecosystem-grpc-gateway-dev golang-github-nats-io-nats-server-dev
     python scripts/real_corpus_go.py                 # counts per tree and per code
+    python scripts/real_corpus_go.py --set measuring --all   # etcd, moby, containerd (issue 13's measuring set)
     python scripts/real_corpus_go.py --sample 25     # also print 25 findings with their source line
     python scripts/real_corpus_go.py --vet           # also run `go vet -lostcancel` (GOPATH mode)
                                                      # and list its diagnostics ctxlint lacks
@@ -50,8 +51,17 @@ TREES: dict[str, str] = {
     "nats-server": "github.com/nats-io/nats-server",           # golang-github-nats-io-nats-server-dev
     "nats.go": "github.com/nats-io/nats.go",                   # (dependency of nats-server)
 }
+#: The measuring set of issue 13 (never tuned on): about 2,800 files.
+MEASURING: dict[str, str] = {
+    "etcd": "go.etcd.io/etcd",                                 # golang-etcd-server-dev (3.4)
+    "moby": "github.com/docker/docker",                        # golang-github-docker-docker-dev (20.10)
+    "containerd": "github.com/containerd/containerd",          # golang-github-containerd-containerd-dev (1.6)
+}
+#: The tuning set of issue 13 (rules are tightened on these only).
+TUNING = ("grpc", "x-net", "nats-server")
+TREES.update(MEASURING)
 SELECT = "CTX000,CTX1,CTX2"
-GO_CODES = ("CTX000", "CTX101", "CTX102", "CTX201", "CTX202")
+GO_CODES = ("CTX000", "CTX101", "CTX102", "CTX201", "CTX202", "CTX206")
 
 
 def ctxlint_cmd() -> list[str]:
@@ -256,9 +266,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--vet", action="store_true", help="compare with go vet -lostcancel")
     ap.add_argument("--mutants", type=int, default=0,
                     help="mutation differential vs go vet on N real files (see `mutants`)")
+    ap.add_argument("--set", choices=("tuning", "measuring", "all"), default="all",
+                    help="tuning (grpc, x-net, nats-server) or measuring (etcd, moby, containerd) trees")
+    ap.add_argument("--json", metavar="FILE", help="also write every finding (with its line text) as JSON lines")
     ap.add_argument("trees", nargs="*", help=f"subset of {', '.join(TREES)}")
     args = ap.parse_args(argv)
-    names = args.trees or list(TREES)
+    chosen = {"tuning": list(TUNING), "measuring": list(MEASURING), "all": list(TREES)}[args.set]
+    names = args.trees or chosen
     total = Counter()
     all_findings: list[dict] = []
     problems: list[str] = []
@@ -288,6 +302,15 @@ def main(argv: list[str] | None = None) -> int:
         disagreements = mutants([GOCODE / TREES[n] for n in names if (GOCODE / TREES[n]).is_dir()], args.mutants)
         if disagreements:
             problems.append(f"mutation differential: go vet reports {disagreements} lost cancels ctxlint misses")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            for f in all_findings:
+                try:
+                    src = Path(f["path"]).read_text(encoding="utf-8", errors="replace").splitlines()[f["line"] - 1]
+                except (OSError, IndexError):
+                    src = ""
+                fh.write(json.dumps({"code": f["code"], "path": f["path"].replace(str(GOCODE) + "/", ""),
+                                     "line": f["line"], "line_text": src.strip(), "message": f["message"]}) + "\n")
     shown = all_findings if args.all else random.Random(4).sample(all_findings, min(args.sample, len(all_findings)))
     for f in sorted(shown, key=lambda f: (f["code"], f["path"], f["line"])):
         try:

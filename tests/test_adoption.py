@@ -144,7 +144,8 @@ def test_add_noqa_go_and_jinja(tmp_path: Path):
     go = (tmp_path / "fetch.go").read_text().splitlines()
     assert go[8].endswith("//nolint:errcheck,ctxlint // reviewed")
     j2 = (tmp_path / "page.j2").read_text().splitlines()
-    assert j2[1] == "<p>{{ user.__class__.__mro__ }}</p> {# ctxlint: ignore CTX302 #}"
+    # no space before the comment, and `+#}` keeps the newline under trim_blocks: the render is unchanged
+    assert j2[1] == "<p>{{ user.__class__.__mro__ }}</p>{# ctxlint: ignore CTX302 +#}"
     assert ctxlint("check", ".", cwd=tmp_path).returncode == 0
 
 

@@ -301,15 +301,16 @@ def test_scope_kinds_of_default_and_configured_ids():
     assert scope_kind("shard") == "shard"
 
 
-@pytest.mark.parametrize("src", [
-    "def f(*a, **k):\n    cache = {}\n    cache[a] = k\n",
-    "x = {}\ndef g():\n    (a, *b), c = 1, 2\n    x[a] = b\n",
-    "def h(req):\n    key = key = key\n    _cache[key] = h(req.tenant_id)\n_cache = {}\n",
-    "lambda: hash(())\nclass K:\n    def __hash__(self):\n        return hash(self.name)\n",
-    "def block_key(x):\n    return block_key(x)\n",
+@pytest.mark.parametrize("src,expected", [
+    ("def f(*a, **k):\n    cache = {}\n    cache[a] = k\n", []),
+    ("x = {}\ndef g():\n    (a, *b), c = 1, 2\n    x[a] = b\n", []),
+    # a module cache filled with a tenant's result under a key without the tenant
+    ("def h(req):\n    key = key = key\n    _cache[key] = h(req.tenant_id)\n_cache = {}\n", [(3, "CTX501")]),
+    ("lambda: hash(())\nclass K:\n    def __hash__(self):\n        return hash(self.name)\n", []),
+    ("def block_key(x):\n    return block_key(x)\n", []),
 ])
-def test_odd_code_does_not_crash(src):
-    lint(src)
+def test_odd_code_gives_exactly_its_findings(src, expected):
+    assert sorted((f.line, f.code) for f in lint(src)) == expected
 
 
 def test_parts_accumulated_by_append_are_judged_and_spanned():
@@ -494,3 +495,104 @@ def test_ctx503_label_next_to_the_unique_digest_is_quiet():
     """
     assert lines(src, "CTX503") == []
     assert lines(src.replace(", seq.weights_digest)", ")"), "CTX503") != []
+
+
+# ------------------------------------------------ value facts (issue 11/13)
+
+SWITCHED = """
+import hashlib
+from dataclasses import dataclass
+
+@dataclass
+class Ref:
+    label: str
+    adapter_id: int
+
+class Client:
+    def __init__(self, backend):
+        self.backend = backend
+        self.cur = None
+        self._m = {}
+
+    def pick(self, ref: Ref):
+        self.cur = ref
+
+    def ask(self, text):
+        k = hashlib.sha1(text.encode()).hexdigest()
+        if k not in self._m:
+            self._m[k] = self.backend.run(text, self.cur)
+        return self._m[k]
+"""
+
+
+def test_setter_switched_attribute_is_a_scope_id_and_message_is_plain():
+    f = facts_of(SWITCHED)
+    ck = cache_key_facts(f)
+    cls = next(c for c in f.nodes(ast.ClassDef) if c.name == "Client")
+    assert set(ck.switched_scope_attrs(cls)) == {"cur"}
+    assert ck.switched_scope_attrs(cls)["cur"][0] == "adapter_id"
+    got = [x for x in lint(SWITCHED, "CTX501") if x.code == "CTX501"]
+    assert [x.line for x in got] == [21]
+    assert "does not include the adapter (`self.cur` is available here)" in got[0].message
+    assert "reaches no scope id" not in got[0].message
+    assert got[0].fix is None  # the object may be None/unhashable: no key rewrite offered
+
+
+def test_assigning_in_init_only_is_not_a_switch():
+    src = SWITCHED.replace("    def pick(self, ref: Ref):\n        self.cur = ref\n", "")
+    assert lines(src, "CTX501") == []
+
+
+def test_cache_by_use_digest_keyed_container():
+    f = facts_of(SWITCHED)
+    ck = cache_key_facts(f)
+    c = next(c for c in f.containers if c.attr == "_m")
+    assert ck.is_cache_container(c)
+    plain = facts_of("""
+class Reg:
+    def __init__(self):
+        self.items = {}
+    def add(self, spec):
+        self.items[spec.pid] = spec
+""")
+    assert not cache_key_facts(plain).is_cache_container(plain.containers[0])
+
+
+def test_ctx503_repr_and_hash_that_omit_the_id():
+    src = """
+from functools import lru_cache
+_R = {}
+
+class A:
+    def __init__(self, label, adapter_id):
+        self.label = label
+        self.adapter_id = adapter_id
+    def __repr__(self):
+        return f"A({self.label})"
+
+def get(a: A, p):
+    key = (repr(a), p)
+    if key not in _R:
+        _R[key] = p
+    return _R[key]
+"""
+    assert lines(src, "CTX503") == [14]
+    assert lines(src.replace('f"A({self.label})"', 'f"A({self.adapter_id}, {self.label})"'), "CTX503") == []
+
+
+def test_ctx505_roles_by_value_not_by_name():
+    src = """
+import hashlib
+def comb(ds):
+    return hashlib.sha256("".join(ds).encode()).hexdigest()
+class S:
+    def __init__(self):
+        self.n = {}
+    def a1(self, items):
+        k = comb([i.d for i in items])
+        self.n[k] = self.n.get(k, 0) + 1
+    def a2(self, item):
+        self.n[item.d] -= 1
+"""
+    assert lines(src, "CTX505") == [12]
+    assert lines(src.replace("self.n[item.d] -= 1", "self.n[comb([item.d])] -= 1"), "CTX505") == []

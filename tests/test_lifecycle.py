@@ -442,17 +442,18 @@ def test_ctx205_outside_a_request_scope_is_fine():
 
 
 # ---------------------------------------------------------------- robustness
-@pytest.mark.parametrize("src", [
-    "x.set()\n",
-    "def f():\n    v.set(*a)\n    attach()\n",
-    "from opentelemetry import context\ndef f():\n    t = context.attach()\n    [t] = 1, \n",
-    "import contextlib\n@contextlib.contextmanager\ndef f():\n    yield\n    yield\n    del x\n",
-    "async def f():\n    self.d[k] = v\n    await g(k)\n",
-    "import threading\nt = threading.local()\nasync def f(t):\n    return t.x\n",
-    "from contextvars import ContextVar as C\nv = C('v')\nf = lambda: v.set(1)\n",
+@pytest.mark.parametrize("src,expected", [
+    ("x.set()\n", []),
+    ("def f():\n    v.set(*a)\n    attach()\n", []),
+    # the attach token is overwritten by the unpacking before any detach
+    ("from opentelemetry import context\ndef f():\n    t = context.attach()\n    [t] = 1, \n", [(3, "CTX104")]),
+    ("import contextlib\n@contextlib.contextmanager\ndef f():\n    yield\n    yield\n    del x\n", []),
+    ("async def f():\n    self.d[k] = v\n    await g(k)\n", []),
+    ("import threading\nt = threading.local()\nasync def f(t):\n    return t.x\n", []),
+    ("from contextvars import ContextVar as C\nv = C('v')\nf = lambda: v.set(1)\n", []),
 ])
-def test_odd_code_does_not_crash(src):
-    lint(src)
+def test_odd_code_gives_exactly_its_findings(src, expected):
+    assert sorted(found(src)) == expected
 
 
 def test_ctx103_ctx104_fresh_contexts_accept_discarded_tokens():
@@ -640,3 +641,666 @@ def test_ctx103_sync_helper_of_a_directly_awaited_coroutine_is_not_exempt():
     spawned = src.replace("await handle(await q.get(), backend)",
                           "asyncio.get_running_loop().create_task(handle(await q.get(), backend)).add_done_callback(print)")
     assert found(spawned, ["CTX103"]) == set()
+
+
+# ------------------------------------- issue 11: values, not names (CTX103/104/105/109)
+def test_ctx105_tracer_is_recognised_by_value_not_by_name():
+    src = """\
+    from opentelemetry import trace
+    from opentelemetry.trace import SpanKind
+
+    meter = trace.get_tracer("svc")          # a tracer, whatever it is called
+
+    def a(req):
+        meter.start_span("a")                 # flagged: discarded
+
+    def b(tracer, req):
+        tracer.start_span("b")                # unknown receiver, no OTel evidence: silent
+
+    def c(x, req):
+        x.start_span("c", kind=SpanKind.CLIENT)   # an OTel argument: flagged
+        with x.start_as_current_span("d"):
+            return req
+
+    class Meter:
+        def start_span(self, name):
+            return name
+
+    def d(req):
+        tracer = Meter()
+        tracer.start_span("e")                # a class of this module: never a tracer
+    """
+    assert found(src, ["CTX105"]) == {(7, "CTX105"), (13, "CTX105")}
+
+
+def test_ctx105_iterator_owner_must_end_on_early_exit():
+    src = """\
+    from opentelemetry import trace
+    tracer = trace.get_tracer("s")
+
+    class OnlyOnExhaustion:
+        def __init__(self, it, span):
+            self.it, self.span = it, span
+        def __next__(self):
+            try:
+                return next(self.it)
+            except StopIteration:
+                self.span.end()
+                raise
+
+    class GeneratorIter:
+        def __init__(self, it, span):
+            self.it, self.span = it, span
+        def __iter__(self):
+            try:
+                yield from self.it
+            finally:
+                self.span.end()
+
+    def f(it):
+        return OnlyOnExhaustion(it, tracer.start_span("f"))
+
+    def g(it):
+        span = tracer.start_span("g")
+        return GeneratorIter(it, span)
+    """
+    (f,) = lint(src, ["CTX105"])
+    assert f.line == 24 and "iterated to the end" in f.message
+
+
+def test_ctx103_enter_pairing_decided_by_what_runs_not_by_name():
+    src = """\
+    import contextvars
+    v = contextvars.ContextVar("v", default=None)
+
+    class Leaks:
+        def __enter__(self):
+            self._go()
+            return self
+        def _go(self):
+            v.set(self)
+        def __exit__(self, *exc):
+            pass
+
+    class Restores:
+        def __enter__(self):
+            self._prev = v.get()
+            v.set(self)
+            return self
+        def __exit__(self, *exc):
+            v.set(self._prev)
+
+    class NotAContextManager:
+        def __init__(self):
+            self._prev = v.get()     # captured at construction, elsewhere
+        def apply(self, app):
+            v.set(self._prev)        # not a restore of a set made here
+            return app()
+    """
+    fs = lint(src, ["CTX103"])
+    assert {f.line for f in fs} == {9, 25}
+    enter = next(f for f in fs if f.line == 9)
+    assert "__enter__" in enter.message and enter.fix is None   # the reset belongs in __exit__
+
+
+def test_ctx103_loop_over_pairs_and_snapshot_are_contextvars():
+    src = """\
+    import contextvars
+    a = contextvars.ContextVar("a")
+    b = contextvars.ContextVar("b")
+
+    def apply_pairs(app):
+        for var, value in [(a, 1), (b, 2)]:
+            var.set(value)
+        return app()
+
+    def apply_snapshot(ctx_snapshot, app):
+        snap = contextvars.copy_context()
+        for var in snap.keys():
+            var.set(None)
+        for var, value in snap.items():
+            var.set(value)
+        return app()
+    """
+    assert found(src, ["CTX103"]) == {(7, "CTX103"), (15, "CTX103")}
+
+
+def test_ctx109_token_is_followed_into_a_generator_of_the_module():
+    src = """\
+    from contextlib import contextmanager
+    from contextvars import ContextVar
+    rid = ContextVar("rid")
+
+    def _stream(chunks, token):
+        try:
+            yield from chunks
+        finally:
+            rid.reset(token)
+
+    @contextmanager
+    def _scoped(token):
+        try:
+            yield
+        finally:
+            rid.reset(token)
+
+    def _plain(token):
+        rid.reset(token)
+
+    def handle(req, chunks):
+        token = rid.set(req.id)
+        return _stream(chunks, token)
+
+    def ok_cm(req):
+        token = rid.set(req.id)
+        return _scoped(token)
+
+    def ok_plain(req):
+        _plain(rid.set(req.id))
+    """
+    assert found(src, ["CTX103", "CTX109"]) == {(22, "CTX109")}
+
+
+def test_ctx104_token_handed_to_a_class_of_the_module():
+    src = """\
+    from opentelemetry import context
+
+    class Keeps:
+        def __init__(self, token):
+            self.token = token
+        def close(self):
+            self.token = None
+
+    class Detaches:
+        def __init__(self, token):
+            self.token = token
+        def close(self):
+            context.detach(self.token)
+
+    def a(ctx):
+        return Keeps(context.attach(ctx))
+
+    def b(ctx):
+        return Detaches(context.attach(ctx))
+
+    def c(ctx, registry):
+        registry.register(context.attach(ctx))   # handed out of the module: its owner's
+    """
+    (f,) = lint(src, ["CTX104"])
+    assert f.line == 16 and "Keeps" in f.message
+
+
+def test_values_api_origins():
+    import ast as _ast
+    from ctxlint.semantic.python.facts import PythonFacts
+    from ctxlint.semantic.python import values as V
+    src = textwrap.dedent("""\
+    import asyncio, contextvars
+    import jinja2
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+    var = contextvars.ContextVar("v")
+
+    def make_env(safe):
+        return ImmutableSandboxedEnvironment() if safe else jinja2.Environment()
+
+    class Holder:
+        def __init__(self):
+            self.env = make_env(True)
+            self.tokens = []
+        def push(self, x):
+            self.tokens.append(var.set(x))
+        async def spawn(self, coro):
+            self.task = asyncio.create_task(coro)
+        def use(self):
+            return self.env, self.tokens.pop(), self.task, var
+    """)
+    tree = _ast.parse(src)
+    facts = PythonFacts("t.py", src, tree, Config())
+    mv = V.module_values(facts)
+    ret = next(n for n in _ast.walk(tree) if isinstance(n, _ast.Return) and isinstance(n.value, _ast.Tuple))
+    env, tok, task, cv = ret.value.elts
+    assert mv.kinds(env) == {V.JINJA_IMMUTABLE, V.JINJA_ENV}
+    assert mv.kinds(tok) == {V.CV_TOKEN}
+    assert mv.kinds(task) == {V.TASK}
+    assert mv.contextvar_keys(cv) == {"module:var"}
+
+
+# ------------------------------------------- CTX107 hidden discards (issue 11)
+def test_ctx107_unread_binding_only_when_the_frame_ends_first():
+    src = """\
+    import asyncio
+
+    async def work():
+        await asyncio.sleep(0)
+
+    def fire(batch):
+        _ = asyncio.create_task(work())
+
+    def kept(batch):
+        t = asyncio.create_task(work())
+        return t
+
+    async def serve(server):
+        beat = asyncio.create_task(work())
+        await server.serve_forever()
+    """
+    assert found(src, ["CTX107"]) == {(7, "CTX107")}
+
+
+def test_ctx107_loop_is_known_by_its_value_not_its_name():
+    src = """\
+    import asyncio
+
+    class Tickets:
+        def create_task(self, title):
+            return title
+
+    tickets = Tickets()
+
+    def by_value(coro):
+        ev = asyncio.get_running_loop()
+        ev.create_task(coro)
+
+    def not_a_loop(title):
+        tickets.create_task(title)
+
+    async def grouped(coro):
+        async with asyncio.TaskGroup() as loop:
+            loop.create_task(coro)
+    """
+    assert found(src, ["CTX107"]) == {(11, "CTX107")}
+
+
+def test_ctx107_factory_handed_to_a_callback_api():
+    src = """\
+    import asyncio
+
+    def from_thread(loop, coro):
+        loop.call_soon_threadsafe(asyncio.create_task, coro)
+
+    def on_signal(loop, stop):
+        loop.add_signal_handler(15, lambda: asyncio.ensure_future(stop()))
+
+    def chained(coro, cb):
+        asyncio.create_task(coro).add_done_callback(cb)
+
+    def kept_by_map(coros):
+        return list(map(asyncio.create_task, coros))
+    """
+    assert found(src, ["CTX107"]) == {(4, "CTX107"), (7, "CTX107"), (10, "CTX107")}
+    # only the plain statement carries the (safe) fix
+    assert all(f.fix is None for f in lint(src, ["CTX107"]))
+
+
+# ------------------------------------------- CTX108 through helpers (issue 11)
+def test_ctx108_helper_insertion_is_the_async_callers_and_composes():
+    src = """\
+    class Manager:
+        def __init__(self, core):
+            self.core = core
+            self.rid_to_state = {}
+
+        def _put(self, obj):
+            self.rid_to_state[obj.rid] = object()
+
+        def _init(self, obj):
+            self._put(obj)
+
+        def abort(self, rid):
+            self.rid_to_state.pop(rid, None)
+
+        async def generate(self, obj):
+            self._init(obj)
+            await self.core.submit(obj)
+
+        async def generate_safe(self, obj):
+            self._init(obj)
+            try:
+                await self.core.submit(obj)
+            except BaseException:
+                self.abort(obj.rid)
+                raise
+    """
+    (f,) = lint(src, ["CTX108"])
+    assert (f.line, f.code) == (16, "CTX108") and "self._init" in f.message
+
+
+def test_ctx108_entry_of_a_request_registered_elsewhere_is_not_flagged():
+    src = """\
+    class Server:
+        def __init__(self, d):
+            self.d = d
+            self.req_states = {}
+            self.dest = {}
+
+        def release(self, req_id):
+            self.req_states.pop(req_id, None)
+            self.dest.pop(req_id, None)
+
+        async def register(self, req_id, urls):
+            state = self.req_states.get(req_id)
+            if state is None:
+                raise KeyError(req_id)
+            self.dest[req_id] = urls
+            await self.d.notify(req_id)
+
+        async def register_fresh(self, req_id, urls):
+            if req_id in self.req_states:
+                raise KeyError(req_id)
+            self.dest[req_id] = urls
+            await self.d.notify(req_id)
+    """
+    assert found(src, ["CTX108"]) == {(21, "CTX108")}
+
+
+def test_ctx106_cleanup_by_a_helper_is_found_through_its_summary():
+    src = """\
+    from contextlib import contextmanager
+    _routes = {}
+
+    def _drop(name):
+        _routes.pop(name, None)
+
+    def _log(name):
+        print(name)
+
+    @contextmanager
+    def routed(name, adapter):
+        _routes[name] = adapter
+        yield adapter
+        _drop(name)
+
+    @contextmanager
+    def logged(name):
+        yield
+        _log(name)
+    """
+    assert found(src, ["CTX106"]) == {(13, "CTX106")}
+
+
+# ------------------------------------------------------------- CTX110
+def test_ctx110_only_generators_that_run_as_a_response_stream():
+    src = """\
+    import asyncio
+    from fastapi.responses import StreamingResponse
+    sem = asyncio.Semaphore(4)
+
+    async def events(engine):
+        await sem.acquire()
+        async for t in engine.generate():
+            yield t
+        sem.release()
+
+    async def batch(engine):
+        await sem.acquire()
+        async for t in engine.generate():
+            yield t
+        sem.release()
+
+    async def route(engine):
+        return StreamingResponse(events(engine))
+    """
+    (f,) = lint(src, ["CTX110"])
+    assert (f.line, f.code) == (6, "CTX110")
+    assert f.fix is not None and f.fix.codemod == "stream_release_finally"
+    assert f.fix.data["release"] == "sem.release()" and f.fix.data["release_line"] == 9
+
+
+def test_ctx110_no_fix_when_the_release_is_not_one_statement_in_the_block():
+    src = """\
+    import asyncio
+    from fastapi.responses import StreamingResponse
+    sem = asyncio.Semaphore(4)
+
+    async def events(engine):
+        await sem.acquire()
+        async for t in engine.generate():
+            yield t
+        if engine.ok:
+            sem.release()
+
+    async def route(engine):
+        return StreamingResponse(content=events(engine))
+    """
+    (f,) = lint(src, ["CTX110"])
+    assert f.line == 6 and f.fix is None
+
+
+def test_ctx110_handler_claims_with_a_background_release_is_fine():
+    src = """\
+    import asyncio
+    from fastapi.responses import StreamingResponse
+    from starlette.background import BackgroundTask
+    sem = asyncio.Semaphore(4)
+
+    async def events(engine):
+        try:
+            async for t in engine.generate():
+                yield t
+        finally:
+            sem.release()
+
+    async def claims(engine):
+        await sem.acquire()
+        return StreamingResponse(events(engine))
+
+    async def owns(engine):
+        await sem.acquire()
+        return StreamingResponse(events(engine), background=BackgroundTask(sem.release))
+    """
+    assert found(src, ["CTX110"]) == {(14, "CTX110")}
+
+
+def test_ctx110_request_builders_and_local_helpers_are_not_upstream_responses():
+    src = """\
+    from fastapi.responses import StreamingResponse
+
+    class S:
+        def _build(self, x, stream):
+            return x
+
+        async def events(self, x):
+            req = self._build(x, stream=True)
+            for part in x:
+                yield part
+
+        async def route(self, x):
+            return StreamingResponse(self.events(x))
+    """
+    assert found(src, ["CTX110"]) == set()
+
+
+def test_ctx110_explain_prints_the_doc_and_the_corpus():
+    from ctxlint.cli import main
+    import contextlib
+    import io
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        rc = main(["explain", "CTX110"])
+    out = buf.getvalue()
+    assert rc in (0, None)
+    for heading in ("What it does", "Why is this bad", "Example", "Use instead", "Fix safety", "Source"):
+        assert heading in out
+    assert "CTX105" in out and "CTX108" in out  # the one-code-per-resource split is documented
+
+
+def test_ctx103_mapping_carrier_and_value_saved_in_init():
+    src = """\
+    import contextvars
+    tenant = contextvars.ContextVar("tenant")
+
+    class Carry:
+        def __init__(self):
+            self._values = {tenant: tenant.get()}
+        def __enter__(self):
+            for var, value in self._values.items():
+                var.set(value)                  # keys of a mapping: ContextVars
+            return self
+        def __exit__(self, *exc):
+            return None
+
+    class Override:
+        def __init__(self, v):
+            self._old = tenant.get()
+            self._new = v
+        def __enter__(self):
+            tenant.set(self._new)
+        def __exit__(self, *exc):
+            tenant.set(self._old)           # puts the saved value back: the undo
+            self.done = True
+    """
+    assert found(src, ["CTX103"]) == {(9, "CTX103")}
+
+
+def test_ctx109_token_captured_by_a_nested_generator():
+    src = """\
+    from contextvars import ContextVar
+    var = ContextVar("v")
+
+    def invoke(client, run):
+        token = var.set(run.id)
+        result = client.complete(run)
+        def gen():
+            try:
+                yield from result
+            finally:
+                var.reset(token)
+        return gen()
+    """
+    (f,) = lint(src, ["CTX103", "CTX109"])
+    assert (f.line, f.code) == (5, "CTX109") and "captured by generator `gen`" in f.message
+
+
+def test_ctx105_wrapper_tracer_and_container_owner():
+    src = """\
+    from opentelemetry import trace
+    _otel = trace.get_tracer("x")
+
+    class Tracing:                       # a wrapper of this module returning OTel spans
+        def start_span(self, name):
+            return _otel.start_span(name)
+
+    class Batch:                         # keeps the span in a list, never ends it
+        def __init__(self, span):
+            self._spans = []
+            self._spans.append(span)
+        def close(self):
+            self._spans = []
+
+    class Batch2:                        # ends every kept span on close
+        def __init__(self, span):
+            self._spans = [span]
+        def close(self):
+            for s in self._spans:
+                s.end()
+
+    def handle(t: Tracing, req):
+        t.start_span("a")
+
+    def handle2(req):
+        return Batch(_otel.start_span("b"))
+
+    def handle3(req):
+        return Batch2(_otel.start_span("c"))
+    """
+    assert found(src, ["CTX105"]) == {(23, "CTX105"), (26, "CTX105")}
+
+
+def test_ctx108_call_graph_summaries_compose_and_resolve_by_binding():
+    """The call-graph layer behind CTX106/CTX108/CTX110: summaries of registration,
+    removal, parameter release and returned tasks, composed through helpers."""
+    import ast as _ast
+    from ctxlint.semantic.python.calls import call_graph
+    from ctxlint.semantic.python.facts import PythonFacts
+    src = textwrap.dedent("""\
+    import asyncio
+
+    class Pool:
+        def __init__(self):
+            self.live = {}
+
+        def _put(self, key, value):
+            self.live[key] = value
+
+        def add(self, req):
+            self._put(req.rid, req)
+
+        def drop(self, rid):
+            self.live.pop(rid, None)
+
+        def close_it(self, conn):
+            conn.close()
+
+        def hand_back(self, c):
+            self.close_it(c)
+
+    pool = Pool()
+
+    def spawn(coro):
+        return asyncio.create_task(coro)
+
+    def spawn_again(coro):
+        return spawn(coro)
+
+    def shadowed(spawn):
+        return spawn(1)
+
+    async def user(req, conn):
+        pool.add(req)
+        pool.hand_back(conn)
+    """)
+    facts = PythonFacts("t.py", src, _ast.parse(src), Config())
+    g = call_graph(facts)
+    defs = {f.name: f for f in facts.nodes(_ast.FunctionDef, _ast.AsyncFunctionDef)}
+    add = g.summary(defs["add"])
+    assert [r.container.name for r in add.registers] == ["self.live"] and add.registers[0].params == {1}
+    assert g.summary(defs["drop"]).removes and not g.summary(defs["add"]).removes
+    assert g.summary(defs["hand_back"]).releases == {1}
+    assert g.summary(defs["spawn_again"]).returns == "task"
+    user = g.summary(defs["user"])
+    assert user.registers and user.registers[0].params == {0} and user.releases == {1}
+    inner_call = next(c for c in facts.nodes(_ast.Call) if facts.enclosing_function(c) is defs["shadowed"])
+    assert g.resolve(inner_call) is None  # a parameter named like a module function is not that function
+
+
+@pytest.mark.parametrize("src", [
+    "from fastapi.responses import StreamingResponse\nStreamingResponse()\n",
+    "from fastapi.responses import StreamingResponse\ndef r(*a):\n    return StreamingResponse(*a)\n",
+    "from fastapi.responses import StreamingResponse\ndef g():\n    yield\ndef r():\n    return StreamingResponse(g)\n",
+    "from fastapi.responses import StreamingResponse\ndef g(x):\n    x.acquire()\n    yield\n    x.release(*x)\n"
+    "def r():\n    return StreamingResponse(content=g(*[1]))\n",
+    "from aiohttp import web\nasync def h(r):\n    s = web.StreamResponse()\n    while 1:\n        await s.write()\n",
+    "import asyncio\ndef f():\n    _ = asyncio.create_task\n    (a, b) = asyncio.create_task(x), 1\n    asyncio.get_running_loop().call_soon(lambda: 1)\n",
+    "class A:\n    def f(self):\n        self.f()\n    async def g(self, r):\n        self.f(r)\n        await self.g(r)\n",
+    "def f(a):\n    return f(a)\nasync def g(r):\n    f(r)\n    await g(r)\n",
+])
+def test_ctx107_ctx108_ctx110_odd_code_does_not_crash(src):
+    lint(src, ["CTX106", "CTX107", "CTX108", "CTX110"])
+
+
+def test_ctx110_send_stream_true_gets_the_async_with_fix_only_in_its_exact_shape():
+    src = """\
+    import httpx
+    from fastapi.responses import StreamingResponse
+    client = httpx.AsyncClient()
+
+    async def relay(payload):
+        req = client.build_request("POST", "/g", json=payload)
+        up = await client.send(req, stream=True)
+        async for chunk in up.aiter_bytes():
+            yield chunk
+        await up.aclose()
+
+    async def relay_logged(payload):
+        req = client.build_request("POST", "/g", json=payload)
+        up = await client.send(req, stream=True)
+        async for chunk in up.aiter_bytes():
+            yield chunk
+        await up.aclose()
+        print(req)
+
+    async def route(p):
+        return StreamingResponse(relay(p)), StreamingResponse(relay_logged(p))
+    """
+    fixes = {f.line: f.fix.codemod for f in lint(src, ["CTX110"])}
+    assert fixes == {7: "stream_async_with", 14: "stream_release_finally"}

@@ -233,9 +233,6 @@ async def test_non_ascii_columns_are_utf16(client: LanguageClient):
 
 @pytest.mark.asyncio
 async def test_quick_fix_removes_the_diagnostic(client: LanguageClient):
-    fixers = pytest.importorskip("ctxlint.fixers")
-    if not hasattr(fixers, "fix_text"):
-        pytest.skip("ctxlint.fixers.fix_text is not available yet")
     uri = open_doc(client, client.root / "fixme.py", BUGGY)
     ds = await wait_diagnostics(client, uri, lambda ds: len(ds) == 1)
     actions = await client.text_document_code_action_async(types.CodeActionParams(
@@ -377,9 +374,6 @@ def test_lsp_apply_fixes_uses_fix_text_for_codemods():
     from ctxlint.config import Config
     from ctxlint.lsp import LintState, apply_fixes
     from ctxlint.rules import select_rules
-    fixers = pytest.importorskip("ctxlint.fixers")
-    if not hasattr(fixers, "fix_text"):
-        pytest.skip("ctxlint.fixers.fix_text is not available yet")
     findings = engine.lint_text("svc.py", BUGGY, "python", select_rules(["CTX107"], []), Config())
     state = LintState(1, BUGGY, "python", "svc.py", findings)
     new = apply_fixes(state, findings, unsafe=False)
@@ -396,9 +390,6 @@ async def audit(tenant_id: str) -> None:
 
 @pytest.mark.asyncio
 async def test_quick_fix_is_per_finding_and_fix_all_fixes_every_one(client: LanguageClient):
-    fixers = pytest.importorskip("ctxlint.fixers")
-    if not hasattr(fixers, "fix_text"):
-        pytest.skip("ctxlint.fixers.fix_text is not available yet")
     uri = open_doc(client, client.root / "two.py", TWO_BUGS)
     ds = await wait_diagnostics(client, uri, lambda ds: len(ds) == 2)
     assert [d.range.start.line for d in ds] == [9, 14]
@@ -416,3 +407,99 @@ async def test_quick_fix_is_per_finding_and_fix_all_fixes_every_one(client: Lang
     after_all = apply_text_edits(TWO_BUGS, edits_of(every[0], uri))
     change_doc(client, uri, after_all, 3)
     await wait_diagnostics(client, uri, lambda ds: not any(d.code == "CTX107" for d in ds))
+
+
+# ------------------------------------------------------- junk from the client
+@pytest.mark.asyncio
+async def test_did_change_for_a_document_not_open_is_ignored_without_an_error_message(client: LanguageClient):
+    uri = open_doc(client, client.root / "open.py", BUGGY)
+    await wait_diagnostics(client, uri, lambda ds: len(ds) == 1)
+    ghost = (client.root / "never_opened.py").as_uri()
+    change_doc(client, ghost, BUGGY, 2)
+    closed = open_doc(client, client.root / "closed.py", BUGGY)
+    await wait_diagnostics(client, closed, lambda ds: len(ds) == 1)
+    client.text_document_did_close(types.DidCloseTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=closed)))
+    change_doc(client, closed, CLEAN, 3)
+    # The server goes on: a change to the open document is still linted.
+    change_doc(client, uri, CLEAN, 2)
+    await wait_diagnostics(client, uri, lambda ds: len(ds) == 0)
+    await asyncio.sleep(0.3)
+    assert not [m for m in client.messages if "Error" in m.message], [m.message for m in client.messages]
+    assert ghost not in client.diagnostics or client.diagnostics[ghost] == []
+
+
+@pytest.mark.asyncio
+async def test_fix_all_in_file_is_offered_once(client: LanguageClient):
+    uri = open_doc(client, client.root / "two_all.py", TWO_BUGS)
+    ds = await wait_diagnostics(client, uri, lambda ds: len(ds) == 2)
+    for only in (None, [types.CodeActionKind.QuickFix], ["source.fixAll"], [types.CodeActionKind.Source]):
+        actions = await client.text_document_code_action_async(types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), range=ds[0].range,
+            context=types.CodeActionContext(diagnostics=list(ds), only=only)))
+        fix_all = [a for a in actions if "fix all in file" in a.title]
+        assert len(fix_all) == 1, (only, [(a.title, a.kind) for a in actions])
+
+
+def _raw_exchange(bodies: list[bytes], timeout: float = 30.0) -> tuple[list[dict], str]:
+    """Send raw LSP frames to `python -m ctxlint lsp`; return the JSON messages it wrote and its stderr."""
+    import json
+    import subprocess
+    frames = b"".join(b"Content-Length: %d\r\n\r\n%s" % (len(b), b) for b in bodies)
+    out = subprocess.run([sys.executable, "-m", "ctxlint", "lsp"], input=frames, capture_output=True,
+                         timeout=timeout)
+    msgs, data = [], out.stdout
+    while data:
+        head, _, rest = data.partition(b"\r\n\r\n")
+        n = int(head.split(b"Content-Length:")[1].split(b"\r\n")[0])
+        msgs.append(json.loads(rest[:n]))
+        data = rest[n:]
+    return msgs, out.stderr.decode("utf-8", "replace")
+
+
+def test_malformed_json_gets_a_parse_error_and_the_server_goes_on():
+    import json
+    init = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                       "params": {"capabilities": {}, "processId": None, "rootUri": None}}).encode()
+    shutdown = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}).encode()
+    exit_ = json.dumps({"jsonrpc": "2.0", "method": "exit"}).encode()
+    msgs, err = _raw_exchange([init, b'{"jsonrpc": "2.0", "id": 7, "method": ', shutdown, exit_])
+    errors = [m for m in msgs if "error" in m]
+    assert [(m["id"], m["error"]["code"]) for m in errors] == [(None, -32700)], msgs
+    assert {m.get("id") for m in msgs if "result" in m} == {1, 2}, msgs
+    assert not any(m.get("method") == "window/showMessage" for m in msgs), msgs
+    assert "Traceback" not in err, err
+
+
+def test_request_with_invalid_params_gets_invalid_params_error(tmp_path):
+    """A negative Position or `"textDocument": 5` is answered with -32602, not left hanging,
+    and the server goes on serving valid requests."""
+    import json
+    uri = (tmp_path / "p.py").as_uri()
+
+    def msg(**kw) -> bytes:
+        return json.dumps({"jsonrpc": "2.0", **kw}).encode()
+    rng = {"start": {"line": 9, "character": 0}, "end": {"line": 9, "character": 4}}
+    bodies = [
+        msg(id=1, method="initialize", params={"capabilities": {}, "processId": None, "rootUri": None}),
+        msg(method="initialized", params={}),
+        msg(method="textDocument/didOpen", params={"textDocument": {
+            "uri": uri, "languageId": "python", "version": 1, "text": BUGGY}}),
+        msg(id=3, method="textDocument/codeAction", params={
+            "textDocument": {"uri": uri}, "range": {"start": {"line": -1, "character": 0},
+                                                   "end": {"line": 0, "character": 0}},
+            "context": {"diagnostics": []}}),
+        msg(id=4, method="textDocument/codeAction", params={"textDocument": 5, "range": rng,
+                                                             "context": {"diagnostics": []}}),
+        msg(id=5, method="textDocument/codeAction", params={"textDocument": {"uri": uri}, "range": rng,
+                                                             "context": {"diagnostics": [], "only": ["quickfix"]}}),
+        msg(id=6, method="shutdown"),
+        msg(method="exit"),
+    ]
+    msgs, err = _raw_exchange(bodies)
+    by_id = {m["id"]: m for m in msgs if "id" in m and "method" not in m}
+    assert by_id[3]["error"]["code"] == -32602 and by_id[4]["error"]["code"] == -32602, by_id
+    assert any("fix all in file" in a["title"] for a in by_id[5]["result"]), by_id[5]
+    assert "result" in by_id[6]
+    assert not any(m.get("method") == "window/showMessage" for m in msgs), msgs
+    assert "Traceback" not in err, err

@@ -26,30 +26,7 @@ SUFFIXES = {".py", ".go", ".j2", ".jinja", ".jinja2", ".txt", ".tmpl"}
 EXPECT = re.compile(r"expect:\s*(none|(\d+)\s+(CTX\d{3}))", re.IGNORECASE)
 
 #: case path (relative to the cases folder) -> the open issue it belongs to.
-OPEN: dict[str, str] = {
-    "go/05_ctx_in_struct_batcher.go": "#13 Go precision (CTX202)",
-    "go/K11_stream_wrapper_ctx.go": "#13 Go precision (CTX202)",
-    "go/K12_ctx_implementation.go": "#13 Go precision (CTX202)",
-    "go/K13_streams_outlive_loop.go": "#13 Go precision (CTX102)",
-    "go/R03_handler_background_ctx.go": "#14 CTX206 (Go)",
-    "py/K01_carrier_enter_no_reset.py": "#11 semantic layer (CTX103)",
-    "py/K02_exit_restores_previous.py": "#11 semantic layer (CTX103)",
-    "py/K03_recorder_bound_hooks.py": "#11 semantic layer (CTX403/CTX406)",
-    "py/K04_active_adapter_cache.py": "#11 semantic layer (CTX501)",
-    "py/K05_task_refs_hidden.py": "#11 semantic layer (CTX107)",
-    "py/K06_sandboxed_env_attr.py": "#11/#13 env by value (CTX301)",
-    "py/K07_own_format_literals.py": "#13 CTX303 safe format strings",
-    "py/K10_global_client_from_headers.py": "#11 semantic layer (CTX203)",
-    "py/N02_ctxvar_token_reset_in_stream_wrapper.py": "#11 semantic layer (CTX109)",
-    "py/N03_stream_span_ended_only_on_exhaustion.py": "#11 semantic layer (CTX105)",
-    "py/N05_req_state_leak_before_dispatch.py": "#11 semantic layer (CTX108)",
-    "py/N08_trainer_tr_loss_keeps_graph.py": "#11 semantic layer (CTX601)",
-    "py/R01_sse_slot_released_after_loop.py": "#14 CTX110",
-    "py/R02_upstream_stream_not_closed.py": "#14 CTX110",
-    "py/R04_executor_drops_trace.py": "#14 CTX206 (Python)",
-    "py/R05_ray_actor_state.py": "#14 CTX407",
-    "tmpl/M08_chat_message_template.py": "#13 CTX305 needs HTML evidence",
-}
+OPEN: dict[str, str] = {}
 
 
 def _case_files() -> list[Path]:

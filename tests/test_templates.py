@@ -225,6 +225,26 @@ def test_probe_json_and_unsafe_call(tmp_path, capsys):
     assert all(e["path"] == str(t) for e in data["security_errors"])
 
 
+def test_probe_names_the_template_expression_once(tmp_path, capsys):
+    """Each unsafe expression is reported once, in the template's terms: never the
+    probe's own stand-in class, not again for the falsy pass, nor once per loop item."""
+    t = tmp_path / "t.j2"
+    t.write_text("{% for m in messages %}{{ m.__class__ }}{% endfor %}\n"
+                 "{% if doc.__dict__ %}x{% else %}{{ doc.__dict__ }}{% endif %}\n"
+                 "{{ a.__class__ }} {{ b.__class__ }}\n{{ x.y.__class__.__mro__ }}\n")
+    assert main(["template-probe", "--json", str(t)]) == 1
+    data = json.loads(capsys.readouterr().out)
+    got = [(e["line"], e["message"]) for e in data["security_errors"]]
+    assert got == [
+        (1, "access to attribute '__class__' of an item of `messages` is unsafe"),
+        (2, "access to attribute '__dict__' of `doc` is unsafe"),
+        (3, "access to attribute '__class__' of `a` is unsafe"),
+        (3, "access to attribute '__class__' of `b` is unsafe"),
+        (4, "access to attribute '__class__' of `x.y` is unsafe"),
+    ]
+    assert not any("StandIn" in m or "Refused" in m for _, m in got)
+
+
 @pytest.mark.parametrize("content,code", [("{% for x in %}", 2), (None, 2)])
 def test_probe_bad_input(tmp_path, content, code, capsys):
     t = tmp_path / "t.j2"
@@ -252,11 +272,17 @@ NASTY_PYTHON = [
 ]
 
 
-@pytest.mark.parametrize("text", NASTY_TEMPLATES)
-def test_bad_templates_never_crash(tmp_path, text):
+#: the findings each NASTY_TEMPLATES entry gets: a parse error, the dunder walk, or nothing
+NASTY_EXPECTED = [["CTX000"], ["CTX000"], ["CTX000"], ["CTX000"], [], ["CTX000"], [], ["CTX000"],
+                  ["CTX302"], ["CTX302"]]
+
+
+@pytest.mark.parametrize("text,expected", list(zip(NASTY_TEMPLATES, NASTY_EXPECTED)))
+def test_bad_templates_never_crash(tmp_path, text, expected):
     (tmp_path / "t.j2").write_text(text, encoding="utf-8", errors="surrogateescape")
     res = _lint(tmp_path, select=("ALL",))
-    assert all(f.line >= 1 for f in res.findings)
+    assert [f.code for f in res.findings] == expected
+    assert all(f.line == 1 and f.col >= 1 for f in res.findings)
 
 
 def test_unknown_extension_tags_parse_generically(tmp_path):
@@ -266,8 +292,10 @@ def test_unknown_extension_tags_parse_generically(tmp_path):
 
 @pytest.mark.parametrize("text", NASTY_PYTHON)
 def test_bad_python_call_sites_never_crash(tmp_path, text):
+    """Half-written call sites: no internal error (asserted by _lint) and no finding —
+    none of them compiles or formats text from outside the program."""
     (tmp_path / "m.py").write_text(text)
-    _lint(tmp_path, select=("ALL",))
+    assert _lint(tmp_path, select=("ALL",)).findings == []
 
 
 FLASK_APP = """\
@@ -296,3 +324,202 @@ def test_ctx304_flask_context_processor_silences(tmp_path):
         "templates/index.html": "<p>{{ answer }}</p>\n<p>{{ question }}</p>\n",
     })
     assert _lint(tmp_path).findings == []
+
+
+# ------------------------------------------------------------------ values, not names
+def test_environment_kind_follows_the_value_not_the_attribute_name(tmp_path):
+    """A sandbox under Flask's conventional attribute name is a sandbox; a plain
+    Environment under a sandbox-sounding name is plain; a base class's assignment counts."""
+    _write(tmp_path, {"m.py": """\
+        from jinja2 import Environment
+        from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+        class Store:
+            def __init__(self):
+                self.jinja_env = ImmutableSandboxedEnvironment()
+
+        class Chat(Store):
+            def render(self, src):
+                return self.jinja_env.from_string(src).render()
+
+        class Base:
+            def setup(self):
+                self.sandbox = Environment()
+
+        class Node(Base):
+            def run(self, src):
+                return self.sandbox.from_string(src).render()
+    """})
+    res = _lint(tmp_path)
+    assert [(f.line, f.code) for f in res.findings] == [(18, "CTX301")]
+    assert res.findings[0].fix is None  # the Environment() is in a base class's method: no blind swap
+
+
+def test_flask_application_environment_is_plain(tmp_path):
+    _write(tmp_path, {"app.py": """\
+        from flask import Flask, request
+        app = Flask(__name__)
+
+        def preview():
+            return app.jinja_env.from_string(request.args["t"]).render()
+    """})
+    assert [(f.line, f.code) for f in _lint(tmp_path).findings] == [(5, "CTX301")]
+
+
+def test_ctx303_the_authors_own_format_strings_are_silent(tmp_path):
+    _write(tmp_path, {"m.py": """\
+        TABLE = {"a": "{x.__class__.__name__}"}
+
+        class H:
+            def __repr__(self):
+                return "<H {fn.__qualname__}>".format(fn=self.fn)
+
+            def label(self, k):
+                return TABLE[k].format(x=self)
+    """})
+    assert _lint(tmp_path).findings == []
+
+
+def test_ctx303_key_only_formatter_is_a_lesser_finding(tmp_path):
+    _write(tmp_path, {"m.py": """\
+        from llama_index.core import PromptTemplate
+        from langchain_core.prompts import PromptTemplate as LC
+
+        def a(row):
+            return PromptTemplate(row["template"])
+
+        def b(row):
+            return LC.from_template(row["template"])
+    """})
+    by_line = {f.line: f for f in _lint(tmp_path).findings}
+    assert sorted(by_line) == [5, 8]
+    assert "substitutes only `{key}`" in by_line[5].message and "walk attributes" in by_line[5].message
+    assert "can read attributes" in by_line[8].message
+
+
+def test_ctx305_needs_positive_evidence_of_html(tmp_path):
+    _write(tmp_path, {"m.py": """\
+        from fastapi.responses import HTMLResponse
+        from jinja2 import Environment
+
+        html_env = Environment(autoescape=False)
+        page_env = Environment()
+        web_env = Environment()
+
+        def prompt(q):
+            return html_env.from_string("Answer: {{ q }}").render(q=q)
+
+        def report(rows):
+            return page_env.get_template("report.html").render(rows=rows)
+
+        def served(text):
+            out = web_env.from_string("{{ text }}").render(text=text)
+            return HTMLResponse(out)
+    """, "views.py": """\
+        from flask import Blueprint
+        from jinja2 import Environment
+
+        bp = Blueprint("answers", __name__)
+        _env = Environment()
+        _prompts = Environment()
+
+        @bp.route("/answer")
+        def answer(text):
+            return _env.from_string("{{ text }}").render(text=text)
+
+        def prompt(text):
+            return _prompts.from_string("{{ text }}").render(text=text)
+    """})
+    res = _lint(tmp_path)
+    assert _keys(res, tmp_path) == [("m.py", 5, "CTX305"), ("m.py", 6, "CTX305"), ("views.py", 5, "CTX305")]
+    assert "report.html" in res.findings[0].message and "`HTMLResponse`" in res.findings[1].message
+    assert "Flask view" in res.findings[2].message
+
+
+def test_template_modules_form_no_import_cycle():
+    """engine -> project -> semantic.jinja -> languages.jinja: one direction. No ctxlint
+    module on the template path imports a module that imports it back (function-level
+    imports included), and languages/jinja.py imports nothing but the standard library."""
+    import ast as pyast
+
+    root = Path(__file__).resolve().parents[1] / "ctxlint"
+    graph: dict[str, set[str]] = {}
+    for p in root.rglob("*.py"):
+        rel = p.relative_to(root.parent).with_suffix("")
+        mod = ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
+        deps = graph.setdefault(mod, set())
+        for n in pyast.walk(pyast.parse(p.read_text(encoding="utf-8"))):
+            if isinstance(n, pyast.Import):
+                deps.update(a.name for a in n.names if a.name.startswith("ctxlint"))
+            elif isinstance(n, pyast.ImportFrom) and (n.module or "").startswith("ctxlint") and not n.level:
+                deps.add(n.module)
+                deps.update(f"{n.module}.{a.name}" for a in n.names)
+    template_path = ["ctxlint.engine", "ctxlint.project", "ctxlint.template_probe", "ctxlint.languages.jinja",
+                     "ctxlint.semantic.jinja.templates", "ctxlint.semantic.jinja.call_sites",
+                     *sorted(m for m in graph if m.startswith("ctxlint.rules.jinja."))]
+
+    def reaches(a: str, b: str) -> bool:
+        seen, todo = set(), [a]
+        while todo:
+            m = todo.pop()
+            if m == b:
+                return True
+            if m not in seen:
+                seen.add(m)
+                todo.extend(d for d in graph.get(m, ()) if d in graph)
+        return False
+
+    for m in template_path:
+        assert m in graph, m
+        for d in graph[m]:
+            if d in graph and d != m:
+                assert not reaches(d, m), f"{m} imports {d}, which imports {m} back"
+    assert not {d for d in graph["ctxlint.languages.jinja"] if d in graph}
+    assert "ctxlint.engine" not in graph["ctxlint.project"]
+
+
+def test_environment_imported_from_a_sibling_module_is_followed(tmp_path):
+    """`from .env import env`: the sibling module decides what the environment is (a
+    sandbox there silences CTX301), and a literal defined there is the author's text;
+    a factory function's return value is followed too."""
+    _write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/env.py": """\
+            from jinja2.sandbox import SandboxedEnvironment as Environment
+            env = Environment()
+        """,
+        "pkg/plain.py": """\
+            import jinja2
+            shared = jinja2.Environment()
+            chat_tmpl = "{% for m in messages %}{{ m.content }}{% endfor %}"
+        """,
+        "pkg/chat.py": """\
+            from jinja2 import Template
+            from .plain import chat_tmpl
+
+            def render(messages):
+                return Template(chat_tmpl).render(messages=messages)
+        """,
+        "pkg/prompt.py": """\
+            from .env import env
+            from .plain import shared
+            import jinja2
+
+            def make_env():
+                return jinja2.Environment(trim_blocks=True)
+
+            def a(text):
+                return env.from_string(text)
+
+            def b(text):
+                return shared.from_string(text)
+
+            def c(text):
+                return make_env().from_string(text)
+        """,
+    })
+    res = _lint(tmp_path)
+    assert _keys(res, tmp_path) == [("pkg/prompt.py", 12, "CTX301"), ("pkg/prompt.py", 15, "CTX301")]
+    by_line = {f.line: f for f in res.findings}
+    # the Environment() to swap is in another file / another function: no blind fix
+    assert by_line[12].fix is None and by_line[15].fix is None

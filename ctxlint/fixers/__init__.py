@@ -110,16 +110,28 @@ def _go_tree(text: str):
 
 # ------------------------------------------------------------- edits
 def edits_between(old: str, new: str) -> list[Edit]:
-    """Line-wise edits that turn `old` into `new` (offsets into `old`)."""
-    a = old.splitlines(keepends=True)
-    b = new.splitlines(keepends=True)
+    """Line-wise edits that turn `old` into `new` (offsets into `old`).
+
+    The common leading and trailing lines are cut off first, so only the changed
+    middle is compared (`difflib` is quadratic in the worst case)."""
+    a = old.split("\n")
+    b = new.split("\n")
+    a = [ln + "\n" for ln in a[:-1]] + ([a[-1]] if a[-1] else [])
+    b = [ln + "\n" for ln in b[:-1]] + ([b[-1]] if b[-1] else [])
+    lo = 0
+    while lo < len(a) and lo < len(b) and a[lo] == b[lo]:
+        lo += 1
+    hi_a, hi_b = len(a), len(b)
+    while hi_a > lo and hi_b > lo and a[hi_a - 1] == b[hi_b - 1]:
+        hi_a -= 1
+        hi_b -= 1
     starts = [0]
     for ln in a:
         starts.append(starts[-1] + len(ln))
     out = []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a[lo:hi_a], b[lo:hi_b], autojunk=False).get_opcodes():
         if op != "equal":
-            out.append(Edit(starts[i1], starts[i2], "".join(b[j1:j2])))
+            out.append(Edit(starts[lo + i1], starts[lo + i2], "".join(b[lo + j1:lo + j2])))
     return out
 
 
@@ -150,22 +162,139 @@ def apply_edits(text: str, edits: Iterable[Edit]) -> str:
     return "".join(out)
 
 
-def _fix_edits(text: str, language: str, finding: Finding, codemod_ctx) -> list[Edit]:
-    """The edits of one finding's fix on `text`. Raises FixNotApplicable."""
+class NeedFullModule(Exception):
+    """A codemod run on a window of a module (the enclosing top-level statement and
+    the import block) needs the whole module: a name, helper or definition it looks
+    for may lie outside the window. The fixer runs it again on the whole file."""
+
+
+class _Text:
+    """One round's text with its line starts and (Python) its `ast` tree, computed once."""
+
+    def __init__(self, text: str, language: str):
+        self.text = text
+        self.language = language
+        starts = [0]
+        pos = 0
+        for ln in text.split("\n")[:-1]:
+            pos += len(ln) + 1
+            starts.append(pos)
+        self.starts = starts
+        self._tree: object = _MISSING
+        self._parsable: bool | None = None
+        self._words = None
+
+    @property
+    def tree(self):
+        """The `ast.Module` of a Python text, or None when it does not parse."""
+        if self._tree is _MISSING:
+            self._tree = None
+            if self.language == "python":
+                try:
+                    self._tree = ast.parse(self.text)
+                except Exception:  # SyntaxError, ValueError, RecursionError
+                    self._tree = None
+        return self._tree
+
+    @property
+    def parsable(self) -> bool:
+        if self._parsable is None:
+            self._parsable = self.tree is not None if self.language == "python" else parses(self.text, self.language)
+        return self._parsable
+
+    def words(self):
+        """Counter of every identifier-like word in the text (a superset of its names)."""
+        if self._words is None:
+            from collections import Counter
+            self._words = Counter(_WORD.findall(self.text))
+        return self._words
+
+    def matches(self, pattern: str) -> list[int]:
+        """Start offsets of the matches of `pattern` (re.M) in the text, computed once per text."""
+        cache = self.__dict__.setdefault("_matches", {})
+        if pattern not in cache:
+            cache[pattern] = [m.start() for m in re.finditer(pattern, self.text, re.M)]
+        return cache[pattern]
+
+    def line_of(self, offset: int) -> int:
+        """The 1-based line of a character offset."""
+        return bisect.bisect_right(self.starts, offset)
+
+    def line_text(self, line: int) -> str:
+        if not 0 < line <= len(self.starts):
+            return ""
+        end = self.starts[line] - 1 if line < len(self.starts) else len(self.text)
+        return self.text[self.starts[line - 1]:end]
+
+    def region_of(self, line: int) -> tuple[int, int] | None:
+        """The innermost function (first line, last line) around `line`, or None.
+        Python: only the top-level statement holding the line is walked."""
+        if self.language != "python":
+            if not hasattr(self, "_regions"):
+                self._regions = _regions(self.text, self.language)
+            return _region_of(self._regions, line)
+        tree = self.tree
+        if tree is None:
+            return None
+        if not hasattr(self, "_tops"):
+            self._tops = [(min([n.lineno] + [d.lineno for d in getattr(n, "decorator_list", ())]),
+                           n.end_lineno or n.lineno, n) for n in tree.body]
+            self._top_starts = [t[0] for t in self._tops]
+        k = bisect.bisect_right(self._top_starts, line) - 1
+        if k < 0 or self._tops[k][1] < line:
+            return None
+        inside = [(n.lineno, n.end_lineno or n.lineno) for n in ast.walk(self._tops[k][2])
+                  if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and n.lineno <= line <= (n.end_lineno or n.lineno)]
+        return min(inside, key=lambda r: r[1] - r[0]) if inside else None
+
+    def regions(self) -> list[tuple[int, int]]:
+        """(first line, last line) of every function (Python: any def; Go: top-level
+        func and method declarations)."""
+        if self.language == "python":
+            tree = self.tree
+            if tree is None:
+                return []
+            return [(n.lineno, n.end_lineno or n.lineno) for n in ast.walk(tree)
+                    if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        return _regions(self.text, self.language)
+
+
+_MISSING = object()
+_WORD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+
+
+def _fix_edits(rt: "_Text", finding: Finding, path: str, full_ctx) -> list[Edit]:
+    """The edits of one finding's fix on the round's text `rt`. Raises FixNotApplicable.
+
+    A Python codemod first runs on a window of the module (see
+    `python_codemods.Window`): libcst parses, resolves metadata for and prints only
+    the top-level statement being rewritten and the import block, and the edits
+    come from that window's own diff. A codemod that needs the whole module
+    (`NeedFullModule`) runs again on `full_ctx()`.
+    """
     fix = finding.fix
+    text = rt.text
     if fix.edits:
         for e in fix.edits:
             if not (0 <= e.start <= e.end <= len(text)):
                 raise FixNotApplicable("edit out of range")
         return list(fix.edits)
-    if language != "python":
-        raise FixNotApplicable(f"no codemod for {language}")
+    if rt.language != "python":
+        raise FixNotApplicable(f"no codemod for {rt.language}")
     from ctxlint.fixers import python_codemods
     data = dict(fix.data)
     # The finding's end disambiguates anchors that start at the same place
     # (`Template(s).render()`); libcst columns are 0-based, findings' 1-based.
     data.setdefault("_end", (finding.end_line, finding.end_col - 1))
-    new = python_codemods.apply(codemod_ctx(), fix.codemod, data)
+    if rt.tree is not None:
+        window = python_codemods.Window.around(rt, data)
+        if window is not None:
+            try:
+                return window.run(fix.codemod, data, path)
+            except NeedFullModule:
+                pass
+    new = python_codemods.apply(full_ctx(), fix.codemod, data)
     return edits_between(text, new)
 
 
@@ -192,115 +321,261 @@ def _region_of(regions: list[tuple[int, int]], line: int) -> tuple[int, int] | N
     return min(inside, key=lambda r: r[1] - r[0]) if inside else None
 
 
-def _attempt_key(f: Finding, text: str) -> tuple:
-    lines = text.splitlines()
-    line = lines[f.line - 1].strip() if 0 < f.line <= len(lines) else ""
-    return (f.code, f.message, line)
+#: Outcomes of one finding in a round.
+APPLIED, REFUSED, DEFERRED = "applied", "refused", "deferred"
 
 
-def fix_round(path: str, text: str, language: str, findings: list[Finding], unsafe: bool,
-              notices: list[str], skip: set | None = None) -> tuple[str, int, list[tuple]]:
-    """Apply every non-conflicting fix of `findings` to `text` once.
+@dataclass
+class RoundResult:
+    """What one round did: the new text, the fixes applied, each finding's
+    outcome (by index into the round's findings: APPLIED, REFUSED or DEFERRED
+    to a later round) and the edits applied (offsets into the round's text)."""
 
-    Returns (new text, fixes applied, attempt keys of the findings tried). A fix
-    whose codemod refuses, or whose result does not parse, is skipped with a notice.
-    """
-    todo = [f for f in findings if wanted(f, unsafe) and (skip is None or _attempt_key(f, text) not in skip)]
+    text: str
+    applied: int
+    status: dict[int, str]
+    edits: list[Edit]
+
+
+def run_round(path: str, text: str, language: str, findings: list[Finding], unsafe: bool,
+              notices: list[str], only: set[int] | None = None, rt: "_Text | None" = None) -> RoundResult:
+    """Apply every non-conflicting fix of `findings` (those whose index is in
+    `only`, when given) to `text` once. A fix whose codemod refuses, or whose
+    result does not parse, is REFUSED with a notice; one that conflicts with a fix
+    chosen this round (overlapping edits, or a second fix in one function, since
+    fixes bind new names chosen on this round's text) is DEFERRED. Never raises."""
+    rt = rt or _Text(text, language)
+    status: dict[int, str] = {}
+    todo = [(k, f) for k, f in enumerate(findings)
+            if wanted(f, unsafe) and (only is None or k in only)]
     if not todo:
-        return text, 0, []
+        return RoundResult(text, 0, status, [])
     ctx_cache: dict = {}
 
-    def codemod_ctx():
+    def full_ctx():
         if "ctx" not in ctx_cache:
             from ctxlint.fixers.python_codemods import ModuleContext
-            ctx_cache["ctx"] = ModuleContext(text)
+            ctx_cache["ctx"] = ModuleContext(text, path=path)
         return ctx_cache["ctx"]
 
     chosen: list[Edit] = []
     applied = 0
-    tried = []
-    was_parsable = parses(text, language)
-    regions = _regions(text, language)
+    unchecked = False  # a fix whose edits no window parse-checked
+    was_parsable = rt.parsable
     used_regions: set = set()
-    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
-
-    def line_of(offset: int) -> int:
-        return bisect.bisect_right(starts, offset)
-
-    for f in sorted(todo, key=lambda f: (f.line, f.col)):
-        # Fixes that bind new names (token, task, cancel) choose them on this
-        # round's text: two in one function could pick the same name, so each
-        # function takes at most one fix per round (ruff's fix isolation).
-        region = _region_of(regions, f.line)
+    for k, f in sorted(todo, key=lambda kf: (kf[1].line, kf[1].col)):
+        region = rt.region_of(f.line)
         if region is not None and region in used_regions:
+            status[k] = DEFERRED
             continue
         try:
-            edits = _fix_edits(text, language, f, codemod_ctx)
+            edits = _fix_edits(rt, f, path, full_ctx)
         except FixNotApplicable as exc:
-            tried.append(_attempt_key(f, text))
+            status[k] = REFUSED
             notices.append(f"{path}:{f.line}:{f.col}: {f.code} fix not applied: {exc}")
             continue
         except Exception as exc:  # a codemod bug must never lose the user's file or the run
-            tried.append(_attempt_key(f, text))
+            status[k] = REFUSED
             notices.append(f"{path}:{f.line}:{f.col}: {f.code} fix not applied: internal error "
                            f"({type(exc).__name__}: {exc})")
             continue
         if not edits:
-            tried.append(_attempt_key(f, text))
+            status[k] = REFUSED
             continue
-        if any(_conflict(e, c, line_of) for e in edits for c in chosen):
-            continue  # overlaps a fix chosen this round: next round
-        if was_parsable:
-            alone = apply_edits(text, edits)
-            if not parses(alone, language):
-                tried.append(_attempt_key(f, text))
+        if any(_conflict(e, c, rt.line_of) for e in edits for c in chosen):
+            status[k] = DEFERRED  # overlaps a fix chosen this round: next round
+            continue
+        if not getattr(edits, "from_window", False):
+            unchecked = True
+        if was_parsable and not (language == "python" and f.fix.codemod):
+            # codemod edits were parse-checked on their window; byte edits here
+            if not parses(apply_edits(text, edits), language):
+                status[k] = REFUSED
                 notices.append(f"{path}:{f.line}:{f.col}: {f.code} fix not applied: the result does not parse")
                 continue
-        tried.append(_attempt_key(f, text))
+        status[k] = APPLIED
         chosen.extend(edits)
         applied += 1
         if region is not None:
             used_regions.add(region)
     if not chosen:
-        return text, 0, tried
-    new = apply_edits(text, chosen)
-    if was_parsable and not parses(new, language):
+        return RoundResult(text, 0, status, [])
+    try:
+        new = apply_edits(text, chosen)
+    except ValueError:
+        notices.append(f"{path}: fixes not applied: their edits overlap")
+        return RoundResult(text, 0, {k: REFUSED for k in status}, [])
+    # Window edits were parse-checked with their whole top-level statement and the
+    # import block; other edits get the whole-file check here.
+    if was_parsable and unchecked and not parses(new, language):
         notices.append(f"{path}: fixes not applied: together they do not parse")
-        return text, 0, tried
-    return new, applied, tried
+        return RoundResult(text, 0, {k: REFUSED for k in status}, [])
+    return RoundResult(new, applied, status, chosen)
+
+
+def fix_round(path: str, text: str, language: str, findings: list[Finding], unsafe: bool,
+              notices: list[str], skip: set | None = None) -> tuple[str, int, list[int]]:
+    """`run_round` on every wanted finding (except the indexes in `skip`).
+
+    Returns (new text, fixes applied, indexes of the findings tried: applied or refused).
+    """
+    only = None if skip is None else {k for k in range(len(findings)) if k not in skip}
+    r = run_round(path, text, language, findings, unsafe, notices, only=only)
+    return r.text, r.applied, [k for k, s in r.status.items() if s != DEFERRED]
+
+
+@dataclass
+class _Tracked:
+    """A finding of the first report, followed through the rounds' edits: its code,
+    its line in the current text, or (`lo`, `hi`) the lines an edit that rewrote
+    it now covers, and the stripped text of its line (to recognise it there)."""
+
+    code: str
+    line: int
+    col: int
+    lo: int
+    hi: int
+    text: str
+    wanted: bool
+    done: bool = False
+
+
+def _map_through(tracked: list[_Tracked], old: "_Text", new: "_Text", edits: list[Edit]) -> None:
+    """Move each tracked finding to its line in `new` (the text `edits` made of `old`):
+    a line no edit touches keeps its place (shifted by the edits before it); a
+    line an edit rewrote is now somewhere in the lines that edit wrote."""
+    edits = sorted(set(edits), key=lambda e: (e.start, e.end))
+    ends = [e.end for e in edits]
+    prefix = [0]
+    for e in edits:
+        prefix.append(prefix[-1] + len(e.text) - (e.end - e.start))
+
+    def moved(x: int) -> int:
+        return x + prefix[bisect.bisect_right(ends, x)]
+
+    for t in tracked:
+        if t.done:
+            continue
+        if not (0 < t.lo <= len(old.starts)):
+            t.done = True
+            continue
+        a = old.starts[t.lo - 1]
+        hi = min(t.hi, len(old.starts))
+        b = old.starts[hi] - 1 if hi < len(old.starts) else len(old.text)
+        touching = [e for e in edits if (e.start < b and e.end > a) or (e.start == e.end and a < e.start <= b)]
+        if touching:
+            lo_off = min(a, touching[0].start)
+            hi_off = max(b, touching[-1].end)
+            t.lo = new.line_of(moved(lo_off) if lo_off < touching[0].start else lo_off + prefix[edits.index(touching[0])])
+            t.hi = max(t.lo, new.line_of(max(moved(hi_off) - 1, 0)))
+            t.line = t.lo
+        else:
+            t.lo = t.hi = t.line = new.line_of(moved(a))
+
+
+def _match(tracked: list[_Tracked], findings: list[Finding], rt: "_Text") -> dict[int, _Tracked]:
+    """Pair the findings of a round's text with tracked first-report findings: the
+    same code on the same line (nearest column), or, where a fix rewrote the
+    finding's line, the same code and line text inside the rewritten lines."""
+    out: dict[int, _Tracked] = {}
+    free = [t for t in tracked]
+    by_line: dict[tuple[str, int], list[_Tracked]] = {}
+    for t in free:
+        if t.lo == t.hi:
+            by_line.setdefault((t.code, t.lo), []).append(t)
+    used: set[int] = set()
+    fuzzy = []
+    for k, f in enumerate(findings):
+        cands = [t for t in by_line.get((f.code, f.line), ()) if id(t) not in used]
+        if cands:
+            t = min(cands, key=lambda t: abs(t.col - f.col))
+            used.add(id(t))
+            out[k] = t
+        else:
+            fuzzy.append(k)
+    for k in fuzzy:
+        f = findings[k]
+        line = rt.line_text(f.line).strip()
+        cands = [t for t in free if id(t) not in used and t.code == f.code and t.lo <= f.line <= t.hi
+                 and t.text == line]
+        if cands:
+            used.add(id(cands[0]))
+            out[k] = cands[0]
+    return out
 
 
 def fix_source(path: str, text: str, language: str, findings: list[Finding], rules: list, config,
-               unsafe: bool) -> tuple[str, int, list[Finding], list[str]]:
-    """Apply fixes in rounds (re-linting in memory between rounds) until nothing changes.
+               unsafe: bool, need_remaining: bool = True,
+               lines: "LineMap | None" = None) -> tuple[str, int, list[Finding], list[str]]:
+    """Apply fixes in rounds (re-linting in memory between rounds).
+
+    Only the findings of this first report are fixed: each is followed through
+    the rounds' edits, and a later round fixes it when it is still reported
+    there (its fix was deferred by a conflict). A finding that a later round
+    reports for the first time (a fix made it appear) is reported, never fixed,
+    and a notice names it. A finding whose fix was applied or refused is never
+    tried again, so the rounds end.
 
     Args:
         path: display path (used for re-linting and notices).
         text: the decoded, LF-normalised source the findings were computed on.
         findings: that source's findings (for this file only).
         rules: the selected rules, to re-lint with.
+        need_remaining: False (`--diff`) skips the re-lint after the last
+            round; the findings returned are then those of the last linted text.
+        lines: a `LineMap` of `text` that follows every round's edits (for the diff).
     Returns:
         (new text, fixes applied, the findings of the new text, notices).
     """
+    import gc
+    paused = gc.isenabled()
+    gc.disable()  # as the engine: parse trees hold no cycles, generation scans find nothing
+    try:
+        return _fix_source(path, text, language, findings, rules, config, unsafe, need_remaining, lines)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _fix_source(path, text, language, findings, rules, config, unsafe, need_remaining, lines):
     from ctxlint import engine
     notices: list[str] = []
-    current, fixed, current_findings = text, 0, findings
-    tried: set = set()
+    rt = _Text(text, language)
+    tracked = [_Tracked(f.code, f.line, f.col, f.line, f.line, rt.line_text(f.line).strip(), wanted(f, unsafe))
+               for f in findings]
+    pairing = {k: tracked[k] for k in range(len(findings))}
+    current_findings, fixed = findings, 0
     for _ in range(MAX_ROUNDS):
-        new, n, keys = fix_round(path, current, language, current_findings, unsafe, notices, skip=tried)
-        if new == current:
+        only = {k for k, t in pairing.items() if t.wanted and not t.done}
+        if not only:
             break
-        # Later rounds skip a finding already tried (the same code, message and
-        # line text): a fix that does not make its finding go away is not looped.
-        tried.update(keys)
-        current, fixed = new, fixed + n
+        r = run_round(path, rt.text, language, current_findings, unsafe, notices, only=only, rt=rt)
+        for k, st in r.status.items():
+            if st != DEFERRED:
+                pairing[k].done = True
+        if r.text == rt.text:
+            break
+        fixed += r.applied
+        new_rt = _Text(r.text, language)
+        _map_through(tracked, rt, new_rt, r.edits)
+        if lines is not None:
+            lines.apply(rt, r.edits)
+        rt = new_rt
+        if not need_remaining and not any(t.wanted and not t.done for t in pairing.values()):
+            break
         try:
-            current_findings = engine.lint_text(path, current, language, rules, config)
+            current_findings = engine.lint_text(path, rt.text, language, rules, config)
         except Exception as exc:  # a rule crash on the rewritten text: stop here, keep the text
             notices.append(f"{path}: re-lint after fixing failed ({type(exc).__name__}: {exc})")
             current_findings = []
             break
-    return current, fixed, current_findings, notices
+        pairing = _match(tracked, current_findings, rt)
+    if rt.text != text:
+        for k, f in enumerate(current_findings):
+            if k not in pairing:
+                notices.append(f"{path}:{f.line}:{f.col}: {f.code} appeared after fixing; not fixed "
+                               "(review it, then run --fix again)")
+    return rt.text, fixed, current_findings, notices
 
 
 def fix_text(path: str, text: str, language: str, findings: list[Finding], unsafe: bool,
@@ -505,6 +780,105 @@ class FileChangedError(OSError):
     """A write was refused: the file's bytes differ from those that were linted."""
 
 
+class LineMap:
+    """Which line of the original text each line of the current text is (None for
+    a line a fix wrote), kept through every round's edits: the unified diff is
+    then built from the edits themselves (`unified`), never by comparing whole
+    files (difflib is quadratic in the worst case). Lines are the `split("\\n")`
+    slots of the LF-normalised text."""
+
+    def __init__(self, text: str):
+        self.original = text
+        self.origin: list[int | None] = list(range(text.count("\n") + 1))
+
+    def apply(self, rt: "_Text", edits: list[Edit]) -> None:
+        """Follow `edits` (offsets into `rt.text`, the current text) to the new text."""
+        text, starts = rt.text, rt.starts
+        spans: list[list] = []  # [first slot, end slot (exclusive), [edits]]
+        for e in sorted(set(edits), key=lambda e: (e.start, e.end)):
+            first = rt.line_of(e.start) - 1
+            if e.start == e.end == starts[first] and e.text.endswith("\n"):
+                last = first  # a pure insertion before the line
+            else:
+                last = rt.line_of(max(e.end - 1, e.start))
+            if spans and first < spans[-1][1]:
+                spans[-1][1] = max(spans[-1][1], last)
+                spans[-1][2].append(e)
+            else:
+                spans.append([first, last, [e]])
+        out: list[int | None] = []
+        pos = 0
+        for first, last, group in spans:
+            a = starts[first]
+            b = starts[last] if last < len(starts) else len(text)
+            new = apply_edits(text[a:b], [Edit(x.start - a, x.end - a, x.text) for x in group])
+            n = new.count("\n") + (1 if last >= len(starts) else 0)
+            out.extend(self.origin[pos:first])
+            out.extend([None] * n)
+            pos = last
+        out.extend(self.origin[pos:])
+        self.origin = out
+
+    def unified(self, display: str, new: str) -> str:
+        """The unified diff from the original text to `new` (the text the edits made)."""
+        def slots(t: str) -> list[str]:
+            parts = t.split("\n")
+            return [p + "\n" for p in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+        a, b = slots(self.original), slots(new)
+        origin = self.origin[:len(b)]
+        if len(self.origin) != new.count("\n") + 1:
+            return _unified(display, self.original, new)  # the map lost track: compare
+        ops = []
+        i = j = 0
+        while j < len(b) or i < len(a):
+            if j < len(b) and i < len(a) and origin[j] == i:
+                k = 0
+                while j + k < len(b) and i + k < len(a) and origin[j + k] == i + k:
+                    k += 1
+                ops.append(("equal", i, i + k, j, j + k))
+                i, j = i + k, j + k
+                continue
+            j2 = j
+            while j2 < len(b) and origin[j2] is None:
+                j2 += 1
+            i2 = origin[j2] if j2 < len(b) else len(a)
+            if i2 is None or i2 < i or (i2 == i and j2 == j):
+                return _unified(display, self.original, new)
+            tag = "replace" if i2 > i and j2 > j else ("delete" if i2 > i else "insert")
+            ops.append((tag, i, i2, j, j2))
+            i, j = i2, j2
+        if any(op[0] == "equal" and a[op[1]:op[2]] != b[op[3]:op[4]] for op in ops):
+            return _unified(display, self.original, new)
+        return _format_unified(display, a, b, ops)
+
+
+def _format_unified(display: str, a: list[str], b: list[str], ops: list[tuple]) -> str:
+    """`difflib.unified_diff`'s output for precomputed opcodes (git-style headers as `_unified`)."""
+    sm = difflib.SequenceMatcher(None, [], [])
+    sm.a, sm.b = a, b
+    sm.opcodes = ops
+    name = display.replace(os.sep, "/").lstrip("/")
+    out: list[str] = []
+    for group in sm.get_grouped_opcodes(3):
+        if not out:
+            out += [f"--- a/{name}\n", f"+++ b/{name}\n"]
+        first, last = group[0], group[-1]
+        out.append(f"@@ -{difflib._format_range_unified(first[1], last[2])} "
+                   f"+{difflib._format_range_unified(first[3], last[4])} @@\n")
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                out += [" " + ln for ln in a[i1:i2]]
+                continue
+            if tag in ("replace", "delete"):
+                out += ["-" + ln for ln in a[i1:i2]]
+            if tag in ("replace", "insert"):
+                out += ["+" + ln for ln in b[j1:j2]]
+    diff = "".join(out)
+    if diff and not diff.endswith("\n"):
+        diff += "\n\\ No newline at end of file\n"
+    return diff
+
+
 def _unified(display: str, old: str, new: str) -> str:
     """A unified diff of `old` -> `new` with git-style headers: `a/<path>` and
     `b/<path>`, an absolute path's leading slash dropped (`a/tmp/x.py`, as
@@ -590,6 +964,37 @@ def run_fixes(result, config, rules: list, unsafe: bool, write: bool,
     return out
 
 
+def _process_start() -> float | None:
+    """This process's start time (seconds since the epoch), from Linux's /proc
+    (`starttime` of /proc/self/stat plus `btime` of /proc/stat); None elsewhere."""
+    try:
+        with open("/proc/self/stat", "rb") as fh:
+            fields = fh.read().rsplit(b")", 1)[1].split()
+        ticks = int(fields[19])  # field 22 of stat(5), counted after the ")" of comm
+        with open("/proc/stat", "rb") as fh:
+            btime = next(int(ln.split()[1]) for ln in fh if ln.startswith(b"btime"))
+        return btime + ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, StopIteration, IndexError):
+        return None
+
+
+#: Seconds of slack for coarse file timestamps and the 1-second `btime`.
+_MTIME_SLACK = 3.0
+
+
+def _unchanged_since_start(path: Path) -> bool:
+    """Was `path` last modified (and its inode changed) well before this process
+    started? Then the bytes this process linted are the bytes on disk now."""
+    start = _process_start()
+    if start is None:
+        return False
+    try:
+        st = path.stat()
+    except OSError:
+        return False
+    return max(st.st_mtime, st.st_ctime) < start - _MTIME_SLACK
+
+
 def _fix_file(display, findings, config, rules, unsafe, write, roots, engine):
     """Fix one file; returns (findings left, fixes applied, notices, diff text)."""
     path = Path(display)
@@ -611,17 +1016,24 @@ def _fix_file(display, findings, config, rules, unsafe, write, roots, engine):
     if err is not None or text is None:
         return findings, 0, [], ""
     # The findings must be those of these bytes: a file edited since it was
-    # linted (or a stale cache entry) is refused rather than mis-edited.
-    try:
-        fresh = engine.lint_text(display, text, language, rules, config)
-    except Exception as exc:  # a rule crash: report it, leave the file alone
-        return findings, 0, [f"{display}: not fixed: linting it again failed ({type(exc).__name__}: {exc})"], ""
-    if sorted(map(_key, fresh)) != sorted(map(_key, findings)):
-        return findings, 0, [f"{display}: not fixed: it changed on disk since it was checked"], ""
-    new, fixed, remaining, notices = fix_source(display, text, language, fresh, rules, config, unsafe)
+    # linted (or a stale cache entry) is refused rather than mis-edited. A file
+    # last modified before this process started was linted as it is now (by this
+    # process, or from the cache, which is keyed by content): no second lint.
+    if _unchanged_since_start(real):
+        fresh = findings
+    else:
+        try:
+            fresh = engine.lint_text(display, text, language, rules, config)
+        except Exception as exc:  # a rule crash: report it, leave the file alone
+            return findings, 0, [f"{display}: not fixed: linting it again failed ({type(exc).__name__}: {exc})"], ""
+        if sorted(map(_key, fresh)) != sorted(map(_key, findings)):
+            return findings, 0, [f"{display}: not fixed: it changed on disk since it was checked"], ""
+    lines = LineMap(text)
+    new, fixed, remaining, notices = fix_source(display, text, language, fresh, rules, config, unsafe,
+                                                need_remaining=write, lines=lines)
     if new == text:
         return findings, 0, notices, ""
-    diff = _unified(display, text, new)
+    diff = lines.unified(display, new)
     if not write:
         return findings, fixed, notices, diff
     try:

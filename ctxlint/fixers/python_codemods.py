@@ -19,13 +19,17 @@ needs it, so plain `ctxlint check` never imports libcst.
 
 from __future__ import annotations
 
+import ast
+import bisect
 import re
+from collections import Counter
+from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
 
-from ctxlint.fixers import FixNotApplicable
+from ctxlint.fixers import FixNotApplicable, NeedFullModule
 
 Codemod = Callable[["ModuleContext", dict], str]
 CODEMODS: dict[str, Codemod] = {}
@@ -51,7 +55,232 @@ def apply(ctx: "ModuleContext", name: str | None, data: dict) -> str:
         raise FixNotApplicable(f"unknown codemod {name!r}")
     if "line" not in data or "col" not in data:
         raise FixNotApplicable("fix data has no anchor line/col")
-    return fn(ctx, data)
+    global _ACTIVE
+    saved, _ACTIVE = _ACTIVE, ctx
+    try:
+        return fn(ctx, data)
+    finally:
+        _ACTIVE = saved
+
+
+#: The context of the codemod running now (`apply`): `add_import` and
+#: `drop_unused_import` take only a module, and ask it about words outside a window.
+_ACTIVE: "ModuleContext | None" = None
+_WORD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+
+
+def _outside(name: str) -> bool:
+    """Does `name` occur in the file outside the window being rewritten?"""
+    return _ACTIVE is not None and _ACTIVE.outside is not None and name in _ACTIVE.outside
+
+
+# ====================================================================== windows
+#: The comment line a window puts between the import block and the statement it
+#: rewrites, so the two parts of the codemod's output can be told apart.
+_BOUNDARY = "# ctxlint: window boundary (not in the file)"
+
+
+class Window:
+    """A part of a module that libcst parses instead of the whole file: the
+    module's leading import block (with its docstring) and the one top-level
+    statement (with the comments and blank lines before it) that holds the
+    anchor. Parsing, metadata and printing then cost what that statement costs,
+    not what the file costs (the `--fix`/`--diff` speed target in issue 12).
+
+    The codemod sees a `ModuleContext` of the window whose `outside` counts the
+    words of the rest of the file, so new names never clash with them, an import
+    used elsewhere is never dropped, and a codemod that looks for a module-level
+    helper or name it cannot see raises `NeedFullModule` (the fixer then runs it
+    on the whole file). Its output is split at the boundary line and each part is
+    diffed against its own lines; the edits are offsets into the real text.
+    """
+
+    def __init__(self, rt, header: tuple[int, int] | None, chunk: tuple[int, int]):
+        self.rt = rt
+        self.header = header  # (1, H) real lines, or None
+        self.chunk = chunk    # (first, last) real lines
+
+    @classmethod
+    def around(cls, rt, data: dict) -> "Window | None":
+        """The window around `data["line"]` in the round's text `rt` (a
+        `fixers._Text` with an `ast` tree), or None where the anchor is outside
+        any top-level statement or shares its line with another one."""
+        try:
+            line = int(data["line"])
+        except (KeyError, TypeError, ValueError):
+            return None
+        body = rt.tree.body
+        cache = rt.__dict__.setdefault("_window_index", {})
+        if not cache:
+            header_end = 0
+            for i, n in enumerate(body):
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    break
+                if isinstance(n, (ast.Import, ast.ImportFrom)) or (
+                        i == 0 and isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)
+                        and isinstance(n.value.value, str)):
+                    header_end = n.end_lineno or n.lineno
+            cache["header_end"] = header_end
+            cache["firsts"] = [min([n.lineno] + [d.lineno for d in getattr(n, "decorator_list", ())]) for n in body]
+        header_end, firsts = cache["header_end"], cache["firsts"]
+        i = bisect.bisect_right(firsts, line) - 1
+        if i < 0:
+            return None
+        n = body[i]
+        first, last = firsts[i], n.end_lineno or n.lineno
+        if not first <= line <= last:
+            return None
+        if i + 1 < len(body) and body[i + 1].lineno == last:
+            return None  # `a; b` on one line
+        prev_end = (body[i - 1].end_lineno or body[i - 1].lineno) if i else 0
+        if prev_end and prev_end == first:
+            return None
+        if first <= header_end + 1 or prev_end <= header_end:
+            return cls(rt, None, (1, max(last, header_end)))
+        return cls(rt, (1, header_end) if header_end else None, (prev_end + 1, last))
+
+    def outside_match(self, pattern: str) -> bool:
+        """Does `pattern` (re.M) match somewhere in the file outside the window?"""
+        spans = [self._span(*self.chunk)] + ([self._span(*self.header)] if self.header else [])
+        return any(not any(a <= pos < b for a, b in spans) for pos in self.rt.matches(pattern))
+
+    def _lines(self, first: int, last: int) -> str:
+        starts = self.rt.starts
+        a = starts[first - 1]
+        b = starts[last] if last < len(starts) else len(self.rt.text)
+        out = self.rt.text[a:b]
+        return out if out.endswith("\n") or not out else out + "\n"
+
+    def _span(self, first: int, last: int) -> tuple[int, int]:
+        starts = self.rt.starts
+        return starts[first - 1], (starts[last] if last < len(starts) else len(self.rt.text))
+
+    def run(self, name: str | None, data: dict, path: str | None = None) -> list:
+        """Run codemod `name` on the window; returns `Edit`s on the real text.
+
+        Raises FixNotApplicable (the codemod refuses, or its output does not
+        parse) and NeedFullModule (the window is not enough)."""
+        from ctxlint.findings import Edit
+        from ctxlint.fixers import edits_between
+        head = self._lines(*self.header) if self.header else ""
+        body = self._lines(*self.chunk)
+        if self.header:
+            synth = head + _BOUNDARY + "\n" + body
+            shift = self.chunk[0] - (self.header[1] + 2)  # real line = synthetic line + shift
+        else:
+            synth = body
+            shift = self.chunk[0] - 1
+        outside = _Outside(self.rt.words(), Counter(_WORD.findall(synth)))
+        local = dict(data)
+        for key, value in data.items():
+            if key in ("line", "end_line") or key.endswith("_line"):
+                try:
+                    local[key] = int(value) - shift
+                except (TypeError, ValueError):
+                    pass
+        if isinstance(data.get("_end"), (tuple, list)) and len(data["_end"]) == 2:
+            local["_end"] = (int(data["_end"][0]) - shift, data["_end"][1])
+        ctx = ModuleContext(synth, path=path, outside=outside)
+        ctx.outside_match = self.outside_match
+        new = apply(ctx, name, local)
+        if new == synth:
+            return []
+        try:
+            ast.parse(new)
+        except (SyntaxError, ValueError, RecursionError):
+            raise FixNotApplicable("the result does not parse") from None
+        if not self.header:
+            a, b = self._span(*self.chunk)
+            return WindowEdits(Edit(a + e.start, a + e.end, e.text) for e in edits_between(body, new))
+        marker = "\n" + _BOUNDARY + "\n"
+        if new.count(marker) != 1 and not new.startswith(_BOUNDARY + "\n"):
+            raise NeedFullModule("the window boundary moved")
+        if new.startswith(_BOUNDARY + "\n"):
+            new_head, new_body = "", new[len(_BOUNDARY) + 1:]
+        else:
+            new_head, new_body = new.split(marker)
+            new_head += "\n"
+        out: list = []
+        ha, _ = self._span(*self.header)
+        out += [Edit(ha + e.start, ha + e.end, e.text) for e in edits_between(head, new_head)]
+        ba, _ = self._span(*self.chunk)
+        for e in edits_between(body, new_body):
+            if e.start == 0 and e.end == 0:
+                # an insertion before the statement's leading lines belongs after the imports
+                out.append(Edit(ba, ba, e.text))
+            else:
+                out.append(Edit(ba + e.start, ba + e.end, e.text))
+        return WindowEdits(out)
+
+
+class WindowEdits(list):
+    """Edits made on a `Window` (already parse-checked with their whole statement)."""
+
+    from_window = True
+
+
+class _Outside:
+    """The words of a file outside a window, as a lazy `in` test (total count
+    minus the count inside the window)."""
+
+    def __init__(self, total, inside) -> None:
+        self.total = total
+        self.inside = inside
+
+    def __contains__(self, word: object) -> bool:
+        return self.total.get(word, 0) > self.inside.get(word, 0)
+
+
+class _Names:
+    """A set of names plus, in a window, the words outside it: supports `in` and `|`."""
+
+    def __init__(self, names: set, outside=None) -> None:
+        self.names = names
+        self.outside = outside
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.names or (self.outside is not None and name in self.outside)
+
+    def __or__(self, other) -> "_Names":
+        return _Names(self.names | set(other), self.outside)
+
+
+def _metadata(module: cst.Module) -> tuple[dict, dict]:
+    """(positions, parents) of every node of `module`: what libcst's
+    `PositionProvider` and `ParentNodeProvider` compute, without a
+    `MetadataWrapper` (whose batched visitor costs a reflective method scan per
+    call: it dominated `--fix` on files with many fixes)."""
+    from libcst.metadata.position_provider import PositionProvidingCodegenState
+    provider = PositionProvider()
+    state = PositionProvidingCodegenState(default_indent=module.default_indent,
+                                          default_newline=module.default_newline, provider=provider)
+    module._codegen(state)
+    walker = _ParentWalker()
+    module.visit(walker)
+    return provider._computed, walker.parents
+
+
+class _ParentWalker(cst.CSTVisitor):
+    """Records each node's parent (overrides the dispatching hooks: no per-node lookups)."""
+
+    def __init__(self) -> None:
+        self.parents: dict = {}
+        self.stack: list = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if self.stack:
+            self.parents[node] = self.stack[-1]
+        self.stack.append(node)
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        self.stack.pop()
+
+    def on_visit_attribute(self, node, attribute) -> None:
+        return None
+
+    def on_leave_attribute(self, original_node, attribute) -> None:
+        return None
 
 
 # ====================================================================== context
@@ -59,20 +288,24 @@ class ModuleContext:
     """A source file parsed once with libcst, with positions and parent links.
 
     Args:
-        text: the decoded, LF-normalised source.
+        text: the decoded, LF-normalised source (the whole file, or a `Window` of it).
+        path: the file's path (a codemod may read the project files beside it), or None.
+        outside: for a window, word -> count of the words of the file outside it
+            (None: `text` is the whole file).
     Raises:
         FixNotApplicable: libcst cannot parse the text.
     """
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, path: str | None = None, outside: dict | None = None):
         self.text = text
+        self.path = path
+        self.outside = outside
+        self.outside_match: Callable[[str], bool] = lambda pattern: False
         try:
             self.module = cst.parse_module(text)
         except (cst.ParserSyntaxError, RecursionError, ValueError) as exc:
             raise FixNotApplicable(f"libcst cannot parse the file ({type(exc).__name__})") from None
-        wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
-        self.positions = wrapper.resolve(PositionProvider)
-        self.parents = wrapper.resolve(ParentNodeProvider)
+        self.positions, self.parents = _metadata(self.module)
         self.lines = text.split("\n")
         self._by_start: dict[tuple[int, int], list[cst.CSTNode]] | None = None
 
@@ -207,7 +440,16 @@ class ModuleContext:
         """Names a new local next to `node` must not clash with: every name in
         the enclosing function (or the module) plus every module-level name."""
         scope = self.enclosing_function(node) or self.module
-        return names_in(scope) | module_names(self.module)
+        return _Names(names_in(scope) | module_names(self.module), self.outside)
+
+    def module_words(self) -> set[str]:
+        """Every name of the module (a window's, plus the words of the file outside it)."""
+        return _Names(names_in(self.module), self.outside)
+
+    def need_full(self, what: str) -> None:
+        """In a window, raise `NeedFullModule` when `what` occurs outside it."""
+        if self.outside is not None and any(w in self.outside for w in _WORD.findall(what)):
+            raise NeedFullModule(what)
 
     def replace(self, old: cst.CSTNode, new: cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel) -> cst.Module:
         """A new module with `old` (a node of this module, by identity) replaced
@@ -317,8 +559,16 @@ def insert_top(module: cst.Module, new: Sequence[cst.BaseStatement], index: int 
     elif i == 0 and body and not module.header and body[0].leading_lines:
         new[0] = new[0].with_changes(leading_lines=body[0].leading_lines)
         body[0] = body[0].with_changes(leading_lines=())
-    if i < len(body) and blank_before and len(body[i].leading_lines) < blank_before:
-        body[i] = body[i].with_changes(leading_lines=[cst.EmptyLine()] * blank_before)
+    if i < len(body) and blank_before:
+        # Blank lines go in front of the next statement's comments, never in their place.
+        ll = list(body[i].leading_lines)
+        k = 1 if ll and ll[0].comment is not None and ll[0].comment.value == _BOUNDARY else 0
+        blanks = 0
+        while k + blanks < len(ll) and ll[k + blanks].comment is None:
+            blanks += 1
+        if blanks < blank_before:
+            ll[k:k] = [cst.EmptyLine()] * (blank_before - blanks)
+            body[i] = body[i].with_changes(leading_lines=ll)
     body[i:i] = new
     return module.with_changes(body=body)
 
@@ -335,6 +585,10 @@ def add_import(module: cst.Module, modname: str, attr: str | None = None) -> tup
     """
     existing_from = None
     bound = module_names(module)
+    # In a window, an import or a name defined elsewhere in the file decides the answer.
+    for word in {modname.split(".")[0], attr or ""} - {""}:
+        if _outside(word):
+            raise NeedFullModule(f"{word} occurs outside the window")
     for s in module.body:
         if not isinstance(s, cst.SimpleStatementLine):
             continue
@@ -411,7 +665,7 @@ def drop_unused_import(module: cst.Module, name: str) -> cst.Module:
 
     module.visit(V())
     code = module.code
-    if uses or f'"{name}"' in code or f"'{name}'" in code:  # still used, or re-exported by `__all__`
+    if uses or _outside(name) or f'"{name}"' in code or f"'{name}'" in code:  # still used, or re-exported by `__all__`
         return module
     body = list(module.body)
     for k, s in enumerate(body):
@@ -539,6 +793,50 @@ def _single_arg_is(call: cst.Call, code: str, ctx: ModuleContext) -> bool:
 
 
 # ====================================================================== CTX103
+#: Methods of the context-manager protocol (Python data model): a value set in
+#: `__enter__` is meant to outlive it, and a `set()` in `__exit__` is the cleanup.
+_CM_METHODS = ("__enter__", "__aenter__", "__exit__", "__aexit__")
+
+
+def _check_set_is_temporary(ctx: ModuleContext, call: cst.Call, var: str) -> None:
+    """The CTX103 fix's preconditions: resetting at the end of the block keeps
+    behaviour only for a value meant to hold while the block runs. Raises
+    FixNotApplicable for a `set()` in a context manager's enter/exit method, and
+    for a `set()` that restores a saved value (`prev = var.get()` ... `var.set(prev)`,
+    or a value taken back from a stack with `.pop()`): that `set()` is the cleanup."""
+    fn = ctx.enclosing_function(call)
+    if fn is not None and fn.name.value in _CM_METHODS:
+        raise FixNotApplicable(f"the set() is in {fn.name.value}: its value is meant to outlive the method")
+    if len(call.args) != 1:
+        return
+    arg = call.args[0].value
+
+    def restores(v: cst.BaseExpression) -> bool:
+        if isinstance(v, cst.Call) and isinstance(v.func, cst.Attribute):
+            if v.func.attr.value == "get" and ctx.code(v.func.value) == var:
+                return True
+            if v.func.attr.value == "pop":
+                return True
+        return False
+
+    if restores(arg):
+        raise FixNotApplicable("the set() restores a saved value: it is the cleanup")
+    if isinstance(arg, cst.Name) and fn is not None:
+        found: list[cst.BaseExpression] = []
+
+        class V(cst.CSTVisitor):
+            def visit_FunctionDef(self, n) -> bool:
+                return n is fn
+
+            def visit_Assign(self, n: cst.Assign) -> None:
+                if any(isinstance(t.target, cst.Name) and t.target.value == arg.value for t in n.targets):
+                    found.append(n.value)
+
+        fn.visit(V())
+        if found and any(restores(v) for v in found):
+            raise FixNotApplicable("the set() restores a saved value: it is the cleanup")
+
+
 @codemod("contextvar_reset_finally")
 def contextvar_reset_finally(ctx: ModuleContext, data: dict) -> str:
     """CTX103: `token = var.set(v)`, then the rest of the block in try/finally `var.reset(token)`.
@@ -551,6 +849,7 @@ def contextvar_reset_finally(ctx: ModuleContext, data: dict) -> str:
     if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "set"):
         raise FixNotApplicable("the anchor is not a .set() call")
     var = ctx.code(call.func.value)
+    _check_set_is_temporary(ctx, call, var)
     small, line = ctx.statement_line(call)
     taken = ctx.scope_names(call)
     base = "token" if "token" not in taken else free_name(var.split(".")[-1].strip("_") + "_token", taken)
@@ -687,7 +986,9 @@ def keep_task_reference(ctx: ModuleContext, data: dict) -> str:
     if not (isinstance(small, cst.Expr) and small.value is call):
         raise FixNotApplicable("the task is not discarded")
     existing = _module_set(ctx.module)
-    set_name = existing or free_name("_background_tasks", names_in(ctx.module))
+    if existing is None and ctx.outside_match(r"^\w*[Tt][Aa][Ss][Kk]\w*\s*(?::[^=\n]*)?=\s*set\(\)"):
+        raise NeedFullModule("a module-level task set outside the window")
+    set_name = existing or free_name("_background_tasks", ctx.module_words())
     task = free_name("task", ctx.scope_names(call) | {set_name})
     blk, i = ctx.block_of(line)
     new = [
@@ -744,6 +1045,7 @@ def _find_env_creation(ctx: ModuleContext, recv: cst.BaseExpression) -> cst.Call
         scope.visit(V(scope))
         if found:
             return found[0] if len(found) == 1 else None
+    ctx.need_full(target)
     return None
 
 
@@ -826,6 +1128,37 @@ def _existing_formatter(module: cst.Module) -> str | None:
     return None
 
 
+def _is_own_literal(ctx: ModuleContext, recv: cst.BaseExpression) -> bool:
+    """Is the format string written in the program: a string literal, or a name
+    every assignment of which (in its function, else at module level) is one?"""
+    lit = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
+    if isinstance(recv, lit):
+        return True
+    if not isinstance(recv, cst.Name):
+        return False
+    values: list[cst.BaseExpression] = []
+    scope = ctx.enclosing_function(recv) or ctx.module
+
+    class V(cst.CSTVisitor):
+        def visit_FunctionDef(self, n) -> bool:
+            return n is scope
+
+        def visit_Assign(self, n: cst.Assign) -> None:
+            if any(isinstance(t.target, cst.Name) and t.target.value == recv.value for t in n.targets):
+                values.append(n.value)
+
+        def visit_AnnAssign(self, n: cst.AnnAssign) -> None:
+            if isinstance(n.target, cst.Name) and n.target.value == recv.value and n.value is not None:
+                values.append(n.value)
+
+    scope.visit(V())
+    if not values and scope is not ctx.module:
+        ctx.need_full(recv.value)
+        scope = ctx.module
+        scope.visit(V())
+    return bool(values) and all(isinstance(v, lit) for v in values)
+
+
 @codemod("safe_format")
 def safe_format(ctx: ModuleContext, data: dict) -> str:
     """CTX303 (unsafe): route `.format`/`.format_map` through a generated safe `string.Formatter`.
@@ -840,8 +1173,12 @@ def safe_format(ctx: ModuleContext, data: dict) -> str:
     if not (isinstance(call.func, cst.Attribute) and call.func.attr.value in ("format", "format_map")):
         raise FixNotApplicable("the anchor is not a .format()/.format_map() call")
     recv = call.func.value
+    if _is_own_literal(ctx, recv):
+        raise FixNotApplicable("the format string is the author's own literal: its fields are the program's")
     existing = _existing_formatter(ctx.module)
-    fmt = existing or free_name("_SafeFormatter", names_in(ctx.module))
+    if existing is None and ctx.outside_match(r"^class _SafeFormatter"):
+        raise NeedFullModule("the safe formatter is defined outside the window")
+    fmt = existing or free_name("_SafeFormatter", ctx.module_words())
     tmpl_arg = cst.Arg(value=recv.with_changes(lpar=(), rpar=()) if isinstance(recv, _ATOMIC) else recv)
     if call.func.attr.value == "format_map":
         if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
@@ -916,35 +1253,256 @@ def select_autoescape(ctx: ModuleContext, data: dict) -> str:
 
 
 # ====================================================================== CTX401
+_BOUNDED_DICT = '''\
+class {name}({base}):
+    """A dict that keeps at most `maxsize` entries: storing a key makes it the newest,
+    and the oldest entry goes when the bound is passed (added by ctxlint, CTX401)."""
+
+    def __init__(self, *args, maxsize={maxsize}, **kwargs):
+        self.maxsize = maxsize
+        super().__init__(*args, **kwargs)
+
+    def __setitem__(self, key, value):
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        if len(self) > self.maxsize:
+            self.popitem(last=False)
+'''
+
+_DEP_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+def project_depends_on(path: str | None, dist: str) -> bool:
+    """Does the project holding `path` declare a runtime dependency on the
+    distribution `dist`? Reads the nearest directory upwards that has a
+    pyproject.toml, setup.cfg, setup.py or requirements*.txt: PEP 621
+    `[project] dependencies`, Poetry's `[tool.poetry.dependencies]`, setup.cfg
+    `install_requires`, a setup.py that names it, and requirements files (not the
+    test/dev/doc ones). Optional extras and test requirements do not count.
+    Never raises (unreadable files count as no dependency)."""
+    if not path:
+        return False
+    want = dist.lower().replace("_", "-")
+
+    def names(reqs) -> set[str]:
+        out = set()
+        for r in reqs or ():
+            m = _DEP_WORD.match(str(r).strip())
+            if m:
+                out.add(m.group(0).lower().replace("_", "-"))
+        return out
+
+    try:
+        here = Path(path).resolve().parent
+    except (OSError, RuntimeError):
+        return False
+    for d in [here, *here.parents]:
+        files = [d / n for n in ("pyproject.toml", "setup.cfg", "setup.py")] + sorted(d.glob("requirements*.txt"))
+        files = [f for f in files if f.is_file()]
+        if not files:
+            continue
+        found: set[str] = set()
+        for f in files:
+            try:
+                text = f.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            if f.name == "pyproject.toml":
+                try:
+                    import tomllib
+                    doc = tomllib.loads(text)
+                except Exception:
+                    continue
+                found |= names(doc.get("project", {}).get("dependencies"))
+                found |= names(doc.get("tool", {}).get("poetry", {}).get("dependencies", {}).keys())
+            elif f.name == "setup.cfg":
+                m = re.search(r"install_requires\s*=\s*((?:.*\n(?:[ \t]+.*\n)*))", text)
+                if m:
+                    found |= names(m.group(1).replace("=", " ").split("\n"))
+            elif f.name == "setup.py":
+                m = re.search(r"install_requires\s*=\s*\[([^\]]*)\]", text)
+                if m:
+                    found |= names(re.findall(r"[\"']([^\"']+)[\"']", m.group(1)))
+            elif not re.search(r"test|dev|doc|lint", f.name):
+                found |= names(ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith(("#", "-")))
+        return want in found
+    return False
+
+
+def _container_uses(ctx: ModuleContext, target: cst.BaseExpression) -> list[cst.CSTNode]:
+    """Every expression in the module that denotes the container `target` (a
+    module name, or `self.X` read through the first parameter of a method of the
+    same class)."""
+    out: list[cst.CSTNode] = []
+    if isinstance(target, cst.Name):
+        name = target.value
+
+        class V(cst.CSTVisitor):
+            def visit_Name(self, n: cst.Name) -> None:
+                if n.value == name and n is not target:
+                    out.append(n)
+
+        ctx.module.visit(V())
+    elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
+        cls = ctx.enclosing_class(target)
+        attr = target.attr.value
+        if cls is None:
+            return out
+
+        class W(cst.CSTVisitor):
+            def visit_Attribute(self, n: cst.Attribute) -> None:
+                if n is target or n.attr.value != attr or not isinstance(n.value, cst.Name):
+                    return
+                fn = ctx.enclosing_function(n)
+                if fn is not None and fn.params.params and fn.params.params[0].name.value == n.value.value:
+                    out.append(n)
+
+        cls.visit(W())
+    return out
+
+
+_NOT_WEAKREFABLE = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Integer, cst.Float,
+                    cst.Imaginary, cst.Tuple, cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp,
+                    cst.SetComp, cst.BinaryOperation, cst.Comparison, cst.BooleanOperation, cst.UnaryOperation)
+
+
+def _held_elsewhere(ctx: ModuleContext, value: cst.BaseExpression, store: cst.CSTNode) -> bool:
+    """Is the stored value an object something besides the container refers to:
+    a parameter of the storing function, an attribute of another object, or a
+    value the function returns?"""
+    if isinstance(value, _NOT_WEAKREFABLE):
+        return False
+    fn = ctx.enclosing_function(store)
+    if isinstance(value, cst.Attribute):
+        return True
+    if isinstance(value, cst.Name) and fn is not None:
+        params = {p.name.value for p in [*fn.params.params, *fn.params.kwonly_params, *fn.params.posonly_params]}
+        if value.value in params:
+            return True
+    if fn is None:
+        return False
+    returned = {ctx.code(r.value) for r in _returns(fn) if r.value is not None}
+    stmt_ = next((a for a in ctx.ancestors(store) if isinstance(a, (cst.Assign, cst.Expr))), None)
+    if isinstance(stmt_, cst.Assign):
+        return any(ctx.code(t.target) in returned for t in stmt_.targets)
+    return ctx.code(value) in returned
+
+
+def _returns(fn: cst.FunctionDef) -> list[cst.Return]:
+    out: list[cst.Return] = []
+
+    class V(cst.CSTVisitor):
+        def visit_FunctionDef(self, n) -> bool:
+            return n is fn
+
+        def visit_Return(self, n: cst.Return) -> None:
+            out.append(n)
+
+    fn.visit(V())
+    return out
+
+
 @codemod("bounded_registry")
 def bounded_registry(ctx: ModuleContext, data: dict) -> str:
-    """CTX401 (unsafe): a `weakref.WeakValueDictionary()` (kind "weak") or a
-    `cachetools.LRUCache(maxsize=N)` (kind "lru"; data maxsize, default 1024)
-    in place of the unbounded `{}`/`dict()`.
+    """CTX401 (unsafe): replace the unbounded `{}`/`dict()` with a weak or bounded mapping.
 
-    Unsafe: entries disappear when nothing else holds the value (weak) or when
-    the bound is reached (lru).
+    Preconditions, checked on the module (never guessed):
+    - `weakref.WeakValueDictionary()` (data kind "weak") only where every stored
+      value can be weakly referenced (not a str, number, tuple, list or dict
+      display) and something else holds it (a parameter of the storing function,
+      another object's attribute, or a value the function returns): else the
+      entries would vanish at once;
+    - otherwise a bound, only where the container is used as a cache (a
+      membership test, `.get()` or `.setdefault()` gives lookups a miss path), so
+      an evicted entry is recomputed rather than lost: `cachetools.LRUCache` when
+      the project already depends on cachetools (its pyproject/setup/requirements),
+      else a small generated `OrderedDict` subclass (`_BoundedDict`, standard
+      library only). data maxsize (default 1024).
+    A `dict[...]` annotation on the container becomes the new type's (a
+    `_BoundedDict` is a dict and keeps it). Unsafe: entries disappear when
+    nothing else holds the value (weak) or when the bound is reached.
     """
+    if ctx.outside is not None:
+        raise NeedFullModule("the container's uses may lie anywhere in the module")
     node = ctx.find(data, (cst.Dict, cst.Call), "container creation")
     kind = data.get("kind", "weak")
+    if kind not in ("weak", "lru"):
+        raise FixNotApplicable(f"unknown kind {kind!r}")
     if isinstance(node, cst.Call) and _callee(node) not in ("dict", "OrderedDict"):
         raise FixNotApplicable(f"{_callee(node)}() is not a plain dict")
     empty = (isinstance(node, cst.Dict) and not node.elements) or (isinstance(node, cst.Call) and not node.args)
-    if kind == "lru":
-        if not empty:
-            raise FixNotApplicable("an LRUCache cannot start from these entries")
-        modname, attr = "cachetools", "LRUCache"
-        _, ref = add_import(ctx.module, modname, attr)
-        new = expr(f"{ref}(maxsize={int(data.get('maxsize', 1024))})")
-    elif kind == "weak":
-        modname, attr = "weakref", "WeakValueDictionary"
-        _, ref = add_import(ctx.module, modname, attr)
-        arg = "" if empty else ctx.code(node)
-        new = expr(f"{ref}({arg})")
+    owner = ctx.parent(node)
+    target = None
+    if isinstance(owner, cst.Assign) and len(owner.targets) == 1:
+        target = owner.targets[0].target
+    elif isinstance(owner, cst.AnnAssign):
+        target = owner.target
+    if not isinstance(target, (cst.Name, cst.Attribute)):
+        raise FixNotApplicable("the container is not assigned to one name or attribute")
+    uses = _container_uses(ctx, target)
+    stores: list[tuple[cst.CSTNode, cst.BaseExpression | None]] = []
+    miss_path = False
+    for u in uses:
+        par = ctx.parent(u)
+        gp = ctx.parent(par) if par is not None else None
+        if isinstance(par, cst.Subscript) and par.value is u and isinstance(gp, cst.AssignTarget):
+            stores.append((par, ctx.parent(gp).value))  # type: ignore[union-attr]
+        elif isinstance(par, cst.Attribute) and par.value is u and isinstance(gp, cst.Call):
+            meth = par.attr.value
+            if meth == "setdefault":
+                miss_path = True
+                stores.append((gp, gp.args[1].value if len(gp.args) > 1 else None))
+            elif meth == "get":
+                miss_path = True
+            elif meth in ("update", "__setitem__"):
+                stores.append((gp, None))
+        elif isinstance(par, cst.ComparisonTarget) and isinstance(par.operator, (cst.In, cst.NotIn)):
+            miss_path = True
+    use_weak = kind == "weak" and stores and all(v is not None and _held_elsewhere(ctx, v, st) for st, v in stores)
+    maxsize = int(data.get("maxsize", 1024))
+    module = ctx.module
+    if use_weak:
+        _, ref = add_import(module, "weakref", "WeakValueDictionary")
+        new = expr(f"{ref}({'' if empty else ctx.code(node)})")
+        imports = [("weakref", "WeakValueDictionary")]
+        head = ref
     else:
-        raise FixNotApplicable(f"unknown kind {kind!r}")
-    module = ctx.replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar))
-    return add_import(module, modname, attr)[0].code
+        if not miss_path:
+            raise FixNotApplicable("no lookup of the container has a miss path (a membership test or .get()): "
+                                   "a bound would lose entries that are never recomputed, and the values "
+                                   "cannot be held weakly")
+        if not empty:
+            raise FixNotApplicable("a bounded cache cannot start from these entries")
+        if project_depends_on(ctx.path, "cachetools"):
+            _, ref = add_import(module, "cachetools", "LRUCache")
+            imports = [("cachetools", "LRUCache")]
+            head = ref
+            new = expr(f"{ref}(maxsize={maxsize})")
+        else:
+            existing = next((s.name.value for s in module.body if isinstance(s, cst.ClassDef)
+                             and s.name.value.startswith("_BoundedDict")), None)
+            name = existing or free_name("_BoundedDict", ctx.module_words())
+            imports = [("collections", "OrderedDict")]
+            head = None  # a dict subclass: a dict annotation stays true
+            new = expr(f"{name}(maxsize={maxsize})")
+    new = new.with_changes(lpar=node.lpar, rpar=node.rpar)
+    if isinstance(owner, cst.AnnAssign) and head is not None:
+        ann = owner.annotation.annotation
+        base = ann.value if isinstance(ann, cst.Subscript) else ann
+        if _dotted(base).split(".")[-1] in ("dict", "Dict"):
+            new_ann = ann.with_changes(value=expr(head)) if isinstance(ann, cst.Subscript) else expr(head)
+            new_owner = owner.with_changes(value=new, annotation=owner.annotation.with_changes(annotation=new_ann))
+            module = ctx.replace(owner, new_owner)
+        else:
+            module = ctx.replace(node, new)
+    else:
+        module = ctx.replace(node, new)
+    for modname, attr in imports:
+        module, base_ref = add_import(module, modname, attr)
+    if not use_weak and head is None and existing is None:
+        cls = stmt(_BOUNDED_DICT.format(name=name, base=base_ref, maxsize=1024), module)
+        module = insert_top(module, [cls], blank_before=2)
+    return module.code
 
 
 # ====================================================================== CTX402
@@ -957,6 +1515,15 @@ def _is_init_call(s: cst.BaseStatement) -> bool:
 def _is_docstring(s: cst.BaseStatement) -> bool:
     return isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.Expr) \
         and isinstance(s.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+
+
+def _with_comment(line: cst.BaseStatement, dec: cst.Decorator) -> cst.BaseStatement:
+    """`line` carrying the end-of-line comment of the decorator it replaces (a
+    `# keep: ...` note or a `# noqa` stays with the cache it is about)."""
+    comment = dec.trailing_whitespace.comment
+    if comment is None or not isinstance(line, cst.SimpleStatementLine):
+        return line
+    return line.with_changes(trailing_whitespace=dec.trailing_whitespace)
 
 
 @codemod("per_instance_cache")
@@ -1000,7 +1567,7 @@ def per_instance_cache(ctx: ModuleContext, data: dict) -> str:
         if not init.params.params or not isinstance(init.body, cst.IndentedBlock):
             raise FixNotApplicable(f"{init_name} has no self parameter or a one-line body")
         me = init.params.params[0].name.value
-        line = stmt(f"{me}.{method} = {dec_code}({me}.{method})", ctx.module)
+        line = _with_comment(stmt(f"{me}.{method} = {dec_code}({me}.{method})", ctx.module), dec)
         ib = list(init.body.body)
         at = 0
         for k, s in enumerate(ib):
@@ -1017,6 +1584,9 @@ def per_instance_cache(ctx: ModuleContext, data: dict) -> str:
         else:
             src = f"def __post_init__({me}):\n    {me}.{method} = {dec_code}({me}.{method})\n"
         new_init = stmt(src, ctx.module)
+        last = new_init.body.body[-1]
+        new_init = new_init.with_changes(body=new_init.body.with_changes(
+            body=[*new_init.body.body[:-1], _with_comment(last, dec)]))
         at = next((k for k, s in enumerate(body) if isinstance(s, cst.FunctionDef)), len(body))
         if at < len(body):
             new_init = new_init.with_changes(leading_lines=body[at].leading_lines if not isinstance(
@@ -1142,17 +1712,96 @@ def _append_element(t: cst.Tuple, value: cst.BaseExpression) -> cst.Tuple:
     return new
 
 
+#: Methods of a hash object that return its digest (hashlib, xxhash, blake3).
+_DIGEST_METHODS = ("hexdigest", "digest", "intdigest", "intdigest128", "hexdigest128")
+#: Calls whose result is bytes (the input a digest may be extended with `+ b"..."`).
+_BYTES_CALLS = ("encode", "tobytes", "dumps", "digest", "to_bytes")
+
+
+def _digest_input(node: cst.CSTNode) -> cst.Arg | None:
+    """For `H(data).hexdigest()` (any digest method of a hash object built from a call
+    with the data as its last positional argument), that argument; else None."""
+    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value in _DIGEST_METHODS and isinstance(node.func.value, cst.Call)):
+        return None
+    ctor = node.func.value
+    pos = [a for a in ctor.args if a.keyword is None and not a.star]
+    if not pos or any(a.star for a in ctor.args):
+        return None
+    return pos[-1]
+
+
+def _is_bytes(node: cst.BaseExpression) -> bool:
+    """Is the value bytes by its own spelling (`x.encode()`, `b"..."`, `bytes(...)`,
+    `a.tobytes()`, `pickle.dumps(...)`, or a `+` of such)?"""
+    if isinstance(node, cst.SimpleString):
+        return node.prefix.lower().startswith("b") or node.prefix.lower() in ("rb", "br")
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+        return _is_bytes(node.left) or _is_bytes(node.right)
+    if isinstance(node, cst.Call):
+        if isinstance(node.func, cst.Name) and node.func.value == "bytes":
+            return True
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in _BYTES_CALLS:
+            return node.func.attr.value != "dumps" or _dotted(node.func.value) == "pickle"
+    return False
+
+
+def _key_only_used_as_key(ctx: ModuleContext, fn: cst.FunctionDef, name: str, assign: cst.CSTNode) -> bool:
+    """Is every read of local `name` in `fn` a use as a mapping key (`c[name]`,
+    `name in c`, `c.get(name)`, `c.pop(name)`, `c.setdefault(name, ...)`, `s.add(name)`)?
+    Then a key that becomes a tuple keeps working; any other read (`name + x`,
+    `name.encode()`, `parent = name`, a call argument, a return) may need its type."""
+    ok = True
+
+    class V(cst.CSTVisitor):
+        def visit_FunctionDef(self, n) -> bool:
+            return n is fn
+
+        def visit_Lambda(self, n) -> bool:
+            return True
+
+        def visit_Name(self, n: cst.Name) -> None:
+            nonlocal ok
+            if n.value != name or not ok:
+                return
+            par = ctx.parent(n)
+            if isinstance(par, cst.AssignTarget) and ctx.parent(par) is assign:
+                return
+            if isinstance(par, cst.Index) and isinstance(ctx.parent(ctx.parent(par)), cst.Subscript):
+                return
+            if isinstance(par, cst.Comparison) and par.left is n and all(
+                    isinstance(c.operator, (cst.In, cst.NotIn)) for c in par.comparisons):
+                return
+            if isinstance(par, cst.Arg) and par.keyword is None:
+                call = ctx.parent(par)
+                if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.args \
+                        and call.args[0] is par and call.func.attr.value in (
+                            "get", "pop", "setdefault", "add", "discard", "remove", "__contains__", "__getitem__"):
+                    return
+            ok = False
+
+    fn.visit(V())
+    return ok
+
+
 @codemod("add_scope_id_to_key")
 def add_scope_id_to_key(ctx: ModuleContext, data: dict) -> str:
-    """CTX501 (unsafe): add the in-scope id (`data["scope_expr"]`) to the cache key.
+    """CTX501 (unsafe): add the in-scope id (`data["scope_expr"]`) to the cache key,
+    keeping the key's type.
 
-    The first tuple in the key expression gains the id as its last element
-    (`hash((parent, chunk))` -> `hash((parent, chunk, req.adapter_id))`); a key
-    that is a local name assigned once in the function is changed where it is
-    assigned; any other key `k` becomes `(k, <id>)`. data["mode"] "inside" wraps the
-    anchor itself (the argument of the `repr()` a digest's bytes come from) without
-    following local names; "bytes" (a hashlib digest's bytes argument) makes `k`
-    `k + repr(<id>).encode()`, so the digest still gets bytes. Unsafe: every existing
+    - a digest key (`hashlib.sha256(data).hexdigest()`, also behind a local name
+      assigned once): the id goes into the hashed bytes, `data + repr(<id>).encode()`,
+      so the key stays the str/bytes/int it was (a chained block hash still
+      chains); refused when the data is not bytes by its spelling;
+    - a key holding a tuple: the first tuple gains the id as its last element
+      (`hash((parent, chunk))` -> `hash((parent, chunk, req.adapter_id))`);
+    - any other key `k` becomes `(k, <id>)` only where every use of it is as a
+      mapping key (a local name assigned once, read only as `c[k]`, `k in c`,
+      `c.get(k)`...), or where it is written inline as the key itself; otherwise
+      the key's type may matter and no fix is offered.
+    data["mode"] "inside" wraps the anchor itself (the argument of the `repr()` a
+    digest's bytes come from) without following local names; "bytes" (a digest's
+    bytes argument) makes `k` `k + repr(<id>).encode()`. Unsafe: every existing
     cache entry misses once.
     """
     scope = data.get("scope_expr")
@@ -1164,17 +1813,50 @@ def add_scope_id_to_key(ctx: ModuleContext, data: dict) -> str:
     if mode == "bytes":
         if scope in ctx.code(node):
             raise FixNotApplicable(f"{scope} is already in the key")
+        if not _is_bytes(node) and not isinstance(ctx.parent(node), cst.Arg):
+            raise FixNotApplicable("the digest's input is not bytes by its spelling")
         code = ctx.code(node) if isinstance(node, _ATOMIC) and not node.lpar else f"({ctx.code(node)})"
         return ctx.module.deep_replace(node, expr(f"{code} + repr({scope}).encode()")).code  # type: ignore[union-attr]
+    anchor = node
+    assign = None
     if isinstance(node, cst.Name) and mode != "inside":
         assign = _key_assignment(ctx, node)
         if assign is not None:
             node = assign.value
     if scope in ctx.code(node):
         raise FixNotApplicable(f"{scope} is already in the key")
+    if mode != "inside":
+        data_arg = _digest_input(node)
+        if data_arg is not None:
+            if not _is_bytes(data_arg.value):
+                raise FixNotApplicable("the digest's input is not bytes by its spelling")
+            v = data_arg.value
+            code = ctx.code(v) if isinstance(v, _ATOMIC) and not v.lpar else f"({ctx.code(v)})"
+            return ctx.module.deep_replace(v, expr(f"{code} + repr({scope}).encode()")).code  # type: ignore[union-attr]
     t = node if isinstance(node, cst.Tuple) else _first_tuple(node)
     if t is not None and t.elements:
         return ctx.module.deep_replace(t, _append_element(t, scope_node)).code  # type: ignore[union-attr]
+    if mode != "inside":
+        fn = ctx.enclosing_function(anchor)
+        if assign is not None:
+            if fn is None or not _key_only_used_as_key(ctx, fn, anchor.value, assign):  # type: ignore[attr-defined]
+                raise FixNotApplicable("the key is used as a value too: a tuple key would change its type")
+        elif isinstance(anchor, cst.Name):
+            raise FixNotApplicable("the key name is not assigned once in this function")
+        elif isinstance(ctx.parent(anchor), cst.Assign) and len(ctx.parent(anchor).targets) == 1 \
+                and isinstance(ctx.parent(anchor).targets[0].target, cst.Name):
+            owner = ctx.parent(anchor)
+            if fn is None or not _key_only_used_as_key(ctx, fn, owner.targets[0].target.value, owner):
+                raise FixNotApplicable("the key is used as a value too: a tuple key would change its type")
+        else:
+            par = ctx.parent(anchor)
+            as_key = (isinstance(par, cst.Index) and isinstance(ctx.parent(ctx.parent(par)), cst.Subscript)) or (
+                isinstance(par, cst.Comparison) and par.left is anchor) or (
+                isinstance(par, cst.Arg) and isinstance(ctx.parent(par), cst.Call)
+                and isinstance(ctx.parent(par).func, cst.Attribute) and ctx.parent(par).args[0] is par
+                and ctx.parent(par).func.attr.value in ("get", "pop", "setdefault", "add", "discard"))
+            if not as_key:
+                raise FixNotApplicable("the key is not only used as a mapping key: a tuple would change its type")
     inner = node.with_changes(lpar=(), rpar=()) if isinstance(node, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)) else node
     new = cst.Tuple(elements=[cst.Element(value=inner, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
                               cst.Element(value=scope_node)])
@@ -1317,7 +1999,9 @@ def tag_key_parts(ctx: ModuleContext, data: dict) -> str:
             return ctx.module.visit(_ReplaceNodes(mapping)).code
         existing = next((s.name.value for s in ctx.module.body if isinstance(s, cst.FunctionDef)
                          and s.name.value.startswith("_key_part") and "kind" in names_in(s.params)), None)
-        helper = existing or free_name("_key_part", names_in(ctx.module))
+        if existing is None and ctx.outside_match(r"^def _key_part"):
+            raise NeedFullModule("the key-part helper is defined outside the window")
+        helper = existing or free_name("_key_part", ctx.module_words())
         mapping = {p: cst.Call(func=cst.Name(helper), args=[
             cst.Arg(value=cst.SimpleString(_quote(t)), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
             cst.Arg(value=p.with_changes(lpar=(), rpar=()) if isinstance(p, _ATOMIC) else p)])
@@ -1373,3 +2057,8 @@ def detach_accumulation(ctx: ModuleContext, data: dict) -> str:
     new = cst.Call(func=cst.Attribute(value=inner, attr=cst.Name(method)), lpar=node.lpar if isinstance(node, _ATOMIC) else (),
                    rpar=node.rpar if isinstance(node, _ATOMIC) else ())
     return ctx.module.deep_replace(node, new).code  # type: ignore[union-attr]
+
+
+# Codemods kept in modules of their own register themselves when imported.
+from ctxlint.fixers import ctx110_codemod  # noqa: E402,F401  (CTX110: stream_release_finally, stream_async_with)
+from ctxlint.fixers import ctx407_codemod  # noqa: E402,F401  (CTX407 actor_plain_state)

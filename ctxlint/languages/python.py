@@ -22,7 +22,11 @@ def parse(path: str, text: str) -> tuple[ast.Module | None, Finding | None]:
         col = max(exc.offset or 1, 1)
         return None, Finding("CTX000", "parse-error", path, line, col, line, col + 1,
                              f"cannot parse Python: {exc.msg}")
-    except (ValueError, RecursionError, MemoryError) as exc:
+    except MemoryError:
+        # The engine's worker memory guard (`engine.memory_guard`) stopped the parser.
+        return None, Finding("CTX000", "parse-error", path, 1, 1, 1, 1,
+                             "file too large to analyse: parsing it ran out of memory; not linted")
+    except (ValueError, RecursionError) as exc:
         # ValueError: source contains null bytes; RecursionError: absurdly deep nesting.
         return None, Finding("CTX000", "parse-error", path, 1, 1, 1, 1,
                              f"cannot parse Python: {type(exc).__name__}: {exc}")

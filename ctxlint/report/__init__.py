@@ -23,6 +23,9 @@ class ReportContext:
     statistics: print per-code counts; show_fixes: mention fix availability;
     fixed: number of findings fixed in this run (for the summary line);
     quiet: findings only, no summary (text format).
+    skipped: (path, notice) of files not checked for their size (max-file-size):
+    the text summary counts them, SARIF lists them as toolExecutionNotifications;
+    the JSON array (the findings contract) leaves them out.
     """
 
     rules: dict = field(default_factory=dict)
@@ -30,6 +33,7 @@ class ReportContext:
     statistics: bool = False
     fixed: int = 0
     quiet: bool = False
+    skipped: list = field(default_factory=list)
 
 
 def render(fmt: str, findings: list[Finding], ctx: ReportContext) -> str:

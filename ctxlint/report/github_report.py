@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ctxlint.findings import Finding
+from ctxlint.findings import Finding, printable
 
 
 def escape_data(s: str) -> str:
@@ -37,7 +37,7 @@ def _path(path: str) -> str:
     s = p.as_posix()
     while s.startswith("./"):
         s = s[2:]
-    return s
+    return printable(s)
 
 
 def render(findings: list[Finding], ctx) -> str:
@@ -55,7 +55,7 @@ def render(findings: list[Finding], ctx) -> str:
             props.append(("endColumn", str(max(f.end_col, 1))))
         props.append(("title", f"{f.code} {f.name}"))
         prop_text = ",".join(f"{k}={escape_property(v)}" for k, v in props)
-        message = f.message
+        message = printable(f.message)
         if f.fix is not None:
             message += f" (fix available: {f.fix.description}" + (
                 ", unsafe" if f.fix.safety != "safe" else "") + ")"

@@ -22,7 +22,7 @@ import json
 from pathlib import Path
 
 from ctxlint import __version__
-from ctxlint.findings import Finding
+from ctxlint.findings import Finding, printable
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
@@ -44,8 +44,11 @@ def _uri(path: str) -> str:
 
     Relative paths, and absolute paths under the working directory, become relative
     URIs (forward slashes, percent-encoded) resolved against `%SRCROOT%`, as code
-    scanning expects; other absolute paths become file URIs.
+    scanning expects; other absolute paths become file URIs. The file name's bytes
+    are what is percent-encoded (RFC 3986 section 2.1), so a name that is not
+    UTF-8 (`bad_\\xff.py`) becomes `bad_%FF.py`, not an encoding error.
     """
+    import os
     from urllib.parse import quote
     p = Path(path)
     if p.is_absolute():
@@ -56,7 +59,7 @@ def _uri(path: str) -> str:
     s = p.as_posix()
     while s.startswith("./"):
         s = s[2:]
-    return quote(s, safe="/")
+    return quote(os.fsencode(s), safe="/")
 
 
 def _artifact(path: str) -> dict:
@@ -201,7 +204,7 @@ def render(findings: list[Finding], ctx) -> str:
             "ruleId": f.code,
             "ruleIndex": index[f.code],
             "level": level(f.code),
-            "message": {"text": f.message},
+            "message": {"text": printable(f.message)},
             "locations": [{
                 "physicalLocation": {
                     "artifactLocation": _artifact(f.path),
@@ -236,4 +239,16 @@ def render(findings: list[Finding], ctx) -> str:
             "results": results,
         }],
     }
+    skipped = getattr(ctx, "skipped", None) or []
+    if skipped:
+        # SARIF 3.20.21/3.58: conditions met while running that are not results.
+        log["runs"][0]["invocations"] = [{
+            "executionSuccessful": True,
+            "toolExecutionNotifications": [{
+                "level": "warning",
+                "descriptor": {"id": "max-file-size"},
+                "message": {"text": printable(notice)},
+                "locations": [{"physicalLocation": {"artifactLocation": _artifact(path)}}],
+            } for path, notice in skipped],
+        }]
     return json.dumps(log, indent=2, ensure_ascii=False)

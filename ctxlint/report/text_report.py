@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ctxlint.findings import Finding
+from ctxlint.findings import Finding, printable
 
 
 def render(findings: list[Finding], ctx) -> str:
@@ -14,7 +14,7 @@ def render(findings: list[Finding], ctx) -> str:
         mark = ""
         if f.fix is not None:
             mark = " [*]" if f.fix.safety == "safe" else " [unsafe fix]"
-        out.append(f"{f.path}:{f.line}:{f.col}: {f.code}{mark} {f.message}")
+        out.append(f"{printable(f.path)}:{f.line}:{f.col}: {f.code}{mark} {printable(f.message)}")
     if ctx.quiet:
         return "\n".join(out)
     if ctx.statistics and findings:
@@ -28,17 +28,24 @@ def render(findings: list[Finding], ctx) -> str:
             fx = " [*]" if fixable[code] else (" [unsafe fix]" if unsafe[code] else "")
             out.append(f"{n:>6}  {code}  {name}{fx}")
     n = len(findings)
+    checked = ctx.files - len(ctx.skipped)
+    if ctx.skipped:
+        k = len(ctx.skipped)
+        names = ", ".join(printable(p) for p, _ in ctx.skipped[:3]) + (", ..." if k > 3 else "")
+        out.append(f"Skipped {k} file{'s' if k != 1 else ''} over the max-file-size limit, not checked: {names} "
+                   f"(raise `max-file-size` in [tool.ctxlint] to check {'them' if k != 1 else 'it'}).")
     if n:
         safe = sum(1 for f in findings if f.fix is not None and f.fix.safety == "safe")
         unsafe = sum(1 for f in findings if f.fix is not None and f.fix.safety != "safe")
-        summary = f"Found {n} finding{'s' if n != 1 else ''} in {ctx.files} file{'s' if ctx.files != 1 else ''}."
+        summary = f"Found {n} finding{'s' if n != 1 else ''} in {checked} file{'s' if checked != 1 else ''}."
         if safe:
             summary += f"\n[*] {safe} fixable with `ctxlint check --fix`."
         if unsafe:
             summary += f"\n{unsafe} more fixable with `--fix --unsafe-fixes`."
         out.append(summary)
     else:
-        out.append(f"All checks passed ({ctx.files} file{'s' if ctx.files != 1 else ''}).")
+        out.append(f"All checks passed ({checked} file{'s' if checked != 1 else ''}"
+                   + (f"; {len(ctx.skipped)} skipped)." if ctx.skipped else ")."))
     if ctx.fixed:
         out.append(f"Fixed {ctx.fixed} finding{'s' if ctx.fixed != 1 else ''}.")
     return "\n".join(out)

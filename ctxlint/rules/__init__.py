@@ -10,6 +10,17 @@ registry imports every module of `RULE_PACKAGES`) and a corpus folder
 `ctxlint.semantic`, never in a rule module.
 
 The registry is machine-readable: `ctxlint rules --output-format json` prints it.
+
+One code, one rule per language (CTX206 context-not-propagated has a Go half in
+`rules/go/ctx206_context_not_propagated_go.py` and a Python half in
+`rules/python/ctx206_context_not_propagated.py`): each half is an ordinary `Rule`
+subclass with the same `code` and `name` and its own `language`. The registry keeps
+every half under `(code, language)` (`_PARTS`); when a code has more than one half,
+`all_rules()` returns a single `LanguageDispatch` for it (language "go+python",
+docs merged heading by heading, prefilter tokens united) whose `check` runs the
+half of the file's language. So `ctxlint rules`, `explain`, select/ignore and the
+engine still see one entry per code. The same code registered twice for one
+language still raises.
 """
 
 from __future__ import annotations
@@ -30,15 +41,11 @@ RULE_PACKAGES: tuple[str, ...] = (
 FAMILIES: tuple[str, ...] = (
     "ctxlint.rules.meta",
     "ctxlint.rules.lifecycle",
-    "ctxlint.rules.references",
-    "ctxlint.rules.templates",
-    "ctxlint.rules.retention",
-    "ctxlint.rules.cache_keys",
-    "ctxlint.rules.training",
-    "ctxlint.rules.go_context",
 )
 
 _REGISTRY: dict[str, "Rule"] = {}
+#: (code, language) -> the rule implementing that code for that language.
+_PARTS: dict[tuple[str, str], "Rule"] = {}
 
 
 class Rule:
@@ -59,7 +66,7 @@ class Rule:
 
     `check(facts)` yields `Finding`s for one file; it never parses and never prints.
     `facts` is the language's per-file facts object (`semantic.python.facts.PythonFacts`,
-    `languages.go.GoFacts`, `languages.jinja.JinjaFacts`).
+    `semantic.go.facts.GoFacts`, `semantic.jinja.templates.JinjaFacts`).
     """
 
     code: ClassVar[str] = ""
@@ -74,9 +81,12 @@ class Rule:
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
         if cls.code:
-            if cls.code in _REGISTRY and type(_REGISTRY[cls.code]) is not cls:
-                raise RuntimeError(f"duplicate rule code {cls.code}")
-            _REGISTRY[cls.code] = cls()
+            key = (cls.code, cls.language)
+            if key in _PARTS and type(_PARTS[key]) is not cls:
+                raise RuntimeError(f"duplicate rule code {cls.code} for language {cls.language}")
+            _PARTS[key] = cls()
+            parts = [r for (c, _), r in sorted(_PARTS.items()) if c == cls.code]
+            _REGISTRY[cls.code] = parts[0] if len(parts) == 1 else LanguageDispatch(parts)
 
     def check(self, facts) -> Iterable["Finding"]:  # pragma: no cover - interface
         raise NotImplementedError
@@ -87,6 +97,89 @@ class Rule:
 
     def __repr__(self) -> str:
         return f"<{self.code} {self.name}>"
+
+
+#: Per-file facts classes by language, as (module, class): `facts_language` tests
+#: `isinstance` only against modules already imported (a facts object's class is).
+_FACTS_CLASSES: dict[str, tuple[str, str]] = {
+    "python": ("ctxlint.semantic.python.facts", "PythonFacts"),
+    "go": ("ctxlint.semantic.go.facts", "GoFacts"),
+    "jinja": ("ctxlint.semantic.jinja.templates", "JinjaFacts"),
+}
+
+
+def facts_language(facts) -> str | None:
+    """The language ("python", "go", "jinja") of a per-file facts object, else None."""
+    import sys
+    for lang, (mod, cls) in _FACTS_CLASSES.items():
+        m = sys.modules.get(mod)
+        if m is not None and isinstance(facts, getattr(m, cls, ())):
+            return lang
+    return getattr(facts, "language", None)
+
+
+class LanguageDispatch(Rule):
+    """One code implemented by one `Rule` per language (CTX206: Go and Python).
+
+    Args:
+        parts: the per-language rules (same code and name, distinct `language`).
+    Raises:
+        RuntimeError: the parts disagree on the name (a code has one name).
+
+    `check(facts)` runs the part whose language is the file's (`facts_language`);
+    `language` is the parts' languages joined by "+" (what `engine.rules_for`
+    reads); `doc` has each heading once, with each part's section under it,
+    labelled by language; `tokens` are the union (a part's own check stays
+    cheap where its language's shared facts are absent).
+    """
+
+    def __init__(self, parts: list[Rule]):
+        names = {p.name for p in parts}
+        if len(names) != 1:
+            raise RuntimeError(f"rule {parts[0].code} has different names per language: {sorted(names)}")
+        self.parts = {p.language: p for p in parts}
+        first = parts[0]
+        self.code = first.code
+        self.name = first.name
+        self.language = "+".join(sorted(self.parts))
+        self.summary = " / ".join(f"{_LANG_LABEL.get(p.language, p.language)}: {p.summary}" for p in parts)
+        self.tokens = () if any(not p.tokens for p in parts) else tuple(
+            dict.fromkeys(t for p in parts for t in p.tokens))
+        safeties = {p.fix_safety for p in parts} - {None}
+        self.fix_safety = None if not safeties else ("unsafe" if "unsafe" in safeties else "safe")
+        self.default = any(p.default for p in parts)
+        self.doc = _merge_docs(parts)
+
+    def check(self, facts):
+        part = self.parts.get(facts_language(facts) or "")
+        return part.check(facts) if part is not None else ()
+
+    def __repr__(self) -> str:
+        return f"<{self.code} {self.name} ({self.language})>"
+
+
+_LANG_LABEL = {"python": "Python", "go": "Go", "jinja": "Jinja"}
+
+
+def _merge_docs(parts: list[Rule]) -> str:
+    """Merge the parts' docs: each `## ` heading once, each part's text under it as
+    a `**Go.**` / `**Python.**` paragraph, headings in the first part's order."""
+    import re
+    order: list[str] = []
+    sections: dict[str, list[tuple[str, str]]] = {}
+    for p in parts:
+        for m in re.finditer(r"^## (.+?)\n(.*?)(?=^## |\Z)", p.doc, re.S | re.M):
+            head, body = m.group(1).strip(), m.group(2).strip()
+            if head not in sections:
+                order.append(head)
+                sections[head] = []
+            sections[head].append((_LANG_LABEL.get(p.language, p.language), body))
+    out = []
+    for head in order:
+        out.append(f"## {head}")
+        for label, body in sections[head]:
+            out.append(f"**{label}.**\n\n{body}\n" if len(sections[head]) > 1 else f"{body}\n")
+    return "\n".join(out) + "\n"
 
 
 def run_checks(facts, rules: Iterable["Rule"]) -> list["Finding"]:

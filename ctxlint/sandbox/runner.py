@@ -1,12 +1,23 @@
 """`ctxlint sandbox TARGET`: run a KV-cache manager in a child process and report checks A-G.
 
 The child is started with multiprocessing's "spawn" method (a fresh interpreter, no
-inherited state), lowers its own resource limits (`resource.setrlimit`: address
-space on CPU, CPU seconds) and imports TARGET (`path/to/module.py:factory`). The
-parent waits at most `--timeout` seconds per target (after a start-up allowance
-for the interpreter and torch): a target that hangs is killed, one that
-crashes the interpreter or raises is reported as a failed run with the reason.
-The parent never imports torch.
+inherited state), becomes the leader of a new session and process group
+(`os.setsid`), moves to a fresh temporary working directory, lowers its own
+resource limits (`resource.setrlimit`: address space on CPU, CPU seconds) and
+imports TARGET (`path/to/module.py:factory`). The parent waits at most `--timeout`
+seconds per target (after a start-up allowance for the interpreter and torch): a
+target that hangs is killed, one that crashes the interpreter or raises is
+reported as a failed run with the reason. At the end, and on a timeout, the
+parent kills the child's whole process group, so processes the target forked
+(and a multiprocessing resource tracker they keep alive) do not outlive the run
+nor hold the caller's pipes open. The child reports each phase it enters
+(import, build, run), so a child that dies mid-way (`os._exit` in the factory)
+is reported in the phase it died in. The parent never imports torch.
+
+What this isolates: a separate process and process group, rlimits (address space
+on CPU, CPU time, no core file), a wall-clock timeout, and a temporary working
+directory. What it does not: the filesystem (a target can still write any path
+its user can) and the network. It is a test harness, not a security boundary.
 
 Exit status: 0 when every check passed (a check the target has no part for is
 "skip"), 1 when a check failed or the manager crashed, hung or raised while the
@@ -37,6 +48,19 @@ MEMORY_LIMIT_BYTES = 6 * 1024 ** 3
 STARTUP_SECONDS = 120.0
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+#: What to run when torch is missing (README "Runtime sandbox").
+TORCH_INSTALL_HINT = ("install it with `pip install 'ctxlint[runtime]'`, or the CPU build the README pins: "
+                      "`pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu`")
+
+
+def torch_missing() -> bool:
+    """Is torch absent from this interpreter? Looked up without importing it."""
+    import importlib.util
+    try:
+        return importlib.util.find_spec("torch") is None
+    except (ImportError, ValueError):
+        return True
 
 
 def parse_target(spec: str) -> tuple[Path, str]:
@@ -80,8 +104,11 @@ def _set_limits(device: str, timeout: float) -> dict:
     return limits
 
 
-def _run_one(path: str, factory: str, device: str, seed: int) -> dict:
-    """Import one target in this (child) process, build it, run the scenario."""
+def _run_one(path: str, factory: str, device: str, seed: int, conn=None) -> dict:
+    """Import one target in this (child) process, build it, run the scenario.
+
+    `conn`, when given, receives {"progress": phase} as each phase starts, so the
+    parent knows where a child that dies without a result died."""
     import importlib.util
     import inspect
 
@@ -89,7 +116,13 @@ def _run_one(path: str, factory: str, device: str, seed: int) -> dict:
     from ctxlint.sandbox.scenario import check_pool, run_all
 
     msg: dict[str, Any] = {"status": "error", "checks": [], "phase": "import"}
+
+    def enter(phase: str) -> None:
+        msg["phase"] = phase
+        if conn is not None:
+            conn.send({"progress": phase})
     try:
+        enter("import")
         sys.path.insert(0, str(Path(path).parent))
         spec = importlib.util.spec_from_file_location(f"_ctxlint_sandbox_target_{Path(path).stem}", path)
         module = importlib.util.module_from_spec(spec)
@@ -97,7 +130,7 @@ def _run_one(path: str, factory: str, device: str, seed: int) -> dict:
         make = getattr(module, factory, None)
         if make is None:
             raise AttributeError(f"{Path(path).name} has no attribute {factory!r}")
-        msg["phase"] = "build"
+        enter("build")
         try:
             params = inspect.signature(make).parameters
         except (TypeError, ValueError):
@@ -105,7 +138,7 @@ def _run_one(path: str, factory: str, device: str, seed: int) -> dict:
         takes_device = "device" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
         target = as_target(make(device=device) if takes_device else make())
         check_pool(target)
-        msg["phase"] = "run"
+        enter("run")
         msg["checks"] = [c.as_dict() for c in run_all(target, device, seed)]
         msg["status"] = "ok"
     except BaseException as exc:  # noqa: BLE001 - every failure of the target becomes a report
@@ -114,8 +147,16 @@ def _run_one(path: str, factory: str, device: str, seed: int) -> dict:
     return msg
 
 
-def _child_main(jobs: list, device: str, seed: int, timeout: float, conn) -> None:
-    """Entry point of the spawned child: limits, torch, then one message per (path, factory) job."""
+def _child_main(jobs: list, device: str, seed: int, timeout: float, conn, workdir: str | None = None) -> None:
+    """Entry point of the spawned child: own session, temp cwd, limits, torch, then
+    progress messages and one result message per (path, factory) job."""
+    # A session (and process group) of its own: the parent kills the whole group,
+    # taking along whatever the target forked.
+    with contextlib.suppress(OSError):
+        os.setsid()
+    if workdir:
+        with contextlib.suppress(OSError):
+            os.chdir(workdir)
     # The target's prints must not mix with the parent's (possibly JSON) stdout.
     try:
         os.dup2(2, 1)
@@ -139,7 +180,7 @@ def _child_main(jobs: list, device: str, seed: int, timeout: float, conn) -> Non
     conn.send({"ready": True})
     for path, factory in jobs:
         torch.manual_seed(seed)
-        msg = _run_one(path, factory, device, seed)
+        msg = _run_one(path, factory, device, seed, conn)
         msg["limits"] = limits
         conn.send(msg)
     conn.close()
@@ -188,10 +229,12 @@ def run_targets(specs: list[str], device: str = "cpu", seed: int = 0, timeout: f
     Raises:
         ValueError: a malformed TARGET or missing file.
     """
+    import tempfile
     jobs = [tuple(map(str, parse_target(s))) for s in specs]
     ctx = multiprocessing.get_context("spawn")
     recv, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child_main, args=(jobs, device, seed, timeout, send),
+    workdir = tempfile.TemporaryDirectory(prefix="ctxlint-sandbox-")
+    proc = ctx.Process(target=_child_main, args=(jobs, device, seed, timeout, send, workdir.name),
                        name="ctxlint-sandbox", daemon=True)
     reports = []
     t0 = time.monotonic()
@@ -228,12 +271,23 @@ def run_targets(specs: list[str], device: str = "cpu", seed: int = 0, timeout: f
             elif broken is not None:
                 report["status"], report["error"] = "error", f"not run: the child had already failed ({broken[1]})"
             else:
-                got = recv.poll(timeout)
-                if got:
-                    try:
-                        msg = recv.recv()
-                    except EOFError:
-                        msg = None
+                # Progress messages name the phase; the last one is the result.
+                deadline = time.monotonic() + timeout
+                phase = "import"
+                got = False
+                while True:
+                    got = recv.poll(max(0.0, deadline - time.monotonic()))
+                    msg = None
+                    if got:
+                        try:
+                            msg = recv.recv()
+                        except EOFError:
+                            msg = None
+                    if msg is not None and "progress" in msg:
+                        phase = msg["progress"]
+                        continue
+                    break
+                report["phase"] = phase
                 if msg is None:
                     if got:  # the pipe closed: the child died (or is dying, e.g. dumping core)
                         proc.join(30)
@@ -244,8 +298,7 @@ def run_targets(specs: list[str], device: str = "cpu", seed: int = 0, timeout: f
                         broken = ("crash", f"child killed by signal {-code}" if code is not None and code < 0
                                   else f"child exited with status {code} without a result")
                     report["status"], report["error"] = broken
-                    if proc.is_alive():
-                        proc.kill()
+                    _kill_group(proc)
             if msg is not None:
                 report["status"] = msg.get("status", "error")
                 report["error"] = msg.get("error")
@@ -261,11 +314,29 @@ def run_targets(specs: list[str], device: str = "cpu", seed: int = 0, timeout: f
     finally:
         if proc.is_alive():
             proc.join(5)
-        if proc.is_alive():
-            proc.kill()
-            proc.join(5)
+        _kill_group(proc)
         recv.close()
+        with contextlib.suppress(OSError):
+            workdir.cleanup()
     return reports
+
+
+def _kill_group(proc) -> None:
+    """SIGKILL the child's process group (the child and everything it forked), then reap the child.
+
+    The child made itself a group leader (`os.setsid`), so its pid is the group id;
+    the group outlives the child while a grandchild lives. Falls back to killing
+    the child alone when it had not got as far as `setsid`.
+    """
+    import signal
+    pid = proc.pid
+    if pid is not None and hasattr(os, "killpg"):
+        # Also when the child is already gone: its group lives on while a grandchild does.
+        with contextlib.suppress(OSError):
+            os.killpg(pid, signal.SIGKILL)
+    if proc.is_alive():
+        proc.kill()
+    proc.join(5)
 
 
 def run_target(spec: str, device: str = "cpu", seed: int = 0, timeout: float = 120.0) -> dict:
@@ -312,6 +383,9 @@ def render_text(report: dict) -> str:
 def main(args) -> int:
     """`ctxlint sandbox` (args from cli.py: target, device, seed, json, timeout). Returns the exit code."""
     timeout = getattr(args, "timeout", 120.0) or 120.0
+    if torch_missing():
+        sys.stderr.write(f"ctxlint: error: the sandbox needs torch, which is not installed here; {TORCH_INSTALL_HINT}\n")
+        return EXIT_USAGE
     try:
         report = run_target(args.target, device=args.device, seed=args.seed, timeout=timeout)
     except ValueError as exc:

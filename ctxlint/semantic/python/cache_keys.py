@@ -427,11 +427,131 @@ class CacheKeyFacts:
         # the instance itself carries a scope id: self containers are per scope
         cls = facts.enclosing_class(fn)
         if me and cls is not None and facts.parents.get(fn) is cls:
+            switched = self.switched_scope_attrs(cls)
             for sid, path in self.class_scope_fields(cls.name, depth=1):
+                if path.split(".")[0] in switched:
+                    continue  # switched by a setter: the object serves several scopes in turn
                 r.self_scoped = True
                 r.ids.setdefault(sid, f"{me}.{path}")
+            # a scope held on the object and switched by a setter (`use_adapter(a)`:
+            # `self.active_adapter = a`) is in scope wherever a method reads it
+            read = {n.attr for n in facts.walk(fn) if isinstance(n, ast.Attribute)
+                    and isinstance(n.value, ast.Name) and n.value.id == me and isinstance(n.ctx, ast.Load)}
+            for attr, (sid, setter) in switched.items():
+                if attr in read and setter is not fn:
+                    r.ids.setdefault(sid, f"{me}.{attr}")
         self._reach[id(fn)] = r
         return r
+
+    def switched_scope_attrs(self, cls: ast.ClassDef) -> dict[str, tuple[str, ast.AST]]:
+        """Attributes of `cls` that hold a scope and are switched by a setter: a method
+        other than `__init__` assigns `self.A = p` from its parameter `p`, and the value
+        is a scope (the parameter's annotated class has scope-id fields, or the
+        parameter's or the attribute's name is a scope id or has a scope-kind word).
+        Returns attr -> (scope id it stands for, the setter def)."""
+        def build():
+            out: dict[str, tuple[str, ast.AST]] = {}
+            for m in cls.body:
+                if not isinstance(m, FunctionNode) or m.name in ("__init__", "__post_init__", "__new__"):
+                    continue
+                me = self._self_param(m)
+                if not me:
+                    continue
+                params = self.params(m)
+                for n in self.facts.walk(m):
+                    if not (isinstance(n, (ast.Assign, ast.AnnAssign)) and isinstance(n.value, ast.Name)
+                            and n.value.id in params and n.value.id != me):
+                        continue
+                    targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+                    for t in targets:
+                        if not (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == me):
+                            continue
+                        sid = self._scope_of_value(params[n.value.id], t.attr)
+                        if sid:
+                            out.setdefault(t.attr, (sid, m))
+            return out
+        return self.facts.memo(f"ck_switched_{id(cls)}", build)
+
+    def switched_object(self, fn: ast.AST, text: str) -> bool:
+        """Is `text` (`self.active_adapter`) a setter-switched attribute holding an object of
+        a same-file class (not an id)? Such an object may be None or unhashable, so CTX501
+        offers no fix that puts it into a key."""
+        cls = self.facts.enclosing_class(fn)
+        parts = text.split(".")
+        if cls is None or len(parts) != 2:
+            return False
+        got = self.switched_scope_attrs(cls).get(parts[1])
+        if not got:
+            return False
+        setter = got[1]
+        for n in self.facts.walk(setter):
+            if isinstance(n, (ast.Assign, ast.AnnAssign)) and isinstance(n.value, ast.Name):
+                targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+                if any(isinstance(t, ast.Attribute) and t.attr == parts[1] for t in targets):
+                    p = self.params(setter).get(n.value.id)
+                    return p is not None and self.annotation_class(p.annotation) is not None
+        return False
+
+    def _scope_of_value(self, param: ast.arg, attr: str) -> str | None:
+        """The scope id a parameter stored on `self.<attr>` stands for, or None."""
+        cls = self.annotation_class(param.annotation)
+        if cls:
+            fields = self.class_scope_fields(cls, depth=1)
+            if fields:
+                return fields[0][0]
+        for name in (param.arg, attr):
+            if name in self.ids:
+                return name
+            kind = scope_kind(name)
+            if kind != name and kind not in NON_DEMANDING_KINDS:
+                return name
+        return None
+
+    def is_cache_container(self, c) -> bool:
+        """Is a container a cache: a cachetools cache, a name that says so (`CACHE_WORDS`,
+        a hint), or one used as a cache — looked up and filled by the same key in one
+        function (`setdefault` whose result is used; `if k not in c: c[k] = ...`), or
+        indexed by a digest (a hash()/hashlib value, also one a same-file helper returns)?"""
+        if c.kind.endswith("Cache") or self.is_cache_name(c.attr):
+            return True
+        def build():
+            facts = self.facts
+            for s in c.inserts:
+                # `c.setdefault(k, computed)` whose result is used: get-or-compute; a
+                # grouping `c.setdefault(k, []).append(x)` stores an empty display
+                if s.kind == "setdefault" and not isinstance(facts.parents.get(s.node), ast.Expr) \
+                        and s.value is not None and not _empty_display(s.value):
+                    return True
+            for s in c.inserts:
+                if s.key is not None and s.function is not None and _guarded_by_miss(facts, c, s):
+                    return True
+            for s in (*c.reads, *c.inserts):
+                if s.key is not None and s.function is not None and self.digest_derived(s.function, s.key):
+                    return True
+            return False
+        return self.facts.memo(f"ck_cache_use_{id(c)}", build)
+
+    def digest_derived(self, fn: ast.AST, key: ast.AST, depth: int = 2) -> bool:
+        """Is `key` (followed through `fn`'s locals) a digest, or the result of a same-file
+        function whose returned value is built from one?"""
+        for n in self.closure(fn, [key]):
+            if self.digest_call(n):
+                return True
+            if depth and isinstance(n, ast.Call):
+                f = n.func
+                name = f.id if isinstance(f, ast.Name) else f.attr if (
+                    isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in ("self", "cls")) else None
+                for d in self._defs_named(name):
+                    rets = [r.value for r in self.facts.walk(d) if isinstance(r, ast.Return) and r.value is not None]
+                    if rets and any(self.digest_derived(d, r, depth - 1) for r in rets):
+                        return True
+        return False
+
+    def _defs_named(self, name: str | None) -> list[ast.AST]:
+        if not name:
+            return []
+        index = self.facts.memo("ck_defs_by_name", lambda: _defs_by_name(self.facts))
+        return index.get(name, [])
 
     def scope_id_of_name(self, name: str) -> str | None:
         """A scope id a free-form name stands for (`current_tenant` -> "tenant", `_request_id_var`
@@ -474,6 +594,10 @@ class CacheKeyFacts:
             elif isinstance(n, ast.Attribute):
                 if n.attr in self.ids:
                     out.append((n.attr, n))
+                elif whole and isinstance(n.value, ast.Name) and n.value.id == "self" \
+                        and (cls := facts.enclosing_class(fn)) is not None \
+                        and n.attr in self.switched_scope_attrs(cls):
+                    out.append((self.switched_scope_attrs(cls)[n.attr][0], n))
                 elif whole and any(w in SCOPE_KIND_WORDS for w in ident_words(n.attr)):
                     out.append(("<root>", n))
                 elif n.attr == "get" and facts.is_contextvar(n.value):
@@ -508,7 +632,7 @@ class CacheKeyFacts:
         out: list[KeySink] = []
         # 1. cache containers: module, class and self. containers whose name says cache
         for c in facts.containers:
-            if c.kind in ("list", "deque") or not (self.is_cache_name(c.attr) or c.kind.endswith("Cache")):
+            if c.kind in ("list", "deque") or not self.is_cache_container(c):
                 continue
             by_fn: dict[int, list] = {}
             for s in (*c.reads, *c.inserts, *c.removals):
@@ -612,6 +736,41 @@ class CacheKeyFacts:
         if c.scope in ("module", "class"):
             return True
         return not self.reach(fn).self_scoped
+
+
+def _empty_display(v: ast.AST) -> bool:
+    if isinstance(v, (ast.List, ast.Tuple, ast.Set)):
+        return not v.elts
+    if isinstance(v, ast.Dict):
+        return not v.keys
+    return isinstance(v, ast.Call) and not v.args and not v.keywords \
+        and isinstance(v.func, ast.Name) and v.func.id in ("list", "dict", "set", "deque", "OrderedDict")
+
+
+def _guarded_by_miss(facts: "PythonFacts", c, s) -> bool:
+    """Is insertion `s` the fill of a get-or-compute: under an `if` that tests the same key
+    in the same container (`if k not in c:` / `if c.get(k) is None:`), storing a value
+    that does not read the container (an accumulator `c[k] = c.get(k, 0) + x` reads it)?"""
+    key = ast.dump(s.key)
+    reads = [r for r in c.reads if r.function is s.function and r.key is not None and ast.dump(r.key) == key]
+    if not reads:
+        return False
+    if s.value is not None and any(r.node is n for r in c.reads for n in ast.walk(s.value)):
+        return False
+    tests = []
+    for a in facts.ancestors(s.node):
+        if a is s.function:
+            break
+        if isinstance(a, ast.If):
+            tests.append(a.test)
+    return any(r.node is n or facts.parents.get(r.node) is n for t in tests for n in ast.walk(t) for r in reads)
+
+
+def _defs_by_name(facts: "PythonFacts") -> dict[str, list[ast.AST]]:
+    out: dict[str, list[ast.AST]] = {}
+    for d in facts.nodes(ast.FunctionDef, ast.AsyncFunctionDef):
+        out.setdefault(d.name, []).append(d)
+    return out
 
 
 def cache_key_facts(facts: "PythonFacts") -> CacheKeyFacts:

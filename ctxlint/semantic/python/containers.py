@@ -39,7 +39,10 @@ EVICT_WORDS = frozenset({"evict", "expire", "prune", "trim", "purge", "cleanup",
 #: Methods whose first positional argument is the key.
 _KEYED = frozenset({"setdefault", "pop", "discard", "remove", "add", "__setitem__",
                     "__delitem__", "get", "__getitem__", "put", "put_nowait"})
-#: Class-name words marking classes whose instances live as long as the process.
+#: Hint: class-name head nouns of classes whose instances live as long as the process
+#: (vLLM's LLMEngine/Scheduler/KVCacheManager, sglang's TokenizerManager/Scheduler,
+#: FastAPI/Starlette apps, HTTP clients, connection pools). Used only where the value
+#: facts (module-level instantiation, a registry's per-call keys) say nothing.
 LONG_LIVED_CLASS_WORDS: tuple[str, ...] = (
     "engine", "scheduler", "manager", "server", "frontend", "registry", "cache", "pool",
     "router", "service", "allocator", "tracker", "controller", "orchestrator", "coordinator",
@@ -63,7 +66,8 @@ class ContainerSite:
             `update`, `put`, `pop`, `popitem`, `clear`, `discard`, `remove`, ...) |
             "del" (`del c[k]`) | "del-container" (`del self.c`) | "reassign" |
             "evict" (an eviction-style method, `c.expire()`) | "get" | "in" |
-            "escape" (passed to a call, returned, or aliased outside the function).
+            "escape" (passed to a call, returned, aliased outside the function, or
+            the attribute named by a string literal of the file: reached reflectively).
         key: the key expression (subscript slice, first argument of keyed methods,
             left operand of `in`), or None (append, clear, popitem, reassign).
         value: the stored value expression for insertions (assigned value,
@@ -101,8 +105,11 @@ class LongLivedContainer:
         scope: "module" | "class" | "instance".
         owner: the `ast.ClassDef` for class/instance containers, else None.
         long_lived: True for module and class containers, and for instance containers of a
-            class whose name says it is long-lived (engine, scheduler, manager, server,
-            frontend, registry, cache, pool, ...) or that is instantiated at module level.
+            class that is instantiated at module level, that indexes its containers by
+            per-call keys in one method and removes by per-call keys in another (a registry:
+            `_serves_many_keys`), or,
+            as a documented hint, whose name says it is long-lived
+            (`LONG_LIVED_CLASS_WORDS`).
         kind: "dict" | "list" | "set" | "OrderedDict" | "defaultdict" | "deque" | "Counter" |
             "WeakValueDictionary" | "WeakKeyDictionary" | "WeakSet" | "LRUCache" | "TTLCache" | ...
         creation: the value expression that creates it (`{}`, `dict()`, `OrderedDict()`);
@@ -359,10 +366,57 @@ def collect_containers(facts: "PythonFacts") -> list[LongLivedContainer]:
     # 4. classify each reference
     for ref, c, meth in refs:
         _classify(facts, ref, c, meth)
+    # 5. a class that indexes its containers by per-call keys in several methods is a
+    #    registry serving many requests: its instances outlive each key (value fact)
+    by_class: dict[int, list[LongLivedContainer]] = {}
+    for c in out:
+        if c.scope == "instance" and not c.long_lived:
+            by_class.setdefault(id(c.owner), []).append(c)
+    for group in by_class.values():
+        if _serves_many_keys(facts, group):
+            for c in group:
+                c.long_lived = True
+    # 4b. an attribute named by a string in the file (`other_param_names = ("r", "scaling")`,
+    #     `getattr(self, name).pop(adapter)`) is reached reflectively: it may be cleared
+    #     there, so it escapes the analysis (peft's layers delete adapters this way)
+    strings = facts.memo("containers.strings", lambda: {n.value for n in facts.nodes(ast.Constant)
+                                                         if isinstance(n.value, str)})
+    for c in out:
+        if c.scope != "module" and c.attr in strings and c.creation is not None:
+            c.escapes.append(ContainerSite(c.creation, "escape", None, None, None, c.creation_method))
     for c in out:
         for lst in (c.inserts, c.removals, c.reads, c.escapes):
             lst.sort(key=lambda s: (getattr(s.node, "lineno", 0), getattr(s.node, "col_offset", 0)))
     return out
+
+
+def _varies_per_call(facts: "PythonFacts", key: ast.AST) -> bool:
+    """Is a key built from per-call values: it reads a name that is neither `self`/`cls`
+    nor bound at module level (a parameter, a local, a loop variable)?"""
+    mod = facts.module_names
+    for n in ast.walk(key):
+        if isinstance(n, ast.Name) and n.id not in ("self", "cls") and n.id not in mod:
+            return True
+    return False
+
+
+def _serves_many_keys(facts: "PythonFacts", group: list[LongLivedContainer]) -> bool:
+    """Does the class give its containers a per-key lifecycle — one method (other than
+    `__init__`) inserts under a per-call key and another removes by a per-call key?
+    Such an object is a registry that requests, sessions or groups come and go
+    through, not a per-request value. (Reads alone do not count: peft's layers read
+    their per-adapter dicts in `forward` but are not registries of requests.)"""
+    ins: set[str] = set()
+    rm: set[str] = set()
+    for c in group:
+        for dest, sites in ((ins, c.inserts), (rm, c.removals)):
+            for s in sites:
+                if s.key is None or s.method is None or s.method.name in ("__init__", "__post_init__"):
+                    continue
+                if isinstance(s.key, ast.Constant) or not _varies_per_call(facts, s.key):
+                    continue
+                dest.add(s.method.name)
+    return bool(ins) and bool(rm) and bool(ins - rm or rm - ins) and len(ins | rm) >= 2
 
 
 def _class_chain(cls: ast.ClassDef, classes: dict[str, ast.ClassDef],

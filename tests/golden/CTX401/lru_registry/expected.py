@@ -1,8 +1,24 @@
 """Per-user agent graphs."""
 import functools
-from cachetools import LRUCache
+from collections import OrderedDict
 
-_USER_AGENT_GRAPHS = LRUCache(maxsize=64)
+
+class _BoundedDict(OrderedDict):
+    """A dict that keeps at most `maxsize` entries: storing a key makes it the newest,
+    and the oldest entry goes when the bound is passed (added by ctxlint, CTX401)."""
+
+    def __init__(self, *args, maxsize=1024, **kwargs):
+        self.maxsize = maxsize
+        super().__init__(*args, **kwargs)
+
+    def __setitem__(self, key, value):
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        if len(self) > self.maxsize:
+            self.popitem(last=False)
+
+
+_USER_AGENT_GRAPHS = _BoundedDict(maxsize=64)
 
 
 def get_user_subagent(integration_id, user_id, compile_agent):

@@ -4,7 +4,7 @@ from weakref import WeakValueDictionary
 
 class MiniEngine:
     def __init__(self):
-        self.child_to_group: Dict[str, object] = WeakValueDictionary()  # child id -> group
+        self.child_to_group: WeakValueDictionary[str, object] = WeakValueDictionary()  # child id -> group
 
     def submit(self, parent_id, group, n):
         for i in range(n):

@@ -1,0 +1,204 @@
+"""CTX101 lost-cancel (Go): a cancel func discarded, or not called on every path."""
+
+from __future__ import annotations
+
+from ctxlint.findings import SAFE, Edit, Fix
+from ctxlint.fixers.go_edits import (
+    ctx_name,
+    ctx_type_prefix,
+    def_data,
+    end_of_scope_cancel_edits,
+    free_name,
+    insert_after_line,
+    only_comment_after,
+)
+from ctxlint.languages.go import LOOP_TYPES
+from ctxlint.rules import Rule
+from ctxlint.semantic.go.cancel import (
+    ident_role,
+    in_loop,
+    lost_cancel_path,
+    statement_of,
+)
+from ctxlint.semantic.go.cfg import END
+from ctxlint.semantic.go.ctx import CANCEL_TOKENS
+from ctxlint.semantic.go.escape import ctx_escapes, loop_escape
+
+
+class LostCancel(Rule):
+    code = "CTX101"
+    name = "lost-cancel"
+    language = "go"
+    summary = "Cancel func of context.WithCancel/WithTimeout/WithDeadline discarded or not called on every path."
+    tokens = CANCEL_TOKENS
+    fix_safety = SAFE
+    doc = """\
+## What it does
+Finds the cancel func returned by `context.WithCancel`, `WithTimeout`,
+`WithDeadline` and their `...Cause` variants (the `:=`, `=` and `var` forms,
+renamed imports of "context" included) that is discarded with `_`, or that some
+path through the function's control-flow graph carries to a return (or the end
+of the function) without using it. A path through `panic`, `os.Exit`,
+`log.Fatal*`, `t.FailNow`/`Fatal*` or `runtime.Goexit`, or into an infinite
+loop, never returns and is not reported. Any escape of the cancel func counts as
+a use (returned, stored, passed to a call, captured by a closure), as in go vet.
+Unlike go vet, `_ = cancel` is not a use, and a cancel func overwritten (by a
+later assignment, or by the next iteration of a loop) before it was called is
+reported. Function literals are analysed as their own functions; `main.main` is
+exempt from the path check (returning from it ends the process).
+
+## Why is this bad
+Until it is cancelled, a derived context stays registered with its parent and a
+`WithTimeout`/`WithDeadline` context keeps its timer. In a gateway, router or
+KV-cache sync loop every request leaks one context (and its goroutines waiting on
+`Done()`) until the parent — often `context.Background()` — ends, which is never.
+
+## Example
+```go
+func (r *Router) Route(parent context.Context, prompt string) (string, error) {
+	ctx, _ := context.WithTimeout(parent, r.budget)
+	return r.forward(ctx, prompt)
+}
+```
+
+## Use instead
+```go
+func (r *Router) Route(parent context.Context, prompt string) (string, error) {
+	ctx, cancel := context.WithTimeout(parent, r.budget)
+	defer cancel()
+	return r.forward(ctx, prompt)
+}
+```
+
+## Fix safety
+Safe. The fix renames `_` to `cancel` (or a free name) and inserts
+`defer cancel()` on the next line; when the cancel func exists but is missed on
+some path, it inserts `defer cancel()` after the assignment — only when every
+other reference is a direct call (a cancel func handed to a goroutine, a struct
+or a caller is an ownership transfer that a defer would break). Inside a loop
+the fix calls `cancel()` wherever the iteration's block is left instead of
+deferring (see CTX102). Calling a cancel func twice is harmless.
+
+## Source
+go vet's `lostcancel` analyzer (golang.org/x/tools/go/analysis/passes/lostcancel);
+the `context` package docs ("Failing to call the CancelFunc leaks the child and its
+children until the parent is canceled"); ollama/ollama#9431, grpc/grpc-go#2985.
+"""
+
+    def check(self, facts):
+        taken: dict[int, set[str]] = {}
+        for d in facts.cancel_defs:
+            if d.fn is None or d.cancel.type != "identifier":
+                continue
+            name = facts.text_of(d.cancel)
+            if name == "_":
+                yield facts.finding(self, d.call, (
+                    f"the cancel function returned by context.{d.func} is discarded with `_`; "
+                    "the context and its timer live until the parent is cancelled (context leak)"),
+                    fix=self._fix_discarded(facts, d, taken.setdefault(d.fn.id, set())))
+                continue
+            if facts.is_main_main(d.fn):
+                continue
+            if d.form == "=" and not facts.declares(d.fn, name):
+                continue  # a package var or a variable captured from an outer function
+            cfg = facts.cfg(d.fn)
+            if cfg is None:
+                continue
+            res = lost_cancel_path(facts, cfg, d, name)
+            if res is None:
+                continue
+            kind, node = res
+            if kind == "return":
+                if node == END:
+                    where = f"the end of the function on line {cfg.body.end_point[0] + 1}"
+                else:
+                    where = f"the return on line {node.start_point[0] + 1}"
+                msg = (f"the cancel function `{name}` returned by context.{d.func} is not called on every path: "
+                       f"{where} can be reached without calling it (possible context leak)")
+            elif facts.is_inside(node, d.stmt):
+                msg = (f"the cancel function `{name}` returned by context.{d.func} is overwritten by the next "
+                       "iteration of the loop before it is called (context leak)")
+            else:
+                msg = (f"the cancel function `{name}` returned by context.{d.func} is overwritten on line "
+                       f"{node.start_point[0] + 1} before it is called (context leak)")
+            yield facts.finding(self, d.call, msg, fix=self._fix_missed(facts, d, name))
+
+    # fixes ------------------------------------------------------------------
+    def _fix_discarded(self, facts, d, taken: set[str]) -> Fix | None:
+        stmt = statement_of(d)
+        if stmt is None or stmt.parent is None or stmt.parent.type != "statement_list":
+            return None
+        if d.stmt.type == "var_spec" and d.stmt.parent.type != "var_declaration":
+            return None
+        if not facts.starts_line(stmt) or not (facts.ends_line(stmt) or only_comment_after(facts, stmt)):
+            return None
+        if ctx_escapes(facts, d, include_go=True):
+            return None  # the context outlives the call: its owner must get the cancel func
+        name = free_name(facts, d.fn, taken)
+        edits = [Edit(facts.char_offset(d.cancel.start_byte), facts.char_offset(d.cancel.end_byte), name)]
+        if d.form == "=":
+            functype = "CancelCauseFunc" if d.func.endswith("Cause") else "CancelFunc"
+            start = facts.line_start_char(stmt.start_point[0])
+            edits.append(Edit(start, start, facts.indent_of(stmt) + f"var {name} {ctx_type_prefix(facts)}{functype}\n"))
+        call = f"{name}(nil)" if d.func == "WithCancelCause" else f"{name}()"
+        if in_loop(facts, stmt, d.fn):
+            if _escapes_its_loop(facts, d, stmt):
+                return None  # per-iteration cancel would end a context kept past its iteration
+            more = end_of_scope_cancel_edits(facts, stmt, name, ctx_name(facts, d), d.fn)
+            if more is None or d.func == "WithCancelCause":
+                return None
+            edits.extend(more)
+            desc = f"name the cancel func `{name}` and call it wherever the loop iteration's block is left"
+        else:
+            edits.append(insert_after_line(facts, stmt, f"defer {call}"))
+            desc = f"name the cancel func `{name}` and `defer {call}`"
+        return Fix(description=desc, safety=SAFE, edits=tuple(edits),
+                   data=def_data(facts, d))
+
+    def _fix_missed(self, facts, d, name: str) -> Fix | None:
+        stmt = statement_of(d)
+        if stmt is None or stmt.parent is None or stmt.parent.type != "statement_list":
+            return None
+        if not facts.starts_line(stmt) or not (facts.ends_line(stmt) or only_comment_after(facts, stmt)):
+            return None
+        if d.func == "WithCancelCause" or ctx_escapes(facts, d, include_go=False):
+            return None
+        # Every other reference must be a plain call in this very function: a cancel
+        # func that escapes has an owner, and deferring it would cut that owner short.
+        for ident in facts.identifiers(d.fn, name):
+            if facts.is_inside(ident, d.stmt):
+                continue
+            p = ident.parent
+            if p is not None and p.type == "var_spec":
+                continue  # its declaration
+            if p is not None and p.type == "expression_list" and ident_role(facts, ident, p, None) == "none":
+                continue  # `_ = cancel`
+            if p is None or p.type != "call_expression" or p.child_by_field_name("function") != ident:
+                return None
+            if facts.enclosing_function(ident).id != d.fn.id:
+                return None
+            gp = p.parent
+            if gp is None or gp.type not in ("expression_statement", "defer_statement"):
+                return None
+        if in_loop(facts, stmt, d.fn):
+            if _escapes_its_loop(facts, d, stmt):
+                return None  # per-iteration cancel would end a context kept past its iteration
+            edits = end_of_scope_cancel_edits(facts, stmt, name, ctx_name(facts, d), d.fn)
+            if edits is None:
+                return None
+            desc = f"call `{name}()` wherever the loop iteration's block is left"
+        else:
+            edits = [insert_after_line(facts, stmt, f"defer {name}()")]
+            desc = f"`defer {name}()` right after the context is created"
+        return Fix(description=desc, safety=SAFE, edits=tuple(edits),
+                   data=def_data(facts, d))
+
+
+def _escapes_its_loop(facts, d, stmt) -> bool:
+    """Does the context of `d` (made inside a loop) outlive its iteration (`loop_escape`)?"""
+    for a in facts.ancestors(stmt):
+        if a.id == d.fn.id:
+            return False
+        if a.type in LOOP_TYPES:
+            return loop_escape(facts, d, a, strict=True) is not None
+    return False

@@ -1,0 +1,264 @@
+"""CTX206 context-not-propagated, Go half: a fresh root context passed downstream
+while the caller's context is in scope. (The Python half lives in
+`rules/python/ctx206_context_not_propagated.py`; the registry joins them.)"""
+
+from __future__ import annotations
+
+from ctxlint.rules import Rule
+from ctxlint.semantic.go.ctx import (
+    ROOT_CONTEXTS,
+    documents_detachment,
+    has_testing_param,
+    module_go_version,
+    request_ctx_in_scope,
+    request_ctx_owner,
+    response_writer_params,
+)
+from ctxlint.semantic.go.escape import result_outlives_call
+
+#: Go release that added context.WithoutCancel (https://go.dev/doc/go1.21#context).
+WITHOUT_CANCEL_SINCE = (1, 21)
+
+
+class ContextNotPropagatedGo(Rule):
+    code = "CTX206"
+    name = "context-not-propagated"
+    language = "go"
+    summary = ("`context.Background()`/`TODO()` passed downstream (to a call, a `context.WithX`, a goroutine) "
+               "where the caller's ctx is in scope.")
+    tokens = ("Background()", "TODO()")
+    doc = """\
+## What it does
+Finds `context.Background()` and `context.TODO()` passed downstream — as an
+argument of a call, of `context.WithTimeout`/`WithCancel`/..., or of a `go`
+statement — inside a function where a request context is in scope: a
+`context.Context` parameter (not `_`), or an `*http.Request` parameter (its
+`r.Context()`, in a handler that also takes the `http.ResponseWriter`); a func
+literal sees its enclosing functions' parameters.
+
+It stays silent where a fresh context is the point:
+- inside a `defer`, or after a `<-ctx.Done()` receive (cleanup with its own timeout);
+- on an error path (`if err != nil { release(context.Background()) }`);
+- in a callback literal that runs later (assigned, or handed to another call);
+- in a goroutine before Go 1.21 (no `context.WithoutCancel` to keep it alive);
+- where the fresh context backs something that outlives the call (an object's
+  lifetime context `c.ctx, c.cancel = context.WithCancel(context.Background())`,
+  a fifo or stream a goroutine keeps using);
+- where the caller's values are copied onto it by hand (`WithNamespace(
+  context.Background(), ns)` with `ns` read from ctx) or its cancellation is wired
+  by hand (its cancel func called from a CloseNotify goroutine, or the context
+  handed on with the `http.ResponseWriter`);
+- in `main`, `init`, `_test.go` files and functions taking a `*testing.T` (no
+  request context to keep);
+- where the function's doc comment or the statement's comment documents the
+  detachment ("detached", "outlives", "on purpose", `nolint:contextcheck`, ...).
+
+## Why is this bad
+The caller's cancellation, deadline and trace stop at the fresh context: a client
+that hangs up or times out leaves the backend call running, and the backend's
+spans start a new trace (seed 000's cross-service trace loss).
+
+## Example
+```go
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out, err := h.backend.Complete(ctx, r.URL.Query().Get("q"))
+	...
+}
+```
+
+## Use instead
+```go
+	ctx, cancel := context.WithTimeout(r.Context(), 30*time.Second)
+```
+Where the work must outlive the caller but keep its values and trace, use
+`context.WithoutCancel(ctx)` (Go 1.21+; the message suggests it only when the
+module's go.mod says `go 1.21` or later).
+
+## Fix safety
+No fix: whether the downstream work should stop with the caller is the author's
+decision.
+
+## Source
+The `context` package docs ("Do not pass a nil Context ... pass context.TODO if
+you are unsure"; "The chain of function calls between them must propagate the
+Context"); the contextcheck linter (github.com/kkHAIKE/contextcheck), whose users
+report its noise (2 real of 43 in one project), hence the exemptions; seed 000.
+"""
+
+    def check(self, facts):
+        for call in facts.nodes("call_expression"):
+            root = facts.context_func(call.child_by_field_name("function"))
+            if root not in ROOT_CONTEXTS:
+                continue
+            args = call.parent
+            if args is None or args.type != "argument_list":
+                continue  # not passed downstream (bound to a variable, returned, compared)
+            outer = args.parent
+            if outer is None or outer.type != "call_expression":
+                continue
+            scope = request_ctx_in_scope(facts, call)
+            if scope is None:
+                continue
+            fn = facts.enclosing_function(call)
+            if self._exempt(facts, call, fn, scope):
+                continue
+            kind, name = scope
+            have = f"the caller's ctx (`{name}`)" if kind == "ctx" else f"the request's context (`{name}.Context()`)"
+            pass_ = name if kind == "ctx" else f"{name}.Context()"
+            target = facts.text_of(outer.child_by_field_name("function"))
+            how = "started in a goroutine" if outer.parent is not None and outer.parent.type == "go_statement" else ""
+            suggest = f"pass {pass_}"
+            version = module_go_version(facts)
+            if version is not None and version >= WITHOUT_CANCEL_SINCE:
+                suggest += f", or context.WithoutCancel({pass_}) if the work must outlive the caller"
+            yield facts.finding(self, call, (
+                f"a fresh context.{root}() is passed to `{target}`{' ' + how if how else ''} while {have} is in "
+                f"scope: the caller's cancellation, deadline and trace never reach this call; {suggest}"))
+
+    def _exempt(self, facts, call, fn, scope) -> bool:
+        if facts.path.endswith("_test.go"):
+            return True  # test code: no request to propagate
+        new_go = (module_go_version(facts) or (0, 0)) >= WITHOUT_CANCEL_SINCE
+        outer = call.parent.parent
+        owner = request_ctx_owner(facts, call)[1]
+        for a in facts.ancestors(call):
+            if a.id == owner.id:
+                break  # the function whose parameter is the request context
+            # In a defer: cleanup that must run even when the caller's ctx is done.
+            if a.type == "defer_statement":
+                return True
+            # In a callback literal (assigned, or handed to another call): it runs later.
+            if a.type == "func_literal":
+                p = a.parent
+                if not (p is not None and p.type == "call_expression" and p.child_by_field_name("function") == a):
+                    return True
+            # In a goroutine: the work outlives the caller; before Go 1.21 a fresh
+            # context is the only way to keep it running (no WithoutCancel).
+            if a.type == "go_statement" and not new_go:
+                return True
+            # On an error path (`if x != nil { ... }`): cleanup after a failure that
+            # the caller's context may have caused.
+            if a.type == "if_statement":
+                cond = a.child_by_field_name("condition")
+                cons = a.child_by_field_name("consequence")
+                if cond is not None and cons is not None and facts.is_inside(call, cons) \
+                        and cond.type == "binary_expression" and facts.text_of(cond).replace(" ", "").endswith("!=nil"):
+                    return True
+            if a.type in ("function_declaration", "method_declaration"):
+                break
+        top = fn
+        while top is not None and top.type == "func_literal":
+            nxt = facts.enclosing_function(top)
+            if nxt is None:
+                break
+            top = nxt
+        # Test helpers (a *testing.T/B/F or testing.TB parameter): test code.
+        if top is not None and has_testing_param(facts, top):
+            return True
+        # The fresh context backs something that outlives the call (an object's
+        # lifetime context, a fifo or stream a goroutine keeps using).
+        chain = outer
+        while chain is not None and chain.parent is not None and chain.parent.type == "argument_list" \
+                and chain.parent.parent is not None and chain.parent.parent.type == "call_expression":
+            chain = chain.parent.parent  # `WithCancel(WithNamespace(Background(), ns))`: the outermost call
+        if result_outlives_call(facts, chain, fn) or result_outlives_call(facts, outer, fn):
+            return True
+        if self._cancelled_by_hand(facts, outer, fn, scope):
+            return True
+        # Values copied from the caller's ctx onto the fresh one (`WithNamespace(
+        # context.Background(), ns)` with `ns` read from ctx): a hand-made detachment.
+        if scope[0] == "ctx" and self._copies_values(facts, outer, call, scope[1], top):
+            return True
+        # The derived context becomes an object's lifetime context (`c.ctx, c.cancel =
+        # context.WithCancel(context.Background())`, `T{ctx: ...}`): it must outlive the call.
+        outer = call.parent.parent
+        if facts.context_func(outer.child_by_field_name("function")) is not None:
+            p = outer.parent
+            if p is not None and p.type == "expression_list" and p.parent is not None \
+                    and p.parent.type == "assignment_statement":
+                left = p.parent.child_by_field_name("left")
+                if left is not None and any(c.type == "selector_expression" for c in left.named_children):
+                    return True
+            if p is not None and p.type in ("keyed_element", "literal_element"):
+                return True
+        # After `<-x.Done()` in the function: the caller's ctx is already over.
+        body = top.child_by_field_name("body") if top is not None else None
+        if body is not None:
+            for n in facts.walk(body):
+                if n.start_byte >= call.start_byte:
+                    break
+                if n.type == "unary_expression" and facts.text_of(n).replace(" ", "").endswith(".Done()") \
+                        and facts.text_of(n).lstrip().startswith("<-"):
+                    return True
+        # A documented detachment (the function's doc comment, the statement's comment).
+        stmt = call
+        for a in facts.ancestors(call):
+            if a.parent is not None and a.parent.type in ("block", "statement_list"):
+                stmt = a
+                break
+        decl = fn
+        while decl is not None and decl.type == "func_literal":
+            decl = facts.enclosing_function(decl)
+        return documents_detachment(facts, decl, stmt) or (fn is not None and documents_detachment(facts, fn, None))
+
+    @staticmethod
+    def _copies_values(facts, outer, call, ctx_name: str, top) -> bool:
+        """Is another argument of `outer` a name given a value read from the caller's
+        ctx by an accessor taking only the ctx (`ns, _ := namespaces.Namespace(ctx)`)?"""
+        args = outer.child_by_field_name("arguments")
+        others = {facts.text_of(a) for a in args.named_children if a.type == "identifier" and a.id != call.id} \
+            if args is not None else set()
+        if not others or top is None:
+            return False
+        for n in facts.walk(top):
+            if n.type in ("short_var_declaration", "assignment_statement") and n.start_byte < call.start_byte:
+                left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+                if left is None or right is None:
+                    continue
+                if not any(c.type == "identifier" and facts.text_of(c) in others for c in left.named_children):
+                    continue
+                # a value accessor: a call whose one argument is the ctx (`namespaces.Namespace(ctx)`,
+                # `metadata.FromIncomingContext(ctx)`), not the result of work done with it
+                for r in right.named_children:
+                    a = r.child_by_field_name("arguments") if r.type == "call_expression" else None
+                    if a is not None and len(a.named_children) == 1 and a.named_children[0].type == "identifier" \
+                            and facts.text_of(a.named_children[0]) == ctx_name:
+                        return True
+        return False
+
+    @staticmethod
+    def _cancelled_by_hand(facts, outer, fn, scope) -> bool:
+        """Is the caller's cancellation wired to the fresh context by hand? For
+        `c, cancel := context.WithX(context.Background(), ...)`: `cancel` is called
+        from a goroutine or a callback literal (a CloseNotify watcher), or, in a
+        handler, `c` is handed to a call together with the `http.ResponseWriter`
+        (the callee watches the client's connection itself)."""
+        d = next((d for d in facts.cancel_defs if d.call.id == outer.id), None)
+        if d is None or fn is None:
+            return False
+        body = fn.child_by_field_name("body")
+        if body is None:
+            return False
+        cancel = facts.text_of(d.cancel) if d.cancel.type == "identifier" else None
+        ctxn = facts.text_of(d.ctx) if d.ctx.type == "identifier" else None
+        writers = set(response_writer_params(facts, fn)) if scope[0] == "request" else set()
+        for n in facts.walk(body):
+            if n.start_byte < d.stmt.end_byte:
+                continue
+            if cancel and n.type == "func_literal" and any(
+                    c.type == "call_expression" and (g := c.child_by_field_name("function")) is not None
+                    and g.type == "identifier" and facts.text_of(g) == cancel for c in facts.walk(n)):
+                q = n.parent
+                called = q is not None and q.type == "call_expression" and q.child_by_field_name("function") == n
+                if not called or (q.parent is not None and q.parent.type == "go_statement"):
+                    return True
+            if ctxn and writers and n.type == "argument_list":
+                names = {facts.text_of(a) for a in n.named_children if a.type == "identifier"}
+                mine = any(a.type == "identifier" and facts.text_of(a) == ctxn
+                           and (v := facts.visible_decl(a)) is not None and v.id == d.stmt.id
+                           for a in n.named_children)
+                if mine and names & writers:
+                    return True
+        return False

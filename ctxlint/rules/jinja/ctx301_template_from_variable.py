@@ -1,0 +1,104 @@
+"""CTX301 template-from-variable: one rule module (see the Rule's doc)."""
+
+from __future__ import annotations
+
+from ctxlint.findings import SAFE, Fix
+from ctxlint.rules import Rule
+from ctxlint.semantic.jinja.call_sites import SANDBOX_NAMES, call_sites, last_part, source_text
+
+
+class TemplateFromVariable(Rule):
+    code = "CTX301"
+    name = "template-from-variable"
+    summary = "jinja2 Template()/from_string() compiles non-literal source outside a SandboxedEnvironment."
+    tokens = ("Template", "from_string", "render_template_string")
+    fix_safety = SAFE
+    doc = """\
+## What it does
+Flags `jinja2.Template(src)`, `env.from_string(src)` on a plain (not sandboxed)
+`Environment`, and Flask's `render_template_string(src)` when `src` is not a
+literal: not a string constant, a module or class constant, or text read from the
+package's own files (`Path(__file__).parent / ...`, `importlib.resources`).
+
+What an environment is — plain, sandboxed or immutable-sandboxed — is decided by
+the value assigned, followed through local names, module globals and `self.`
+attributes across the methods of a class and its base classes (and a Flask/Quart
+application's `jinja_env`, a plain environment), never by what the variable or
+attribute is called.
+
+## Why is this bad
+A Jinja template is a program. Whoever writes its text can reach
+`cycler.__init__.__globals__.os` and run code on the serving host. Chat templates
+read from a model file or a hub `tokenizer_config.json`, prompts pulled from a
+registry, and workflow nodes edited by users are all template text someone else
+controls.
+
+## Example
+```python
+def render_chat(model, messages):
+    env = jinja2.Environment()
+    return env.from_string(model.metadata["tokenizer.chat_template"]).render(messages=messages)
+```
+
+## Use instead
+```python
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+def render_chat(model, messages):
+    env = ImmutableSandboxedEnvironment()
+    return env.from_string(model.metadata["tokenizer.chat_template"]).render(messages=messages)
+```
+
+## Fix safety
+Safe: the codemod swaps the environment for `ImmutableSandboxedEnvironment`; a
+template that only formats its variables renders the same. (A template that
+mutates lists or dicts it was given now raises `SecurityError`.)
+
+## Source
+llama-cpp-python CVE-2024-34359 (GGUF chat template); LiteLLM
+GHSA-46cm-pfwv-cgf8 (hub tokenizer template); SGLang CVE-2026-5760; PySpur#289;
+bandit B701's sibling checks; jinja2 docs "Sandbox".
+"""
+
+    def check(self, facts):
+        cs = call_sites(facts)
+        sandbox_imported = any(last_part(v) in SANDBOX_NAMES for v in facts.imports.values())
+        for site in cs.compile_sites:
+            if site.kind == "langchain":
+                continue  # langchain-core renders jinja2 templates in a SandboxedEnvironment
+            env = site.env
+            if env is not None and env.kind == "sandbox":
+                continue
+            if env is None and sandbox_imported:
+                continue  # an unresolved receiver in a file that uses sandboxes: do not guess
+            if cs.literal_values(site.src) is not None or cs.is_trusted_source(site.src):
+                continue
+            what = {"Template": "`Template()`", "from_string": "`from_string()`",
+                    "render_template_string": "`render_template_string()`"}[site.kind]
+            fix = None
+            if self._fixable(facts, site):
+                data = {"line": site.call.lineno, "col": site.call.col_offset, "kind": site.kind}
+                if site.kind == "from_string":
+                    data.update(env_line=env.call.lineno, env_col=env.call.col_offset)
+                fix = Fix("compile the template in jinja2.sandbox.ImmutableSandboxedEnvironment", SAFE,
+                          codemod="sandboxed_environment", data=data)
+            yield facts.finding(self, site.call,
+                                f"{what} compiles `{source_text(facts, site.src)}`, which is not a literal, "
+                                "outside a sandbox: whoever writes that text can run code here "
+                                "(use ImmutableSandboxedEnvironment)", fix=fix)
+
+    @staticmethod
+    def _fixable(facts, site) -> bool:
+        """The fix swaps the `Environment(...)` call for a sandbox: offered only where that
+        call is known and lies in the compile site's own function, class or module scope
+        (not a base class's method, not a framework's application object)."""
+        if site.kind != "from_string":
+            return True
+        env = site.env
+        if env is None or env.call is None:
+            return False
+        env_fn = facts.enclosing_function(env.call)
+        if env_fn is None or env_fn is facts.enclosing_function(site.call):
+            return True
+        cls = facts.enclosing_class(env_fn)
+        return cls is not None and cls is facts.enclosing_class(site.call)

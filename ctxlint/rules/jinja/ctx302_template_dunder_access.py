@@ -1,0 +1,146 @@
+"""CTX302 template-dunder-access: one rule module (see the Rule's doc)."""
+
+from __future__ import annotations
+
+import re
+import string
+
+from ctxlint.rules import Rule
+from ctxlint.semantic.jinja.call_sites import call_sites
+from ctxlint.semantic.jinja.templates import GADGET_GLOBALS, literal_facts
+
+
+class TemplateDunderAccess(Rule):
+    code = "CTX302"
+    name = "template-dunder-access"
+    language = "python+jinja"
+    summary = "A template reaches `_`-prefixed attributes (__class__, __globals__, attr('__…'), lipsum.__globals__)."
+    # Python side: a compile site; template side: template tags (so that a template that
+    # does not parse is always reported as CTX000).
+    tokens = ("Template", "from_string", "{{", "{%")
+    doc = """\
+## What it does
+In template files and in literal template strings passed to `Template(...)`,
+`from_string(...)` or `PromptTemplate(..., template_format="jinja2")`, flags
+attribute access, string-key subscripts and `attr()` filter arguments naming
+`_`-prefixed attributes (`__class__`, `__mro__`, `__subclasses__`, `__globals__`,
+`__init__`), attribute walks off the gadget globals `lipsum`, `cycler`, `joiner`,
+`namespace` and `range`, and literal `"{0.__class__}".format(...)` inside a template.
+Reported at the line of the expression, once per expression chain. The read-only
+descriptive dunders `__name__`, `__qualname__`, `__doc__`, `__all__`, `__version__`
+and `__module__` (printed by documentation templates) are not flagged by themselves.
+
+## Why is this bad
+These are the steps of every Jinja server-side template injection payload:
+from any value to `object.__subclasses__()`, or from a global helper to its
+module's `__globals__` and `os`. No prompt or page template needs them; in a
+template file they are a planted payload or a debugging leftover that leaks object
+internals into a prompt.
+
+## Example
+```jinja
+{% for doc in documents %}
+- {{ doc.title }}: {{ doc.__class__.__mro__[1].__subclasses__() }}
+{% endfor %}
+```
+
+## Use instead
+```jinja
+{% for doc in documents %}
+- {{ doc.title }}
+{% endfor %}
+```
+and render untrusted templates in `ImmutableSandboxedEnvironment`
+(`ctxlint template-probe FILE` shows what the sandbox refuses).
+
+## Fix safety
+No fix: the expression has to be removed by a person.
+
+## Source
+PayloadsAllTheThings "Server Side Template Injection / Jinja2"; llama-cpp-python
+CVE-2024-34359 (poisoned chat template); jinja2 sandbox documentation.
+"""
+
+    def check(self, facts):
+        if getattr(facts, "language", None) == "jinja":
+            yield from _dunder_findings(self, facts)
+            return
+        cs = call_sites(facts)
+        for lt in cs.literal_templates:
+            jf = literal_facts(facts, lt)
+            if jf is not None:
+                yield from _dunder_findings(self, jf)
+
+
+def _dunder_findings(rule, facts):
+    from jinja2 import nodes
+    local = {n.name for n in facts.nodes(nodes.Name) if n.ctx in ("store", "param")}
+    sus: dict[int, tuple] = {}
+    for n in facts.nodes(nodes.Getattr, nodes.Getitem, nodes.Filter):
+        hit = None
+        if isinstance(n, nodes.Getattr):
+            if n.attr.startswith("_") and n.attr not in _DESCRIPTIVE:
+                hit = (n.attr, f"reaches `{n.attr}`")
+            elif isinstance(n.node, nodes.Name) and n.node.name in GADGET_GLOBALS - {"self"} and n.node.name not in local:
+                hit = (n.attr, f"walks `{n.node.name}.{n.attr}` off the `{n.node.name}` global")
+            elif n.attr in ("format", "format_map") and isinstance(n.node, nodes.Const) and isinstance(n.node.value, str):
+                if _format_dunder(n.node.value):
+                    hit = (n.attr, "formats a string whose fields walk `__` attributes")
+        elif isinstance(n, nodes.Getitem):
+            key = _const(n.arg)
+            if isinstance(key, str) and key.startswith("_") and key not in _DESCRIPTIVE:
+                hit = (key, f"reaches `[{key!r}]`")
+            elif isinstance(n.node, nodes.Name) and n.node.name in GADGET_GLOBALS - {"self"} and n.node.name not in local:
+                hit = (n.node.name, f"subscripts the `{n.node.name}` global")
+        elif isinstance(n, nodes.Filter) and n.name == "attr" and n.args:
+            key = _const(n.args[0])
+            if isinstance(key, str) and key.startswith("_") and key not in _DESCRIPTIVE:
+                hit = (key, f"reaches `{key}` through the `attr()` filter")
+        if hit is not None:
+            sus[id(n)] = (n, *hit)
+    for n, needle, what in sus.values():
+        inner = n.node
+        shadowed = False
+        while isinstance(inner, (nodes.Getattr, nodes.Getitem, nodes.Filter, nodes.Call)):
+            if id(inner) in sus:
+                shadowed = True
+                break
+            inner = inner.node
+        if shadowed:
+            continue
+        yield facts.finding(rule, n.lineno, needle,
+                            f"template {what}: `_`-prefixed attribute walks escape the values the template "
+                            "was given (the first step of template injection)")
+
+
+#: Read-only descriptive dunders that documentation templates (pdoc, Sphinx autosummary)
+#: legitimately print; they lead nowhere by themselves, and a walk from them is flagged.
+_DESCRIPTIVE = frozenset({"__name__", "__qualname__", "__doc__", "__all__", "__version__", "__module__"})
+
+
+def _const(node):
+    try:
+        return node.as_const()
+    except Exception:  # jinja2.nodes.Impossible and anything a folded filter raises
+        return None
+
+
+_DUNDER_FIELD = re.compile(r"(\.|\[)\s*__")
+
+
+def _format_dunder(fmt: str) -> str | None:
+    """The first replacement field of a str.format string that walks a `__` attribute, or None."""
+    try:
+        stack = [fmt]
+        depth = 0
+        while stack and depth < 4:
+            depth += 1
+            s = stack.pop()
+            for _lit, fld, spec, _conv in string.Formatter().parse(s):
+                if fld and _DUNDER_FIELD.search(fld):
+                    return fld
+                if spec and "{" in spec:
+                    stack.append(spec)
+    except (ValueError, TypeError):
+        return None
+    return None

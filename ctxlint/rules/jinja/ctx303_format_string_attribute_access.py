@@ -1,0 +1,139 @@
+"""CTX303 format-string-attribute-access: one rule module (see the Rule's doc)."""
+
+from __future__ import annotations
+
+import ast
+
+from ctxlint.findings import UNSAFE, Fix
+from ctxlint.rules import Rule
+from ctxlint.semantic.jinja.call_sites import PROMPT_FORMATTERS, call_sites, keyword_arg, last_part, source_text
+
+
+class FormatStringAttributeAccess(Rule):
+    code = "CTX303"
+    name = "format-string-attribute-access"
+    summary = ("str.format/format_map/Formatter or an f-string PromptTemplate on a format string that comes "
+               "from outside the program.")
+    tokens = (".format", "from_template", "PromptTemplate", "Formatter")
+    fix_safety = UNSAFE
+    doc = """\
+## What it does
+Flags `fmt.format(...)` and `fmt.format_map(...)`, `string.Formatter().format(fmt, ...)`
+/ `.vformat(...)`, and LangChain `PromptTemplate(template=fmt)` (default
+`template_format="f-string"`) / `PromptTemplate`/`ChatPromptTemplate.from_template(fmt)`
+when the format string comes from outside the program: read from a file, a config
+lookup, the environment or input, a request or a data record (`row["template"]`,
+`settings.system_prompt`), or built from such a string.
+
+Not flagged: the author's own format strings — a literal (even one with attribute
+fields such as `"{fn.__qualname__}"`), a module or class constant, an entry of a
+constant table (`LABELS[style]`), text read from the package's own files. For
+`.format()` the receiver must be known to be a string, so `PromptTemplate.format()`
+and `logging.Formatter.format()` are not flagged. A `string.Formatter` subclass
+overriding `get_field` is a sanitizer.
+
+A LlamaIndex `PromptTemplate` built from outside text is reported with its own,
+lesser wording: its formatter substitutes only `{key}` from a dict and never walks
+attributes, so the risk is prompt text controlled by someone else, not reading
+object internals.
+
+## Why is this bad
+`str.format` resolves `{obj.attr}` and `{obj[key]}` in the format string, so
+whoever writes the format string can read any attribute reachable from the values
+passed: `{profile.__class__.__init__.__globals__[SECRET_KEY]}` prints module
+globals into the prompt. Operator- or tenant-configured prompt templates are such
+format strings.
+
+## Example
+```python
+def build_system_prompt(cfg, session):
+    template = cfg.get("llm", "system_prompt", fallback=DEFAULT_PROMPT)
+    return template.format_map({"hostname": session.hostname, "session": session})
+```
+
+## Use instead
+```python
+class SafeFormatter(string.Formatter):
+    def get_field(self, field_name, args, kwargs):
+        if not field_name.isidentifier():
+            raise ValueError(f"only plain names are allowed: {field_name!r}")
+        return super().get_field(field_name, args, kwargs)
+
+SafeFormatter().vformat(template, (), values)
+```
+or `string.Template(template).safe_substitute(values)`.
+
+## Fix safety
+Unsafe: the codemod formats through a Formatter that rejects attribute and index
+access; a template that legitimately used `{x.attr}` now raises.
+
+## Source
+LangChain GHSA-6qv9-48xg-fc7f / CVE-2025-65106 (f-string prompt templates);
+cowrie #40501; Armin Ronacher, "Be Careful with Python's New-Style String Format" (2016);
+llama_index.core.prompts.utils.SafeFormatter (key-only substitution).
+"""
+
+    def check(self, facts):
+        cs = call_sites(facts)
+        for call in facts.nodes(ast.Call):
+            fn = call.func
+            if isinstance(fn, ast.Attribute) and fn.attr in ("format", "format_map", "vformat"):
+                fk = cs.formatter_kind(fn.value)
+                if fk == "hardened":
+                    continue
+                if fk == "plain":
+                    fmt = call.args[0] if call.args else keyword_arg(call, "format_string")
+                    if fmt is not None:
+                        yield from self._check(facts, cs, call, fmt, need="data",
+                                               what=f"`string.Formatter().{fn.attr}()`", fix=False)
+                    continue
+                if fn.attr == "vformat":
+                    continue
+                yield from self._check(facts, cs, call, fn.value, need="str" if fn.attr == "format" else "data",
+                                       what=f"`.{fn.attr}()`", fix=True)
+                continue
+            lib = cs.prompt_library(fn)
+            if lib is None or cs._lc_format(call) != "f-string":
+                continue
+            src = cs._lc_source(call)
+            if src is None:
+                continue
+            name = last_part(facts.qualname(fn))
+            what = f"`{name}()`" if name != "from_template" else "`from_template()`"
+            if PROMPT_FORMATTERS.get(lib) == "key-only":
+                if self._external(cs, src, need="data"):
+                    yield facts.finding(
+                        self, call,
+                        f"{what} builds a prompt template from `{source_text(facts, src)}`, which comes from outside "
+                        f"the program: {lib}'s formatter substitutes only `{{key}}` and cannot walk attributes, but "
+                        "whoever writes that text decides the whole prompt (lesser risk; review where it comes from)")
+                continue
+            if self._external(cs, src, need="data"):
+                yield self._finding(facts, call, src, what + " (f-string template)", fix=False)
+
+    def _external(self, cs, fmt, need: str) -> bool:
+        """Does format string `fmt` come from outside the program (see the doc)?
+        need: "str" (a `.format()` receiver must be known to be a string read from
+        outside) or "data" (`format_map`, `string.Formatter`, a prompt class: the
+        format string must be such a string, or a record's field: `row["template"]`,
+        `settings.system_prompt`)."""
+        if cs.literal_values(fmt) is not None or cs.is_trusted_source(fmt):
+            return False  # the author's own text: a literal, a constant, a constant table, a package file
+        if need == "str":
+            return cs.str_evidence(fmt)
+        return cs.data_evidence(fmt)
+
+    def _check(self, facts, cs, call, fmt, need, what, fix):
+        if self._external(cs, fmt, need):
+            yield self._finding(facts, call, fmt, what, fix)
+
+    def _finding(self, facts, call, fmt, what, fix):
+        return facts.finding(self, call, f"{what} uses `{source_text(facts, fmt)}`, which comes from outside the "
+                             "program, as a format string: whoever writes it can read attributes of every value "
+                             "passed (`{x.__class__.__init__.__globals__}`)", fix=self._fix(call) if fix else None)
+
+    @staticmethod
+    def _fix(call):
+        return Fix("format through a Formatter that rejects attribute and index access", UNSAFE,
+                   codemod="safe_format", data={"line": call.lineno, "col": call.col_offset,
+                                                "method": call.func.attr})

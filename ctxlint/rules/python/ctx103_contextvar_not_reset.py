@@ -1,0 +1,180 @@
+"""CTX103 contextvar-not-reset: a `ContextVar.set()` whose value outlives its scope."""
+
+from __future__ import annotations
+
+import ast
+
+from ctxlint.findings import SAFE, Fix
+from ctxlint.rules import Rule
+from ctxlint.semantic.python import owners
+from ctxlint.semantic.python.values import module_values
+
+
+class ContextVarNotReset(Rule):
+    code = "CTX103"
+    name = "contextvar-not-reset"
+    summary = "ContextVar.set() whose Token is discarded or reset outside `finally`: the value leaks to later work."
+    tokens = ("ContextVar",)
+    fix_safety = SAFE
+    doc = """\
+## What it does
+Flags `var.set(value)` inside a function, where `var` holds a
+`contextvars.ContextVar` (a module or class binding, a `ContextVar[...]`
+annotation, a loop variable over ContextVars or over `(var, value)` pairs, the
+keys of a `copy_context()` snapshot), and the returned `Token` is thrown away,
+never passed to `var.reset()`, or reset only on the happy path (not in
+`finally`). A value set while `__enter__` runs (in it or in a method it calls)
+must be undone by what `__exit__` runs: a `reset()` of the token, or putting back
+the previous value.
+
+Accepted: reset in `finally` (or straight after, with nothing in between that can
+raise); a token stored on `self` and reset by the class (by `__exit__` when set in
+`__enter__`); tokens kept in a list that a `finally`/`__exit__` resets; a token
+returned, or handed to code that resets or keeps it (a function or class of this
+module is followed into: it must reset it); a setter helper whose last statement is
+the `set()`; `var.set(previous)` where `previous` was read from the same var with
+`get()` (restoring *is* the cleanup); updates of a var that another function of the
+file scopes with reset-in-`finally`; clearing a var back to `None`/`False`/`0`; and
+a discarded token in code that runs in a Context of its own (a coroutine that runs
+as its own task — a route handler such as `@app.post(...)`, or a coroutine the file
+never awaits directly —, a sync method of a class with coroutine methods, a sync
+function only such coroutines call, a `copy_context().run()` or
+`Thread(target=...)` target, or what only those call). A coroutine the file awaits
+directly (`await handle(req)` in a worker loop) runs in its caller's Context, so its
+discarded token is reported. Nothing is decided by a function's or variable's name.
+
+## Why is this bad
+A worker thread (WSGI, a thread pool, a Celery worker) runs one request after
+another in the same Context. If a request raises between `set()` and `reset()`,
+the next request on that thread starts with the previous request's tenant,
+user or request object bound — a cross-tenant data leak and a memory leak. A
+context manager whose `__exit__` does not undo what `__enter__` set leaves the
+value bound after the `with` block on a pooled thread.
+
+## Example
+```python
+def __call__(self, request):
+    token = _active_request.set(request)
+    response = self.get_response(request)  # may raise
+    _active_request.reset(token)
+    return response
+```
+
+## Use instead
+```python
+def __call__(self, request):
+    token = _active_request.set(request)
+    try:
+        return self.get_response(request)
+    finally:
+        _active_request.reset(token)
+```
+
+## Fix safety
+Safe: the fix wraps the statements after `set()` in `try`/`finally: var.reset(token)`.
+No fix is offered inside `__enter__` (the reset belongs in `__exit__`).
+
+## Source
+PEP 567 (`ContextVar.reset`); ambient-innovation/ambient-toolbox#103;
+langgenius/dify#35773 (a context carrier re-applies captured vars in a pooled
+thread and never restores them); the "Token was created in a different Context" /
+leaked-request reports in Django and Starlette middleware.
+"""
+
+    def check(self, facts):
+        values = module_values(facts)
+        sets = owners.contextvar_sets(facts)
+        if not sets:
+            return
+        fresh = owners.fresh_context_functions(facts)
+        scoped = _scoped_vars(facts)
+        for call, fn in sets:
+            if id(fn) in fresh:
+                continue
+            if owners.restores_previous(facts, call):
+                continue  # putting back the saved value is the cleanup
+            if owners.protected(facts, call, fn):
+                continue  # a restoration inside finally/except
+            var = facts.dotted(call.func.value) or facts.segment(call.func.value) or "var"
+            var_keys = values.contextvar_keys(call.func.value)
+            stmt = facts.enclosing_statement(call)
+            fate = owners.token_fate(facts, call, fn, owners.reset_release)
+            if fate.kind in ("ok", "across_yield"):
+                continue  # (across_yield: CTX109 reports it)
+            enter = owners.enter_exit_of(facts, fn)
+            if fate.kind == "discarded":
+                if enter is not None:
+                    cls, enter_m = enter
+                    if owners.undoes_in(facts, owners.exit_closure(facts, cls), var_keys):
+                        continue
+                    via = "" if enter_m is fn else f" (run by `{enter_m.name}`)"
+                    msg = (f"`{var}.set()` inside `{cls.name}.__enter__`{via} drops its token and "
+                           f"`__exit__` neither resets it nor restores the previous value: the value stays "
+                           "bound after the `with` block")
+                else:
+                    if owners.runs_in_task_context(facts, fn):
+                        # every asyncio task runs in its own copy of the Context: a value set
+                        # and never reset in a coroutine dies with the request's task
+                        continue
+                    if isinstance(call.args[0], ast.Constant) and call.args[0].value in (None, False, 0, ""):
+                        continue  # clearing a stash back to its empty value
+                    if owners.in_tail_position(facts, stmt, fn):
+                        continue  # a setter: the caller owns the scope
+                    if _restored_later(facts, call, fn, var_keys) or var_keys & scoped:
+                        continue
+                    msg = (f"token of `{var}.set()` is discarded: the value stays bound after this "
+                           "function, for whatever runs next in this Context (keep the token and "
+                           "reset it in `finally`)")
+            elif fate.kind == "not_finally":
+                if owners.is_generator(facts, fn) and owners.across_yield(facts, call, fn, fate.release):
+                    continue  # CTX109 / CTX106 report this shape
+                msg = (f"`{var}` is reset only on the normal path (line {fate.release.lineno}), not in "
+                       "`finally`: an exception in between leaves the value bound")
+            elif fate.kind == "exhaustion_only":
+                msg = (f"token of `{var}.set()` is handed to `{getattr(fate.owner, 'name', '?')}`, which resets "
+                       "it only when iterated to the end: an early exit leaves the value bound")
+            else:
+                owner = getattr(fate.owner, "name", None)
+                where = f" by `{owner}`" if owner else ""
+                msg = f"token of `{var}.set()` is never passed to `{var}.reset()`{where}: the value stays bound"
+            fix = None
+            if enter is None and fate.kind in ("discarded", "not_finally") \
+                    and isinstance(stmt, (ast.Expr, ast.Assign)) and owners.followed_in_block(facts, call):
+                fix = Fix(description=f"reset `{var}` in a `finally` block",
+                          safety=SAFE, codemod="contextvar_reset_finally",
+                          data={"line": call.lineno, "col": call.col_offset, "var": var})
+            yield facts.finding(self, call, msg, fix=fix)
+
+
+def _scoped_vars(facts) -> frozenset[str]:
+    """ContextVars (identity keys) that some function of the file scopes properly (reset in
+    `finally`). A discarded `set()` of such a var elsewhere updates the value *inside* that
+    scope (a per-forward cache index, a budget being booked) and is undone by the scope's reset."""
+    def compute():
+        values = module_values(facts)
+        out: set[str] = set()
+        for c in facts.nodes(ast.Call):
+            if owners.reset_release(c) and isinstance(c.func, ast.Attribute):
+                fn = facts.enclosing_function(c)
+                if fn is not None and owners.protected(facts, c, fn):
+                    out |= values.contextvar_keys(c.func.value)
+        return frozenset(out)
+    return facts.memo("ctx103.scoped_vars", compute)
+
+
+def _restored_later(facts, call: ast.Call, fn, var_keys: frozenset[str]) -> bool:
+    """Is the var set back (reset, or set to a saved previous value) in a `finally` of `fn`
+    after `call`, or restored to its previous value by another method of the class
+    (start/end hooks: `activate` saves and sets, `deactivate` puts the saved value back)?"""
+    values = module_values(facts)
+    for n in facts.walk(fn):
+        if (n is not call and isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                and n.func.attr in ("set", "reset") and values.contextvar_keys(n.func.value) & var_keys
+                and owners.protected(facts, n, fn) and owners.pos(n) > owners.pos(call)):
+            return True
+    cls = facts.enclosing_class(fn)
+    if cls is not None:
+        others = [m for m in values.methods(cls).values() if m is not fn]
+        if owners.restores_in(facts, others, var_keys, include_reset=False) is not None:
+            return True
+    return False

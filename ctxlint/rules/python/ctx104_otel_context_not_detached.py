@@ -1,0 +1,123 @@
+"""CTX104 otel-context-not-detached: an OpenTelemetry `context.attach()` never detached."""
+
+from __future__ import annotations
+
+import ast
+
+from ctxlint.findings import SAFE, Fix
+from ctxlint.rules import Rule
+from ctxlint.semantic.python import owners
+from ctxlint.semantic.python.values import OTEL_TOKEN, module_values
+
+
+class OtelContextNotDetached(Rule):
+    code = "CTX104"
+    name = "otel-context-not-detached"
+    summary = "OpenTelemetry context.attach() whose token is discarded or not detached in `finally`."
+    tokens = ("attach",)
+    fix_safety = SAFE
+    doc = """\
+## What it does
+Flags `opentelemetry.context.attach(ctx)` (however imported: `from opentelemetry
+import context as otel_context`, `from opentelemetry.context import attach`) whose
+token is discarded, never passed to `detach()`, or detached only on the normal
+path instead of in `finally`. "Restoring" the parent by a second `attach()` is
+flagged too: it pushes another context instead of popping one. A token handed to
+a function or class of this module is followed into it: a class must detach it on
+its close paths (by `__exit__` when attached in `__enter__`). A discarded token in
+a coroutine that runs as its own task is accepted: the attach dies with the task's
+own Context.
+
+## Why is this bad
+`attach` makes a context current for the running thread/task until `detach`
+restores the previous one. A lost token leaves the job's span current on a
+reused worker thread: later, unrelated work is parented to it, its attributes
+leak between jobs, and the context stack grows on every call.
+
+## Example
+```python
+def on_job_start(self, job):
+    self._span = tracer.start_span(job)
+    otel_context.attach(trace.set_span_in_context(self._span))
+
+def on_job_end(self):
+    self._span.end()
+    otel_context.attach(self._parent_ctx)
+```
+
+## Use instead
+```python
+def on_job_start(self, job):
+    self._span = tracer.start_span(job)
+    self._token = otel_context.attach(trace.set_span_in_context(self._span))
+
+def on_job_end(self):
+    try:
+        self._span.end()
+    finally:
+        otel_context.detach(self._token)
+```
+
+## Fix safety
+Safe: the fix keeps the token and detaches it in a `finally` block. No fix is
+offered inside `__enter__` (the detach belongs in `__exit__`).
+
+## Source
+OpenTelemetry Python API docs (`context.attach`/`detach`);
+aws/aws-durable-execution-sdk-python#643 (fix PR #650).
+"""
+
+    def check(self, facts):
+        values = module_values(facts)
+        fresh = None
+        for call in facts.nodes(ast.Call):
+            if not (facts.qualname(call.func) or "").endswith("attach") or not values.is_kind(call, OTEL_TOKEN):
+                continue
+            fn = facts.enclosing_function(call)
+            if fn is None:
+                continue
+            if fresh is None:
+                fresh = owners.fresh_context_functions(facts)
+            if id(fn) in fresh:
+                continue
+            fate = owners.token_fate(facts, call, fn, owners.detach_release)
+            if fate.kind in ("ok", "across_yield") or (
+                    fate.kind == "discarded" and owners.runs_in_task_context(facts, fn)):
+                continue  # (a coroutine's attach dies with its task's Context)
+            enter = owners.enter_exit_of(facts, fn)
+            detach = _detach_text(facts, call)
+            if fate.kind == "discarded":
+                msg = ("`attach()` token is discarded: the attached context is never detached "
+                       "(a second attach does not restore the parent; detach the token in `finally`)")
+            elif fate.kind == "not_finally":
+                msg = (f"context is detached only on the normal path (line {fate.release.lineno}), "
+                       "not in `finally`: an exception leaves it attached")
+            elif fate.kind == "exhaustion_only":
+                msg = (f"`attach()` token is handed to `{getattr(fate.owner, 'name', '?')}`, which detaches it "
+                       "only when iterated to the end: an early exit leaves the context attached")
+            else:
+                owner = getattr(fate.owner, "name", None)
+                where = f" by `{owner}`" if owner else ""
+                msg = f"`attach()` token is never passed to `detach()`{where}: the context stays attached"
+            fix = None
+            if enter is None and fate.kind in ("discarded", "not_finally") and owners.followed_in_block(facts, call):
+                fix = Fix(description="detach the token in a `finally` block", safety=SAFE,
+                          codemod="otel_detach_finally",
+                          data={"line": call.lineno, "col": call.col_offset, "detach": detach})
+            yield facts.finding(self, call, msg, fix=fix)
+
+
+def _detach_text(facts, call: ast.Call) -> str:
+    """How this file spells `detach` for the fix: the attach call's module alias, an
+    imported `detach`, or the fully qualified name."""
+    if isinstance(call.func, ast.Attribute):
+        base = facts.dotted(call.func.value)
+        if base:
+            return f"{base}.detach"
+    for local, q in facts.imports.items():
+        if q == "opentelemetry.context.detach":
+            return local
+    for local, q in facts.imports.items():
+        if q == "opentelemetry.context":
+            return f"{local}.detach"
+    return "opentelemetry.context.detach"

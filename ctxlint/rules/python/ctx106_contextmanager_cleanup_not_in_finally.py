@@ -1,0 +1,132 @@
+"""CTX106 contextmanager-cleanup-not-in-finally: cleanup after `yield` that an
+exception in the with-body skips."""
+
+from __future__ import annotations
+
+import ast
+
+from ctxlint.findings import SAFE, Fix
+from ctxlint.rules import Rule
+from ctxlint.semantic.python.calls import call_graph
+from ctxlint.semantic.python.cleanup import (
+    following_statements,
+    is_cleanup_name,
+    is_contextmanager,
+    is_pool_return_name,
+    last_name,
+    pos,
+    protected,
+    yields,
+)
+
+
+class ContextmanagerCleanupNotInFinally(Rule):
+    code = "CTX106"
+    name = "contextmanager-cleanup-not-in-finally"
+    summary = "@contextmanager generator whose cleanup after `yield` is not in `finally`."
+    tokens = ("contextmanager",)
+    fix_safety = SAFE
+    doc = """\
+## What it does
+In a `@contextlib.contextmanager` or `@asynccontextmanager` generator, flags a
+`yield` that is not inside `try`/`finally` (or an except-all handler) when
+cleanup follows it: a call that releases, closes, resets, detaches, removes or
+unregisters (`h.remove()`, `conn.close()`, `var.reset(tok)`, a helper of this
+module whose summary removes from a long-lived container or releases the value it
+is given), a `del`, assigning back a value saved before the `yield`, or returning
+to a pool a resource taken before it (`pool.put(conn)`, `putconn`, `checkin`).
+A `yield` inside a `with` block whose context manager does the cleanup is fine
+(pylint W0135's known false positive): only statements after the `yield` count.
+
+This is the rule for cleanup in a context-manager generator. A streaming
+generator handed to a response that releases its slot or upstream response only
+after its loop is CTX110; a ContextVar reset after a `yield` in a plain generator
+is CTX109.
+
+## Why is this bad
+The body of the `with` statement runs at the `yield`. If it raises, the
+exception is thrown into the generator at the `yield` and the statements after
+it never run: hooks stay registered on the model, the routing context stays set,
+the KV blocks are never freed — for the rest of the process.
+
+## Example
+```python
+@contextmanager
+def adapter_routing(model, names):
+    handles = [m.register_forward_pre_hook(route(names)) for m in model.modules()]
+    yield
+    for h in handles:
+        h.remove()
+```
+
+## Use instead
+```python
+@contextmanager
+def adapter_routing(model, names):
+    handles = [m.register_forward_pre_hook(route(names)) for m in model.modules()]
+    try:
+        yield
+    finally:
+        for h in handles:
+            h.remove()
+```
+
+## Fix safety
+Safe: the fix wraps the `yield` in `try:` and moves the cleanup after it into `finally:`.
+
+## Source
+Python docs, `contextlib.contextmanager` ("use try...finally to ensure cleanup");
+huggingface/peft#3475; pylint W0135 (contextmanager-generator-missing-cleanup).
+"""
+
+    def check(self, facts):
+        for fn in facts.nodes(ast.FunctionDef, ast.AsyncFunctionDef):
+            if not is_contextmanager(facts, fn):
+                continue
+            assigned = [n for n in facts.walk(fn) if isinstance(n, ast.Assign)]
+            for y in yields(facts, fn):
+                if protected(facts, y, fn, include_exception=True):
+                    continue
+                stmt = facts.enclosing_statement(y)
+                before = {t.id for n in assigned if pos(n) < pos(y) for t in n.targets if isinstance(t, ast.Name)}
+                cleanup = _cleanup_in(facts, following_statements(facts, stmt, fn), before)
+                if cleanup is None:
+                    continue
+                what = facts.segment(cleanup).split("\n")[0][:60] or "cleanup"
+                fix = Fix(description="wrap the `yield` in try/finally and move the cleanup into `finally`",
+                          safety=SAFE, codemod="yield_in_finally",
+                          data={"line": y.lineno, "col": y.col_offset})
+                yield facts.finding(self, y, f"cleanup after `yield` (`{what}`, line {cleanup.lineno}) "
+                                    "is not in `finally`: an exception in the with-body skips it", fix=fix)
+
+
+def _cleanup_in(facts, stmts, saved: set[str]) -> ast.AST | None:
+    """First cleanup action in `stmts` (a cleanup call, a `del`, a restore of a value
+    `saved` before the `yield`)."""
+    graph = call_graph(facts)
+    for s in stmts:
+        for n in facts.walk(s):
+            if isinstance(n, ast.Call):
+                nm = last_name(n.func)
+                if nm == "detach" and not n.args:
+                    continue  # tensor.detach(): not a release
+                target = graph.resolve(n)
+                if target is not None:
+                    summ = graph.summary(target)
+                    if summ.removes or summ.releases:
+                        return n  # a helper of this module that removes or releases
+                if is_cleanup_name(nm):
+                    return n
+                if (nm.startswith("set") or nm == "setattr") and any(
+                        isinstance(a, ast.Name) and a.id in saved for a in n.args):
+                    return n
+                if is_pool_return_name(nm) and any(
+                        isinstance(a, ast.Name) and a.id in saved
+                        for a in [*n.args, *(k.value for k in n.keywords)]):
+                    return n  # `pool.put(conn)`: the resource taken before the yield goes back
+            elif isinstance(n, ast.Delete) and any(isinstance(t, (ast.Subscript, ast.Attribute)) for t in n.targets):
+                return n
+            elif isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and n.value.id in saved and any(
+                    isinstance(t, (ast.Attribute, ast.Subscript)) for t in n.targets):
+                return n
+    return None

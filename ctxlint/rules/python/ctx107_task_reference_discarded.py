@@ -1,0 +1,170 @@
+"""CTX107 task-reference-discarded: an asyncio Task whose only strong reference is dropped."""
+
+from __future__ import annotations
+
+import ast
+
+from ctxlint.findings import SAFE, Fix
+from ctxlint.rules import Rule
+from ctxlint.semantic.python.cleanup import pos
+from ctxlint.semantic.python.tasks import (
+    CALLBACK_SCHEDULERS,
+    is_task_factory_call,
+    is_task_factory_ref,
+)
+
+
+class TaskReferenceDiscarded(Rule):
+    code = "CTX107"
+    name = "task-reference-discarded"
+    summary = "asyncio.create_task()/ensure_future() result dropped: the loop holds tasks only weakly."
+    tokens = ("create_task", "ensure_future")
+    fix_safety = SAFE
+    doc = """\
+## What it does
+Flags an asyncio Task whose only strong reference is thrown away:
+- an expression statement `asyncio.create_task(...)`, `asyncio.ensure_future(...)`,
+  `loop.create_task(...)` (the receiver is an event loop: a `get_running_loop()`
+  result, a name or `self.` attribute assigned from one, a parameter annotated
+  `AbstractEventLoop`; not a `TaskGroup`, which keeps its tasks), also with a
+  method called on the task (`create_task(c).add_done_callback(cb)`);
+- a list/set comprehension or generator expression statement whose element is
+  such a call (`[asyncio.create_task(c) for c in coros]`);
+- the task bound to a local name that nothing reads (`_ = asyncio.create_task(...)`)
+  in a function that does not await afterwards, so the frame, and the reference,
+  end before the task does;
+- the factory handed to a loop callback API whose return value is dropped:
+  `loop.call_soon_threadsafe(asyncio.create_task, coro)`, or
+  `loop.add_signal_handler(sig, lambda: asyncio.create_task(stop()))`.
+Only the plain statement gets a fix.
+
+## Why is this bad
+The event loop keeps only a weak reference to running tasks. A task nobody
+references can be garbage-collected before it finishes ("Task was destroyed but
+it is pending!"), silently dropping the work — a request log, a KV-cache
+write-back, a usage record — and any exception it raised is never seen.
+
+## Example
+```python
+async def handle_turn(call_id, text):
+    asyncio.create_task(append_call_log(call_id, text))
+    return text.upper()
+```
+
+## Use instead
+```python
+_background_tasks: set[asyncio.Task] = set()
+
+async def handle_turn(call_id, text):
+    task = asyncio.create_task(append_call_log(call_id, text))
+    _background_tasks.add(task)
+    task.add_done_callback(_background_tasks.discard)
+    return text.upper()
+```
+or run the work in an `asyncio.TaskGroup`.
+
+## Fix safety
+Safe: the fix keeps the task in a module-level set and discards it when done;
+behaviour is otherwise unchanged.
+
+## Source
+Python docs, `asyncio.create_task` ("Important: Save a reference to the result
+of this function"); ruff RUF006; bolna-ai/bolna#462.
+"""
+
+    def check(self, facts):
+        for stmt in facts.nodes(ast.Expr):
+            yield from self._statement(facts, stmt)
+        for assign in facts.nodes(ast.Assign, ast.AnnAssign):
+            f = self._unread_binding(facts, assign)
+            if f is not None:
+                yield f
+        for call in facts.nodes(ast.Call):
+            f = self._scheduled_callback(facts, call)
+            if f is not None:
+                yield f
+
+    # ------------------------------------------------------------ statements
+    def _statement(self, facts, stmt: ast.Expr):
+        value = stmt.value
+        if isinstance(value, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+            # `[asyncio.create_task(c) for c in coros]` as a statement: the list of tasks
+            # is built and dropped at once, so every task is only weakly held
+            call = value.elt
+            if isinstance(call, ast.Call) and is_task_factory_call(facts, call):
+                what = _what(facts, call)
+                if isinstance(value, ast.GeneratorExp):
+                    msg = (f"generator of `{what}()` calls is discarded without being iterated: "
+                           "no task is ever created (and if it were, the loop would hold it "
+                           "only weakly); keep the tasks in a set or gather them")
+                else:
+                    msg = (f"comprehension of `{what}()` results is discarded; the event loop "
+                           "keeps only weak references, so the tasks can be garbage-collected "
+                           "before they finish (keep them in a set or gather them)")
+                yield facts.finding(self, call, msg)
+            return
+        if not isinstance(value, ast.Call):
+            return
+        if is_task_factory_call(facts, value):
+            fix = Fix(description="keep the task in a module-level set until it is done",
+                      safety=SAFE, codemod="keep_task_reference",
+                      data={"line": value.lineno, "col": value.col_offset})
+            yield facts.finding(self, value, f"`{_what(facts, value)}()` result is discarded; the event loop "
+                                "keeps only a weak reference, so the task can be garbage-collected "
+                                "before it finishes", fix=fix)
+            return
+        # `asyncio.create_task(c).add_done_callback(cb)`: the callback is held by the task,
+        # not the other way round, so the task is still dropped
+        inner = value.func.value if isinstance(value.func, ast.Attribute) else None
+        if isinstance(inner, ast.Call) and is_task_factory_call(facts, inner):
+            yield facts.finding(self, inner, f"`{_what(facts, inner)}()` result is used for one "
+                                f"`.{value.func.attr}()` call and then dropped; the event loop keeps "
+                                "only a weak reference, so the task can be garbage-collected before it finishes")
+
+    # ---------------------------------------------------- unread local names
+    def _unread_binding(self, facts, assign):
+        call = assign.value
+        if not (isinstance(call, ast.Call) and is_task_factory_call(facts, call)):
+            return None
+        targets = assign.targets if isinstance(assign, ast.Assign) else [assign.target]
+        if len(targets) != 1 or not isinstance(targets[0], ast.Name):
+            return None
+        name = targets[0].id
+        fn = facts.enclosing_function(assign)
+        if fn is None or facts.parents.get(assign) is None:
+            return None  # module level: a global keeps it
+        for n in facts.walk(fn, into_defs=True):
+            if isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names:
+                return None
+            if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Store):
+                return None
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("locals", "vars"):
+                return None
+        # the frame keeps the reference while the function runs: only a function that
+        # does not await (or loop) after the binding ends before the task does
+        if any(isinstance(n, (ast.Await, ast.AsyncFor, ast.AsyncWith, ast.Yield, ast.YieldFrom))
+               and pos(n) > pos(assign) for n in facts.walk(fn)):
+            return None
+        return facts.finding(self, call, f"`{_what(facts, call)}()` result is bound to `{name}`, which nothing "
+                             "reads: the reference ends with the function, and the event loop keeps only "
+                             "a weak one, so the task can be garbage-collected before it finishes")
+
+    # --------------------------------------------- callbacks that drop tasks
+    def _scheduled_callback(self, facts, call: ast.Call):
+        f = call.func
+        if not (isinstance(f, ast.Attribute) and f.attr in CALLBACK_SCHEDULERS):
+            return None
+        for a in call.args:
+            if is_task_factory_ref(facts, a):
+                return facts.finding(self, call, f"`{facts.dotted(a) or 'create_task'}` is scheduled through "
+                                     f"`{f.attr}()`, which drops the callback's return value: the task it "
+                                     "creates is referenced only weakly and can be garbage-collected mid-run")
+            if isinstance(a, ast.Lambda) and isinstance(a.body, ast.Call) and is_task_factory_call(facts, a.body):
+                return facts.finding(self, a.body, f"the callback handed to `{f.attr}()` returns the task from "
+                                     f"`{_what(facts, a.body)}()`, and `{f.attr}()` drops it: the task is "
+                                     "referenced only weakly and can be garbage-collected mid-run")
+        return None
+
+
+def _what(facts, call: ast.Call) -> str:
+    return facts.dotted(call.func) or (call.func.attr if isinstance(call.func, ast.Attribute) else "create_task")

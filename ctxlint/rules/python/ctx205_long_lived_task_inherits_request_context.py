@@ -1,0 +1,166 @@
+"""CTX205 long-lived-task-inherits-request-context: one rule module (see the Rule's doc)."""
+
+from __future__ import annotations
+
+import ast
+
+from ctxlint.rules import Rule
+from ctxlint.semantic.python.requests import request_scope
+from ctxlint.semantic.python.stores import globals_of, module_instantiated, store_kind
+from ctxlint.semantic.python.tasks import is_task_factory_call
+
+
+def _last(expr: ast.AST) -> str:
+    return expr.attr if isinstance(expr, ast.Attribute) else getattr(expr, "id", "")
+
+
+def _first_param(fn) -> str | None:
+    args = fn.args.posonlyargs + fn.args.args
+    return args[0].arg if args else None
+
+
+def _scope_through_callers(facts, fn, call: ast.AST, depth: int = 0) -> str | None:
+    """Why `fn` (at `call`) runs inside one request's Context, directly or because a
+    request-scoped function of this module calls it (two levels: a helper that starts
+    the task lazily, `self._ensure_started()`)."""
+    direct = request_scope(facts, fn, call)
+    if direct or depth >= 2:
+        return direct
+    n_defs = sum(1 for d in facts.nodes(ast.FunctionDef, ast.AsyncFunctionDef) if d.name == fn.name)
+    for c in facts.nodes(ast.Call):
+        f = c.func
+        if _last(f) != fn.name:
+            continue
+        if isinstance(f, ast.Attribute) and n_defs != 1:
+            cls = facts.enclosing_class(c)
+            if cls is None or cls is not facts.enclosing_class(fn):
+                continue  # `obj.m()` resolves by name only when one def of that name exists
+        caller = facts.enclosing_function(c)
+        if caller is None or caller is fn:
+            continue
+        why = _scope_through_callers(facts, caller, c, depth + 1)
+        if why:
+            return f"`{fn.name}()`, called from {why}"
+    return None
+
+
+def _runs_forever(facts, call: ast.Call, fn) -> bool:
+    """Is the coroutine handed to the task a `while` loop of this module (a background task)?"""
+    if not call.args or not isinstance(call.args[0], ast.Call):
+        return False
+    f = call.args[0].func
+    name = _last(f)
+    cands = [d for d in facts.nodes(ast.AsyncFunctionDef) if d.name == name]
+    if isinstance(f, ast.Attribute):
+        cls = facts.enclosing_class(fn)
+        cands = [d for d in cands if facts.enclosing_class(d) is cls]
+    return len(cands) >= 1 and all(any(isinstance(n, ast.While) for n in facts.walk(d)) for d in cands)
+
+
+class LongLivedTaskInheritsRequestContext(Rule):
+    code = "CTX205"
+    name = "long-lived-task-inherits-request-context"
+    summary = ("A long-lived task created inside a request scope without `context=`: it keeps that "
+               "request's contextvars.")
+    tokens = ("create_task", "ensure_future")
+    doc = """\
+## What it does
+Flags a task created with `asyncio.create_task`/`ensure_future`/`loop.create_task`
+without `context=` and stored where it outlives the request — a module global
+(`global X`), a class attribute, or an attribute of a long-lived object (one
+instantiated at module level, or any object when the task's coroutine is a
+`while` loop of this module, i.e. a background loop) — when the creating function runs inside a
+request: a route handler, a function taking the request or a request/tenant id,
+a `with tracer.start_as_current_span(...)` block, or after a `ContextVar.set()`.
+A task awaited or cancelled in the same function is not long-lived and is fine.
+
+## Why is this bad
+A task copies the *current* Context when it is created. The background loop
+started lazily by the first request (an output handler, a batcher, a cache
+sweeper) keeps that request's contextvars — its tenant, request id, current
+span — for the life of the process: every later log line and span is
+attributed to the first request, and its objects are never freed.
+
+## Example
+```python
+async def generate(self, request_id, prompt):
+    if self._output_task is None:
+        self._output_task = asyncio.create_task(self._output_loop())
+    ...
+```
+
+## Use instead
+```python
+async def generate(self, request_id, prompt):
+    if self._output_task is None:
+        self._output_task = asyncio.create_task(self._output_loop(),
+                                                context=contextvars.Context())
+    ...
+```
+or start the loop at startup, outside any request.
+
+## Fix safety
+No automatic fix (`context=` needs Python 3.11; on older versions start the task
+from `contextvars.Context().run(...)`).
+
+## Source
+Python docs, `asyncio.create_task(..., context=None)` and PEP 567 ("tasks
+capture the current context"); the vLLM/OpenTelemetry reports of background
+loops whose spans were parented to the first request.
+"""
+
+    def check(self, facts):
+        for call in facts.nodes(ast.Call):
+            if any(k.arg == "context" for k in call.keywords) or not is_task_factory_call(facts, call):
+                continue
+            fn = facts.enclosing_function(call)
+            if fn is None:
+                continue
+            for target in self._stores(facts, call, fn):
+                where = store_kind(facts, target, fn)
+                if (where is None and isinstance(target, ast.Attribute)
+                        and facts.dotted(target.value) == _first_param(fn)):
+                    cls = facts.enclosing_class(fn)
+                    if cls is not None and module_instantiated(facts, cls):
+                        where = f"`{facts.dotted(target)}` of `{cls.name}`, instantiated once at module level"
+                    elif _runs_forever(facts, call, fn):
+                        where = f"`{facts.dotted(target)}` (the task runs a `while` loop)"
+                if where is None:
+                    continue
+                if self._awaited_here(facts, fn, facts.dotted(target)):
+                    continue
+                scope = _scope_through_callers(facts, fn, call)
+                if scope is None:
+                    continue
+                yield facts.finding(self, target, f"task stored in {where} is created inside {scope} without "
+                                    "`context=`: it keeps that request's contextvars for its whole life "
+                                    "(pass `context=contextvars.Context()`)")
+
+    @staticmethod
+    def _stores(facts, call, fn):
+        """Targets the task ends up in: `X = create_task()`, or `t = create_task(); X = t`."""
+        parent = facts.parents.get(call)
+        if isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is call:
+            targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+            for t in targets:
+                if isinstance(t, ast.Name) and t.id not in globals_of(facts, fn):
+                    for n in facts.walk(fn):
+                        if (isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and n.value.id == t.id
+                                and (n.lineno, n.col_offset) > (parent.lineno, parent.col_offset)):
+                            yield from n.targets
+                else:
+                    yield t
+
+    @staticmethod
+    def _awaited_here(facts, fn, name: str | None) -> bool:
+        """Is the stored task awaited or cancelled in the creating function (not long-lived)?"""
+        if not name:
+            return False
+        for n in facts.walk(fn):
+            if isinstance(n, ast.Await) and name in {facts.dotted(x) for x in ast.walk(n.value)
+                                                     if isinstance(x, (ast.Name, ast.Attribute))}:
+                return True
+            if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "cancel"
+                    and facts.dotted(n.func.value) == name):
+                return True
+        return False

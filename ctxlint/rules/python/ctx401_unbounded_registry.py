@@ -1,0 +1,249 @@
+"""CTX401 unbounded-registry: one rule module (see the Rule's doc)."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from ctxlint.findings import UNSAFE, Fix
+from ctxlint.rules import Rule
+from ctxlint.semantic.python.registries import (
+    SETUP_NAME, STARTUP_NAME, key_text, local_sources, names_in, reaches_scope_id, runs_once, name_words,
+)
+
+
+class UnboundedRegistry(Rule):
+    code = "CTX401"
+    name = "unbounded-registry"
+    summary = ("A module-, class- or long-lived-instance container fills with per-request/tenant/"
+               "adapter values and nothing ever removes them.")
+    tokens = ("{}", "dict(", "Dict(", "set()", "[]", "OrderedDict", "defaultdict", "list(", "deque(", "field(")
+    fix_safety = UNSAFE
+    doc = """\
+## What it does
+Follows every long-lived container — a module-level or class-level dict/list/set,
+or a `self.` attribute of a class whose instances live as long as the process
+(engines, schedulers, managers, servers, frontends, registries, caches, pools) —
+across every method of its class or function of its module. It reports the first
+insertion when the container is filled per request (the key reaches a scope id
+such as `request_id`, `tenant_id`, `user_id`, `adapter_id`, or the stored value is
+per-request/per-adapter state, or the same key is removed from a sibling
+container) while no code ever removes an entry: no `del`, `pop`, `clear`,
+reassignment, eviction call, no `maxsize`, no weak references.
+
+## Why is this bad
+Every request, tenant or adapter leaves an entry behind. The process grows until
+it is killed, and entries keep their values (compiled graphs, sampling groups,
+adapter weights, request objects) reachable, with everything they reference.
+
+## Example
+```python
+_USER_AGENTS: dict = {}
+
+def get_agent(user_id: str):
+    if user_id not in _USER_AGENTS:
+        _USER_AGENTS[user_id] = compile_agent(user_id)
+    return _USER_AGENTS[user_id]
+```
+
+## Use instead
+```python
+import cachetools
+
+_USER_AGENTS = cachetools.LRUCache(maxsize=256)
+```
+or a `weakref.WeakValueDictionary()`, or remove the entry on every path where
+the request ends.
+
+## Fix safety
+Unsafe: bounding the cache evicts entries that other code may still expect, and
+a `WeakValueDictionary` drops values nobody else references. The fix
+(`bounded_registry`) picks `weakref.WeakValueDictionary()` when the stored values
+are objects a weak reference can hold — a class instance (`LoraAdapter(...)`,
+`LoraAdapter(...).to(device)`), a value bound from one, or a value named as a
+model, adapter, module, graph, client, agent, engine or session — so an entry lives
+exactly as long as its object is used elsewhere; an LRU bound would keep up to
+`maxsize` deleted adapters (with their weights) alive. It picks
+`cachetools.LRUCache(maxsize=1024)` for data a weak reference cannot hold
+(strings, numbers, tuples, bytes, lists, dicts, `repr()`/`.hexdigest()` results).
+
+## Source
+vllm-project/vllm#16472 (n>1 child requests kept in `child_to_group` forever);
+theexperiencecompany/gaia#706 (per-user compiled agent graphs never evicted).
+"""
+
+    def check(self, facts):
+        for c in facts.long_lived_containers:
+            if c.bounded or c.removals or c.escapes or not c.inserts:
+                continue
+            if c.kind in ("Counter",):
+                continue
+            site, why = self._per_scope_insert(facts, c)
+            if site is None:
+                continue
+            fix = None
+            if c.kind in ("dict", "OrderedDict") and isinstance(c.creation, (ast.Dict, ast.Call)) \
+                    and not (isinstance(c.creation, ast.Dict) and c.creation.keys):
+                kind = _registry_kind(facts, site)
+                fix = Fix(description=("use a weakref.WeakValueDictionary" if kind == "weak"
+                                       else "bound it with cachetools.LRUCache(maxsize=...)"),
+                          safety=UNSAFE, codemod="bounded_registry",
+                          data={"line": c.creation.lineno, "col": c.creation.col_offset, "kind": kind,
+                                "container": c.name})
+            where = "module" if c.scope == "module" else (
+                f"class `{c.owner.name}`" if c.scope == "class" else f"long-lived `{c.owner.name}`")
+            yield facts.finding(self, site.node,
+                                f"`{c.name}` ({where} {c.kind}) gets an entry per {why} in "
+                                f"`{site.method_name}()` but no path removes entries and it has no bound; "
+                                "remove on every terminal path or use a bounded/weak cache", fix=fix)
+
+    @staticmethod
+    def _per_scope_insert(facts, c):
+        """The first insertion that is per request/tenant/adapter, and why; else (None, None)."""
+        siblings = [o for o in facts.containers if o is not c and o.owner is c.owner
+                    and any(r.key is not None for r in o.removals)] \
+            if (c.owner is not None or c.scope == "module") else []
+        for s in c.inserts:
+            if s.function is None or s.method_name in ("__init__", "__post_init__", "<module>"):
+                continue
+            if s.kind in ("update", "extend") or runs_once(s.method_name, STARTUP_NAME):
+                continue
+            key = s.key if s.key is not None else (s.value if s.kind in ("add",) else None)
+            if isinstance(key, ast.Constant):
+                continue
+            sid = reaches_scope_id(facts, key, s.function)
+            if sid:
+                # `register_request(request_id)` is per request even though `register_model` is not
+                return s, f"`{sid}`"
+            if runs_once(s.method_name, SETUP_NAME):
+                continue
+            t = key_text(s.key)
+            if t and s.key is not None and _filled_together(facts, s, siblings):
+                return s, f"key `{t}` (removed from its sibling containers, never from this one)"
+            if s.key is not None and s.value is not None and _per_scope_value(facts, s):
+                return s, "request/adapter object"
+        return None, None
+
+
+def _minted(facts, key, fn, depth: int = 2) -> bool:
+    """Is the key an id minted for this call by formatting (`f"{parent}#{i}"`,
+    `parent + "-" + str(i)`, `"{}:{}".format(a, b)`), followed through local assignments?
+    Such keys are new on every call; an endpoint or a module name repeats."""
+    if isinstance(key, ast.JoinedStr):
+        return any(isinstance(v, ast.FormattedValue) for v in key.values)
+    if isinstance(key, ast.BinOp) and isinstance(key.op, (ast.Add, ast.Mod)):
+        return any(isinstance(n, ast.Constant) and isinstance(n.value, str) for n in ast.walk(key))
+    if isinstance(key, ast.Call) and isinstance(key.func, ast.Attribute) and key.func.attr == "format":
+        return True
+    if isinstance(key, ast.Name) and depth:
+        return any(_minted(facts, src, fn, depth - 1) for src in local_sources(facts, fn, key.id, key))
+    return False
+
+
+def _filled_together(facts, site, siblings) -> bool:
+    """Does the function of insertion `site` put the same per-call key — minted by
+    formatting, or the id a public method is handed — into a sibling container (the same
+    expression, in the same function) that removes entries by key elsewhere?
+    Then the owner has a per-key lifecycle, and this container is the one it forgets."""
+    t = key_text(site.key)
+    fn = site.function
+    public_param = isinstance(site.key, ast.Name) and not fn.name.startswith("_") and site.key.id in {
+        a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+    if not (public_param or _minted(facts, site.key, fn)):
+        return False
+    for o in siblings:
+        for ins in o.inserts:
+            if ins.function is site.function and ins.key is not None and key_text(ins.key) == t:
+                return True
+    return False
+
+
+def _per_scope_value(facts, s) -> bool:
+    """Is the stored value a per-request/per-adapter object (by its names)?"""
+    v = s.value
+    if not isinstance(v, (ast.Name, ast.Attribute, ast.Call)):
+        return False
+    text = facts.dotted(v.func if isinstance(v, ast.Call) else v) or ""
+    if re.search(r"(cls|class|type|factory|fn|func|callback)$", text, re.I):
+        return False
+    names = names_in(v)
+    if isinstance(v, ast.Call):
+        names = [facts.dotted(v.func) or ""]
+    for n in names:
+        last = n.split(".")[-1]
+        words = name_words(last)
+        if any(w in ("request", "req", "adapter", "lora", "session", "conversation") for w in words):
+            return True
+        if facts.scope_id_in(n):
+            return True
+    return False
+
+
+#: Words naming objects a weak reference can hold (class instances: models, adapters,
+#: modules, compiled graphs, clients, sessions...).
+_OBJECT_WORDS = frozenset({
+    "model", "adapter", "lora", "module", "layer", "graph", "agent", "client", "engine", "session",
+    "pipeline", "tokenizer", "processor", "connection", "conn", "worker", "runner", "handler",
+    "executor", "manager", "server", "socket", "stream", "future", "task", "request", "req",
+    "sequence", "seq", "group", "program", "kernel", "backend", "instance", "object", "obj", "peft",
+})
+#: Calls whose result cannot be weakly referenced (str, int, tuple, bytes, list, dict...).
+_DATA_CALLS = frozenset({
+    "str", "repr", "int", "float", "bool", "bytes", "tuple", "list", "dict", "set", "frozenset",
+    "len", "sorted", "format", "join", "encode", "decode", "hexdigest", "digest", "hex", "dumps",
+    "tolist", "item", "split", "strip", "lower", "upper", "tensor", "as_tensor", "zeros", "ones",
+})
+#: Methods that return their receiver (or an object of its class): `LoraAdapter(...).to(dev)`.
+_SELF_RETURNING = frozenset({"to", "cuda", "cpu", "eval", "train", "half", "float", "bfloat16",
+                             "requires_grad_", "share_memory", "compile", "bind", "with_options"})
+
+
+def _registry_kind(facts, site) -> str:
+    """"weak" when the stored value is an object a `weakref.WeakValueDictionary` can hold
+    (a class instance: model, adapter, module, graph, client), else "lru" (strings,
+    numbers, tuples, bytes, lists and other data a weak reference cannot hold).
+
+    Evidence, in order: the value expression itself (a CapWords constructor call, a
+    method chain on one such as `.to(device)`, a literal or data-returning call), then
+    the local assignments it comes from, then the words of its names."""
+    return "weak" if _is_object_value(facts, site.value, site.function, site.node, 3) else "lru"
+
+
+def _is_object_value(facts, v: ast.AST | None, fn, before: ast.AST, depth: int) -> bool:
+    if v is None:
+        return False
+    if isinstance(v, (ast.Constant, ast.JoinedStr, ast.Tuple, ast.List, ast.Set, ast.Dict, ast.BinOp,
+                      ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Compare, ast.BoolOp,
+                      ast.UnaryOp)):
+        return False
+    if isinstance(v, ast.IfExp):
+        return _is_object_value(facts, v.body, fn, before, depth) or \
+            _is_object_value(facts, v.orelse, fn, before, depth)
+    if isinstance(v, ast.Await):
+        return _is_object_value(facts, v.value, fn, before, depth)
+    if isinstance(v, ast.Call):
+        f = v.func
+        name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+        if name in _DATA_CALLS:
+            return False
+        if name[:1].isupper():
+            return True
+        if isinstance(f, ast.Attribute) and name in _SELF_RETURNING:
+            return _is_object_value(facts, f.value, fn, before, depth)
+        return bool(_OBJECT_WORDS.intersection(name_words(name)))
+    if isinstance(v, ast.Name):
+        if depth:
+            srcs = local_sources(facts, fn, v.id, before)
+            if srcs:
+                return any(_is_object_value(facts, src, fn, before, depth - 1) for src in srcs
+                           if not _is_lookup(src))
+        return bool(_OBJECT_WORDS.intersection(name_words(v.id)))
+    if isinstance(v, ast.Attribute):
+        return bool(_OBJECT_WORDS.intersection(name_words(v.attr)))
+    return False
+
+
+def _is_lookup(v: ast.AST) -> bool:
+    """`reg.get(k)` / `reg[k]`: a read of the registry itself, no evidence of the value's type."""
+    return isinstance(v, ast.Subscript) or (isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute)
+                                            and v.func.attr in ("get", "pop", "setdefault"))

@@ -1,0 +1,170 @@
+"""CTX406 activation-retained-on-module: one rule module (see the Rule's doc)."""
+
+from __future__ import annotations
+
+import ast
+
+from ctxlint.rules import Rule
+from ctxlint.semantic.python.hooks import hook_methods
+from ctxlint.semantic.python.tensors import NON_ACTIVATION_ATTR_HINTS
+from ctxlint.semantic.python.registries import (
+    names_in,
+)
+
+
+_REDUCING_ATTRS = {"item", "tolist", "size", "dim", "numel", "shape", "dtype", "device", "ndim"}
+
+
+class ActivationRetainedOnModule(Rule):
+    code = "CTX406"
+    name = "activation-retained-on-module"
+    summary = "A per-forward tensor stored on self in forward()/a hook and never cleared."
+    tokens = ("forward", "hook")
+    doc = """\
+## What it does
+Flags `self.<attr> = <tensor>` inside `forward()` or a method the class
+registers as a torch hook (`register_forward_hook(self.m)`) when the value is computed from the call's inputs (an argument, or a
+local derived from one), it is not reduced to a Python value (`.item()`,
+`.tolist()`, `.shape`), the attribute is not cache-like (read back in the same
+method before the store, or named `*cache*`), and no method of the class ever
+clears it (`self.<attr> = None`, `del self.<attr>`; an initial `None` in `__init__`
+clears nothing).
+
+## Why is this bad
+The stored tensor — and, during training, the whole autograd graph behind it —
+stays alive until the next forward overwrites it. For a large model that is one
+extra copy of an activation per layer per module instance, held across requests;
+with `torch.no_grad()` off it also pins the graph's saved tensors.
+
+## Example
+```python
+def forward(self, hidden_states):
+    attn = self.attn(hidden_states)
+    self.last_attn = attn
+    return self.proj(attn)
+```
+
+## Use instead
+Return the tensor (or collect it through a hook whose handle you remove), or
+store a detached copy only while a debug flag is on and clear it after reading.
+
+## Fix safety
+No automatic fix.
+
+## Source
+PyTorch forum "Memory leak when storing activations on the module";
+huggingface/transformers issues on output-capturing hooks holding tensors.
+"""
+
+    def check(self, facts):
+        # candidate stores first, from the type index: `<name>.<attr> = value` inside a def
+        by_fn: dict[int, ast.AST] = {}
+        for n in facts.nodes(ast.Assign):
+            if len(n.targets) == 1 and isinstance(n.targets[0], ast.Attribute) \
+                    and isinstance(n.targets[0].value, ast.Name) \
+                    and not NON_ACTIVATION_ATTR_HINTS.search(n.targets[0].attr.lower()):
+                fn = facts.enclosing_function(n)
+                if fn is not None and isinstance(facts.parents.get(fn), ast.ClassDef):
+                    by_fn.setdefault(id(fn), fn)
+        classes: dict[int, ast.ClassDef] = {}
+        for fn in by_fn.values():
+            cls = facts.parents[fn]
+            classes.setdefault(id(cls), cls)
+        for cls in classes.values():
+            methods = [m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            hooked = hook_methods(facts, cls)
+            per_forward = [m for m in methods if id(m) in by_fn and not _is_static_or_class(facts, m)
+                           and (m.name == "forward" or m.name in hooked)]
+            if not per_forward:
+                continue
+            cleared = None
+            for m in per_forward:
+                args = m.args.posonlyargs + m.args.args
+                if not args or args[0].arg == "ctx":  # autograd.Function.forward(ctx, ...)
+                    continue
+                selfname = args[0].arg
+                inputs = {a.arg for a in args[1:] + m.args.kwonlyargs}
+                if m.args.vararg:
+                    inputs.add(m.args.vararg.arg)
+                if not inputs:
+                    continue
+                body = list(facts.walk(m))
+                stores = [n for n in body if isinstance(n, ast.Assign) and len(n.targets) == 1
+                          and isinstance(n.targets[0], ast.Attribute)
+                          and isinstance(n.targets[0].value, ast.Name) and n.targets[0].value.id == selfname
+                          and not NON_ACTIVATION_ATTR_HINTS.search(n.targets[0].attr.lower())]
+                if not stores:
+                    continue
+                if cleared is None:
+                    cleared = _cleared_attrs(facts, methods)
+                derived = _derived_locals(body, inputs)
+                first_read: dict[str, int] = {}
+                for n in body:
+                    if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) \
+                            and isinstance(n.value, ast.Name) and n.value.id == selfname:
+                        first_read[n.attr] = min(first_read.get(n.attr, n.lineno), n.lineno)
+                for n in stores:
+                    t = n.targets[0]
+                    if t.attr in cleared or not _is_tensor_from(n.value, derived):
+                        continue
+                    if first_read.get(t.attr, 10**9) <= n.lineno:
+                        continue  # read back before the store: a cache, not a leak
+                    yield facts.finding(self, t,
+                                        f"`{m.name}()` stores a per-call tensor on `{selfname}.{t.attr}` and no "
+                                        f"method clears it: the activation (and its autograd graph) stays alive "
+                                        f"until the next call")
+
+
+def _is_static_or_class(facts, fn) -> bool:
+    """staticmethod/classmethod (torch.autograd.Function.forward(ctx, ...) is a staticmethod)."""
+    return any((facts.dotted(d) or "").split(".")[-1] in ("staticmethod", "classmethod") for d in fn.decorator_list)
+
+
+def _cleared_attrs(facts, methods) -> set[str]:
+    """Attributes some method other than `__init__` sets to None or deletes (an
+    initial `None` in `__init__` clears nothing)."""
+    out = set()
+    for m in methods:
+        if m.name == "__init__":
+            continue
+        for n in facts.walk(m):
+            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant) and n.value.value is None:
+                for t in n.targets:
+                    if isinstance(t, ast.Attribute):
+                        out.add(t.attr)
+            elif isinstance(n, ast.Delete):
+                for t in n.targets:
+                    if isinstance(t, ast.Attribute):
+                        out.add(t.attr)
+    return out
+
+
+def _derived_locals(body: list, inputs: set[str]) -> set[str]:
+    """Input names plus locals assigned (in order) from expressions that use one."""
+    derived = set(inputs)
+    for n in body:
+        if isinstance(n, ast.Assign):
+            used = {x.split(".")[0] for x in names_in(n.value)}
+            if used & derived:
+                for t in n.targets:
+                    for el in (t.elts if isinstance(t, ast.Tuple) else [t]):
+                        if isinstance(el, ast.Name):
+                            derived.add(el.id)
+    return derived
+
+
+def _is_tensor_from(v: ast.AST, derived: set[str]) -> bool:
+    if isinstance(v, (ast.Constant, ast.JoinedStr, ast.Compare, ast.BoolOp, ast.Dict, ast.List,
+                      ast.Tuple, ast.Set, ast.Lambda)):
+        return False
+    for n in ast.walk(v):
+        if isinstance(n, ast.Attribute) and n.attr in _REDUCING_ATTRS:
+            return False
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in (
+                "int", "float", "bool", "len", "str", "tuple", "list", "isinstance", "getattr", "type"):
+            return False
+    if isinstance(v, ast.Name):
+        return v.id in derived
+    if isinstance(v, (ast.Call, ast.BinOp, ast.Subscript, ast.Attribute)):
+        return any(x.split(".")[0] in derived for x in names_in(v))
+    return False

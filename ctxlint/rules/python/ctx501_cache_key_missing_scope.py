@@ -1,0 +1,179 @@
+"""CTX501 cache-key-missing-scope: one rule module (see the Rule's doc)."""
+
+from __future__ import annotations
+
+import ast
+
+from ctxlint.findings import UNSAFE, Fix
+from ctxlint.rules import Rule
+from ctxlint.semantic.python.cache_keys import (
+    cache_key_facts, ident_words, scope_kind,
+)
+from ctxlint.semantic.python.keys import (
+    KEY_TOKENS, KIND_NOUN, KIND_PLURAL, fix_anchor, key_text, label_use, scope_object_id,
+)
+
+
+class CacheKeyMissingScope(Rule):
+    code = "CTX501"
+    name = "cache-key-missing-scope"
+    summary = ("A shared cache key (or the digest that builds it) reaches none of the scope ids "
+               "while one is in scope: entries are shared across tenants/adapters/users.")
+    tokens = KEY_TOKENS
+    fix_safety = UNSAFE
+    doc = """\
+## What it does
+Finds a key used with a shared cache — a module-level, class-level or long-lived
+`self.` container used as a cache (looked up and filled by one key in one function,
+`setdefault` whose result is used, or indexed by a digest; a cachetools cache; or,
+as a hint, named cache/memo/prefix/block/kv/hash/registry), a `hash()`/`hashlib` digest that a
+key-building function returns, a key-builder's return value (`cache_key()`,
+`block_key()`, or any same-file helper another key is built from), or a
+`SomethingKey(...)` constructor — when the key,
+followed through the function's local assignments, reaches none of the scope ids
+(tenant, user, session, adapter/LoRA, cache salt, multimodal hash; configurable with
+`scope-ids` / `extend-scope-ids`) although the function can reach one: a parameter
+named as a scope id, an attribute path of a parameter (`req.lora_request.lora_int_id`,
+or a field of the parameter's annotated class in the same file), a scope
+ContextVar read, or a scope the object holds and a setter switches
+(`use_adapter(a)` sets `self.active_adapter = a`; read here as `self.active_adapter`).
+The message names the missing scope plainly: "the key does not include the tenant
+(`req.tenant_id` is available here)". A request id alone does not demand scoping (a shared cache keyed on
+it would never hit), a key holding a scope object's own id (`request.id`, `seq.uuid`,
+`session.id`) is per-request or already scoped, and a container stored in the value must depend on the scope:
+a cache of scope-independent values is not reported.
+
+## Why is this bad
+A cache that outlives one request serves every tenant. If the key does not say
+whose entry it is, tenant B gets tenant A's cached answer, a request with LoRA
+adapter 2 reuses KV blocks computed with adapter 1 (wrong output), and shared
+prefix blocks let one tenant time another's prompts (CVE-2025-46570).
+
+## Example
+```python
+_ASSET_CACHE = LRUCache(maxsize=4096)
+
+def execute(run: Run, generate):
+    for step in run.steps:
+        key = step_cache_key(step)
+        if key not in _ASSET_CACHE:          # run.tenant_id is not in the key
+            _ASSET_CACHE[key] = generate(run.tenant_id, step)
+```
+
+## Use instead
+```python
+        key = step_cache_key(run.tenant_id, step)
+```
+or append the id to the hashed tuple: `hash((parent, chunk, req.adapter_id))`.
+
+## Fix safety
+Unsafe (applied with `--fix --unsafe-fixes`): the fix adds the in-scope id to the
+key — appended to the key's tuple, or the key wrapped as `(key, id)`. A hashlib or
+xxhash digest takes bytes, never a tuple, so there the id goes inside the
+`repr(...)`/`str(...)` the bytes come from (`repr((chunk, id))`), or is appended as
+bytes (`data + repr(id).encode()`). No fix is offered for an inline key spelled at
+several uses. The rewrite changes the key's shape, so existing entries stop
+matching (the cache refills); code that decodes keys must be checked.
+
+## Source
+vllm-project/vllm#3263 (prefix caching ignored the LoRA adapter), vllm-project/vllm#17045
+and CVE-2025-46570 (cache_salt for tenant-isolated prefix caching),
+backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
+"""
+
+    def check(self, facts):
+        ck = cache_key_facts(facts)
+        done: set[tuple[int, str]] = set()
+        for sink in ck.sinks():
+            fn = sink.function
+            reach = ck.reach(fn)
+            demanded = self._demanded(ck, sink, reach.demanded(include_self=self._self_ids_count(facts, sink)))
+            if not demanded:
+                continue
+            if sink.kind == "container" and not ck.container_shared(fn, sink.container):
+                continue
+            clo = ck.closure(fn, sink.keys)
+            if ck.hits(fn, clo) or label_use(ck, fn, clo) or scope_object_id(facts, clo):
+                continue
+            if sink.kind == "container" and not self._value_depends_on_scope(ck, sink):
+                continue
+            ident = (id(fn), ast.dump(ck.resolve(fn, sink.keys[0])[0]) if sink.keys else "")
+            if ident in done:
+                continue
+            done.add(ident)
+            sid, text = demanded[0]
+            kind = scope_kind(sid)
+            plural = KIND_PLURAL.get(kind, f"values of {sid}")
+            if sink.kind == "container":
+                what = f"key `{key_text(facts, sink.keys[0])}` of shared cache `{sink.container.name}`"
+            elif sink.kind == "hash":
+                what = f"digest `{key_text(facts, sink.node)}` returned as a key by `{fn.name}()`"
+            elif sink.kind == "keyclass":
+                what = f"key `{key_text(facts, sink.node)}`"
+            else:
+                what = f"key `{key_text(facts, sink.node)}` built by `{fn.name}()`"
+            fix = None
+            obj = ck.switched_object(fn, text)
+            anchor = fix_anchor(ck, sink) if not obj else None
+            advice = f"add `{text}.{sid}` to the key" if obj else f"add `{text}` to the key"
+            if anchor is not None:
+                node, mode = anchor
+                fix = Fix(
+                    description=f"add `{text}` to the cache key",
+                    safety=UNSAFE,
+                    codemod="add_scope_id_to_key",
+                    data={"line": node.lineno, "col": node.col_offset, "end_line": node.end_lineno,
+                          "end_col": node.end_col_offset, "scope_expr": text, "mode": mode},
+                )
+            yield facts.finding(
+                self, sink.node,
+                f"{what} does not include the {KIND_NOUN.get(kind, f'`{sid}`')} (`{text}` is available "
+                f"here): entries are shared across {plural}; {advice}",
+                fix=fix)
+
+    @staticmethod
+    def _self_ids_count(facts, sink) -> bool:
+        """Do ids of a per-scope `self` oblige this key? For containers, yes (a module cache
+        written by a per-tenant object). For digests and key builders only when they hash
+        prefix/KV blocks (`Sequence.hash_of_block`), whose table is global by nature; a
+        per-session object's own memo digests feed its own cache."""
+        if sink.kind == "container":
+            return True
+        cls = facts.enclosing_class(sink.function)
+        words = set(ident_words(sink.function.name)) | set(ident_words(cls.name if cls else ""))
+        return bool(words & {"block", "blocks", "prefix", "kv"})
+
+    @staticmethod
+    def _demanded(ck, sink, demanded):
+        """Drop locals named like a scope id that are the cache's own data: the value it
+        stores (`project_id = fetch(); cache[name] = project_id`) or a name bound from the
+        key itself (`user = sha256(username)...`)."""
+        fn = sink.function
+        local = ck.defs(fn)
+        params = ck.params(fn)
+        out = []
+        value_names = {v.id for v in sink.values if isinstance(v, ast.Name)}
+        for sid, text in demanded:
+            if text in local and text not in params:
+                if text in value_names:
+                    continue
+                if any(n is sink.node for n in ck.closure(fn, [d.value for d in local[text]])):
+                    continue
+            out.append((sid, text))
+        return out
+
+    @staticmethod
+    def _value_depends_on_scope(ck, sink) -> bool:
+        """Does what the container stores depend on a scope? (in this function, else
+        at its other insertion sites in the file). Scope-independent values (a tokenizer
+        per model name) may be shared whatever the key."""
+        def touches(f, values) -> bool:
+            clo = ck.closure(f, values)
+            roots = ck.reach(f).roots
+            return bool(ck.hits(f, clo)) or any(isinstance(n, ast.Name) and n.id in roots for n in clo)
+
+        fn = sink.function
+        if sink.values:
+            return touches(fn, sink.values)
+        return any(s.value is not None and s.function is not None and touches(s.function, [s.value])
+                   for s in sink.container.inserts)

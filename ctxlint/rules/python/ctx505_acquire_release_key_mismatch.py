@@ -1,0 +1,179 @@
+"""CTX505 acquire-release-key-mismatch: one rule module (see the Rule's doc)."""
+
+from __future__ import annotations
+
+import ast
+
+from ctxlint.rules import Rule
+from ctxlint.semantic.python.cache_keys import (
+    cache_key_facts, ident_words,
+)
+from ctxlint.semantic.python.keys import (
+    key_text,
+)
+
+
+def _key_signature(ck, fn, key: ast.AST):
+    """How a key is derived, for comparing acquire and release: ("call", helper) for a
+    helper's result, ("attr", name) for an attribute or parameter (`item.digest`,
+    `digest`), None when unknown (loop variables, several definitions)."""
+    expr, exact = ck.resolve(fn, key)
+    if not exact:
+        return None
+    if isinstance(expr, ast.Call):
+        # only a key helper of this file (or a digest) is a derivation worth comparing;
+        # `self._free.pop()` or `uuid4()` hand out fresh ids
+        name = (ck.facts.dotted(expr.func) or "").split(".")[-1]
+        if name and (name in ck.function_names or ck.digest_call(expr)):
+            return ("call", name)
+        return None
+    if isinstance(expr, ast.Attribute):
+        return ("attr", _id_words(expr.attr))
+    if isinstance(expr, ast.Name):
+        if expr.id in ck.defs(fn):
+            return None
+        return ("attr", _id_words(expr.id))
+    return None
+
+
+def _id_words(name: str) -> frozenset:
+    """Words of an id name without counter prefixes (`_next_slot_id` -> {slot, id})."""
+    return frozenset(w for w in ident_words(name) if w not in ("next", "new", "cur", "current", "last"))
+
+
+def _same_key(a, b) -> bool:
+    """Do two key signatures name the same derivation? Attribute spellings match when the
+    words of one contain the other's (`req.request_id` ~ `request_id`, `_next_lease_id` ~
+    `lease_id`)."""
+    if a[0] != b[0]:
+        return False
+    if a[0] == "call":
+        return a[1] == b[1]
+    return a[1] <= b[1] or b[1] <= a[1]
+
+
+class AcquireReleaseKeyMismatch(Rule):
+    code = "CTX505"
+    name = "acquire-release-key-mismatch"
+    summary = "The release side of a container (remove/count down) indexes it by a key built differently from the acquire side."
+    tokens = ("pop(", "del ", "-=", "discard(", "remove(", "- 1")
+    doc = """\
+## What it does
+For a container indexed by two kinds of method — an acquire side that inserts or
+counts up (`refs[k] = refs.get(k, 0) + 1`, `setdefault`, `add`) and a release side
+that removes or counts down (`pop`, `del`, `refs[k] -= 1`), whatever the methods are
+called — finds a release side that derives its key differently from an acquire side
+that builds its key with a helper or digest: the release calls a different helper,
+or reads a raw attribute (`item.digest`) instead of `combine(digests)`. Keys are
+compared by how they are derived, never by their spelling; two raw spellings of one
+id (`spec.provider_id` and a `provider_id` parameter) are not reported. The finding is
+at the release side's key expression.
+
+## Why is this bad
+The release looks up a key that acquire never stored: the refcount never drops,
+the entry is never evicted, and the cached data (vision embeddings, KV blocks,
+adapter weights) outlives every request that used it — a leak that only shows
+under load.
+
+## Example
+```python
+def acquire(self, items):
+    key = combine([it.digest for it in items])
+    self.refs[key] = self.refs.get(key, 0) + 1
+
+def release(self, item):
+    key = item.digest                  # not the key acquire used
+    if key in self.refs:
+        self.refs[key] -= 1
+```
+
+## Use instead
+Derive both keys from one helper: `key = combine([it.digest for it in items])` in both.
+
+## Fix safety
+No automatic fix: the release side's signature usually has to change.
+
+## Source
+sgl-project/sglang#20162 (multimodal embedding cache released by a per-item digest
+while acquired by the combined digest).
+"""
+
+    def check(self, facts):
+        ck = cache_key_facts(facts)
+        for c in facts.containers:
+            if c.kind in ("list", "deque"):
+                continue
+            sites = [s for s in (*c.inserts, *c.reads, *c.removals) if s.key is not None and s.method is not None]
+            by_method: dict[str, list] = {}
+            for s in sorted(sites, key=lambda s: (s.node.lineno, s.node.col_offset)):
+                by_method.setdefault(s.method.name, []).append(s)
+            # roles by what a method does to the container, not by its name: the acquire
+            # side inserts or counts up, the release side removes or counts down
+            acq = list(dict.fromkeys(s.method.name for s in c.inserts
+                                     if s.key is not None and s.method is not None and not _decrements(facts, s)))
+            rel = list(dict.fromkeys(s.method.name for s in (*c.removals, *c.inserts)
+                                     if s.key is not None and s.method is not None and s.method.name not in acq
+                                     and (s in c.removals or _decrements(facts, s))))
+            if not acq or not rel:
+                continue
+            acq_sigs = set()
+            for m in acq:
+                for s in by_method[m]:
+                    acq_sigs.add(_key_signature(ck, s.function, s.key))
+            # only a key derived by a helper or digest on the acquire side is compared: two
+            # raw spellings (`req.id`, `rid`) are the same value more often than not
+            if None in acq_sigs or not acq_sigs or not any(k == "call" for k, _n in acq_sigs):
+                continue
+            for m in rel:
+                # a release method that also indexes by the acquire-side key handles
+                # several roles (writer/follower): the other key is deliberate
+                reported = any(_same_key(sg, a) for s in by_method[m]
+                               if (sg := _key_signature(ck, s.function, s.key)) for a in acq_sigs)
+                for s in by_method[m]:
+                    sig = _key_signature(ck, s.function, s.key)
+                    if sig is None or reported or any(_same_key(sig, a) for a in acq_sigs):
+                        continue
+                    expr, _ = ck.resolve(s.function, s.key)
+                    if isinstance(expr, ast.Name) and expr.id in ck.params(s.function) \
+                            and not _helper_input(ck, c, acq, expr.id):
+                        # a bare parameter: the caller may pass the helper's result (it
+                        # usually does); only the raw input the acquire side transforms
+                        # (`incref(name)` keys `slot_key(name, rev)`, `decref(name)` keys
+                        # `name`) is a demonstrable mismatch
+                        continue
+                    reported = True
+                    acq_desc = ", ".join(sorted(f"`{n}()`" if k == "call" else f"`{'_'.join(sorted(n))}`"
+                                                for k, n in acq_sigs))
+                    yield facts.finding(
+                        self, expr,
+                        f"`{m}()` indexes `{c.name}` by `{key_text(facts, expr)}`, but "
+                        f"`{', '.join(acq)}()` keyed it by {acq_desc}: the entry is never found "
+                        "and never released; derive both keys from one helper")
+
+
+def _helper_input(ck, c, acq: list[str], param: str) -> bool:
+    """Is `param` a parameter of an acquire-side function that it passes into the call
+    deriving its key there?"""
+    for site in c.inserts:
+        fn = site.function
+        if site.method is None or site.method.name not in acq or fn is None or site.key is None:
+            continue
+        if param not in ck.params(fn):
+            continue
+        for n in ck.closure(fn, [site.key]):
+            if isinstance(n, ast.Call) and any(isinstance(m, ast.Name) and m.id == param
+                                               for a in [*n.args, *(k.value for k in n.keywords)]
+                                               for m in ast.walk(a)):
+                return True
+    return False
+
+
+def _decrements(facts, site) -> bool:
+    """Is an insertion site a count-down (`c[k] -= 1`, `c[k] = c[k] - 1`,
+    `c[k] = c.get(k, 0) - 1`): a release, not an acquire?"""
+    stmt = facts.parents.get(site.node)
+    if isinstance(stmt, ast.AugAssign):
+        return isinstance(stmt.op, ast.Sub)
+    if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.BinOp):
+        return isinstance(stmt.value.op, ast.Sub)
+    return False

@@ -1,0 +1,206 @@
+"""CTX601 grad-history-accumulation: one rule module (see the Rule's doc)."""
+
+from __future__ import annotations
+
+import ast
+
+from ctxlint.findings import SAFE, Fix
+from ctxlint.rules import Rule
+from ctxlint.semantic.python.tensors import (
+    LOSS_CALL_HINTS, LOSS_NAME_HINTS, backward_names, loop_trains, reduced, returns_graph_tensor,
+    returns_reduced,
+)
+
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+class GradHistoryAccumulation(Rule):
+    code = "CTX601"
+    name = "grad-history-accumulation"
+    summary = "A loss/output tensor accumulated across iterations of a training loop without .item()/.detach()."
+    tokens = ("backward", "step(")
+    fix_safety = SAFE
+    doc = """\
+## What it does
+In a loop that trains — it calls `.backward()` (itself, or through a same-file
+function it calls) or an optimizer/scaler `step()` — flags `acc += x`,
+`acc = acc + x` and `acc.append(x)` where `x` carries an autograd graph: a value
+`.backward()` is called on, the result of a same-file helper that returns such a
+value (`loss.backward(); return loss`), or (a hint, for values from outside the
+file) a loss, a criterion result or a model output, not reduced by `.item()`, `float()`,
+`.detach()` or `.tolist()`, and `acc` lives across iterations (it is not reset
+inside the loop, as gradient-accumulation code does before its `backward()`).
+
+## Why is this bad
+A tensor that requires grad carries its autograd graph. Summing it into a
+running total (or keeping it in a list) makes every step's graph — with the
+activations it saved — reachable from the accumulator, so memory grows with
+every step until the epoch ends or the process is killed.
+
+## Example
+```python
+for batch in loader:
+    loss = model(**batch).loss
+    loss.backward()
+    optimizer.step()
+    total_loss += loss
+```
+
+## Use instead
+```python
+    total_loss += loss.item()        # or loss.detach() to stay on the device
+```
+
+## Fix safety
+Safe: the codemod appends `.item()` (scalars) or `.detach()` (outputs); the
+accumulated values are the same numbers without history.
+
+## Source
+ray-project/ray#40940; PyTorch FAQ "My model reports cuda runtime error(2): out
+of memory" (accumulating history across your training loop).
+"""
+
+    def check(self, facts):
+        train_loops = [lp for lp in facts.nodes(*_LOOPS) if loop_trains(facts, lp)]
+        if not train_loops:
+            return
+        train_ids = {id(lp) for lp in train_loops}
+        for node in facts.nodes(ast.AugAssign, ast.Assign, ast.Call):
+            acc, x = _accumulation(node)
+            if acc is None or x is None:
+                continue
+            fn = facts.enclosing_function(node)
+            stmt = facts.enclosing_statement(node)
+            loops = _enclosing_loops(facts, stmt, fn)
+            if not loops:
+                continue
+            init = _init_line_inside(facts, acc, loops, stmt)
+            persistent = [lp for lp in loops if lp not in init]
+            if not any(id(lp) in train_ids for lp in persistent):
+                continue
+            if _under_no_grad(facts, stmt, fn):
+                continue
+            acc_text = facts.dotted(acc)
+            if acc_text and any(facts.dotted(n) == acc_text for n in ast.walk(x)):
+                continue  # `acc += acc / n` rescales, it adds no new step's graph
+            val = _tensor_value(facts, x, fn, stmt)
+            if val is None:
+                continue
+            method = "item" if "loss" in val.lower() and not isinstance(node, ast.Call) else "detach"
+            fix = Fix(description=f"accumulate `.{method}()` of the value", safety=SAFE,
+                      codemod="detach_accumulation",
+                      data={"line": x.lineno, "col": x.col_offset, "method": method})
+            yield facts.finding(self, stmt,
+                                f"`{facts.dotted(acc) or 'accumulator'}` accumulates `{val}` across iterations of "
+                                "a training loop without `.item()`/`.detach()`: every step's autograd graph stays "
+                                "reachable", fix=fix)
+
+
+
+def _accumulation(node) -> tuple[ast.AST | None, ast.AST | None]:
+    """(accumulator, accumulated value) of `acc += x`, `acc = acc + x`, `acc.append(x)`."""
+    if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add):
+        return node.target, node.value
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.BinOp) \
+            and isinstance(node.value.op, ast.Add):
+        t = ast.dump(node.targets[0]).replace("Store()", "Load()")
+        if ast.dump(node.value.left) == t:
+            return node.targets[0], node.value.right
+        if ast.dump(node.value.right) == t:
+            return node.targets[0], node.value.left
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append" \
+            and len(node.args) == 1:
+        return node.func.value, node.args[0]
+    return None, None
+
+
+def _enclosing_loops(facts, stmt, fn) -> list:
+    out = []
+    for a in facts.ancestors(stmt):
+        if a is fn or isinstance(a, _DEFS):
+            break
+        if isinstance(a, _LOOPS):
+            out.append(a)
+    return out
+
+
+def _init_line_inside(facts, acc, loops, stmt) -> set:
+    """Loops (of `loops`) inside which `acc` is re-initialised by a plain assignment before `stmt`."""
+    name = facts.dotted(acc)
+    out = set()
+    if name is None:
+        return out
+    for lp in loops:
+        for n in facts.walk(lp):
+            if isinstance(n, (ast.Assign, ast.AnnAssign)) and n is not stmt and n.lineno <= stmt.lineno:
+                targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+                if any(facts.dotted(t) == name for t in targets):
+                    if _accumulation(n)[0] is None:
+                        out.add(lp)
+                        break
+    return out
+
+
+def _under_no_grad(facts, stmt, fn) -> bool:
+    for a in facts.ancestors(stmt):
+        if a is fn:
+            break
+        if isinstance(a, (ast.With, ast.AsyncWith)):
+            for item in a.items:
+                e = item.context_expr
+                q = facts.qualname(e.func if isinstance(e, ast.Call) else e) or ""
+                if q.split(".")[-1] in ("no_grad", "inference_mode"):
+                    return True
+    return False
+
+
+
+def _tensor_value(facts, x: ast.AST, fn, stmt, depth: int = 2) -> str | None:
+    """Text of the loss/output tensor inside `x` that is accumulated unreduced, else None."""
+    if reduced(x) or isinstance(x, ast.Constant):
+        return None
+    graph = backward_names(facts, fn) if fn is not None else set()
+    for n in ast.walk(x):
+        if isinstance(n, ast.Call):
+            if returns_graph_tensor(facts, n):
+                return ast.unparse(n)  # a same-file helper hands back its back-propagated loss
+            name = facts.dotted(n.func) or ""
+            if LOSS_CALL_HINTS.search(name.split(".")[-1]) and not returns_reduced(facts, n):
+                return ast.unparse(n)
+        elif isinstance(n, (ast.Name, ast.Attribute)):
+            text = facts.dotted(n)
+            if text is None:
+                continue
+            last = text.split(".")[-1]
+            if isinstance(n, ast.Name):
+                if n.id in graph:
+                    return text  # `.backward()` is called on it: it carries the graph
+                srcs = _assigned_values(facts, fn, n.id, stmt)
+                if srcs:
+                    src = srcs[-1]
+                    if reduced(src) or isinstance(src, ast.Constant) or returns_reduced(facts, src):
+                        continue
+                    if LOSS_NAME_HINTS.search(last):
+                        return text
+                    if depth and _tensor_value(facts, src, fn, stmt, depth - 1):
+                        return text
+                    continue
+            if LOSS_NAME_HINTS.search(last) and not last.lower().startswith(("num", "n_")):
+                return text
+    return None
+
+
+def _assigned_values(facts, fn, name: str, before) -> list[ast.AST]:
+    if fn is None:
+        return []
+    out = []
+    for n in facts.walk(fn):
+        if isinstance(n, ast.Assign) and n.lineno <= before.lineno and n is not before:
+            for t in n.targets:
+                if isinstance(t, ast.Name) and t.id == name:
+                    out.append(n.value)
+                elif isinstance(t, ast.Tuple) and any(isinstance(e, ast.Name) and e.id == name for e in t.elts):
+                    out.append(n.value)
+    out.sort(key=lambda v: v.lineno)
+    return out

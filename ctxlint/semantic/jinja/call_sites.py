@@ -1,0 +1,1328 @@
+"""Template call-site facts of one Python file (shared by the CTX3xx rules).
+
+`call_sites(facts)` (memoized on `PythonFacts`) answers, for one Python file:
+
+- `envs`: every jinja2 environment constructed here (`EnvInfo`): its kind, decided
+  by the class of the VALUE built — "plain" (`jinja2.Environment`), "sandbox"
+  (`SandboxedEnvironment`, `ImmutableSandboxedEnvironment`, or a subclass of
+  either defined here or imported) or "native" —, its loader directories,
+  delimiters, autoescape setting and globals;
+- `env_of(expr)`: the environment an expression holds, following local names,
+  module globals and `self.`/`cls.` attributes through every assignment in the
+  class and in its base classes defined in this module, never by the
+  attribute's or variable's name;
+- `compile_sites`: calls that compile template source (`jinja2.Template(src)`,
+  `env.from_string(src)`, Flask `render_template_string(src)`, prompt classes of
+  LangChain/LlamaIndex with `template_format="jinja2"`);
+- `literal_templates`, `render_sites`: literal template text reaching a compile
+  site, and render calls with the variable names they pass;
+- `literal_values`, `is_trusted_source`, `str_evidence`, `data_evidence`: whether a
+  string expression is the developers' own text or comes from outside the program;
+- `formatter_kind`, `prompt_library`: format strings (`string.Formatter`, and the
+  prompt classes' own formatters).
+
+The name tables below are well-known APIs (jinja2, Flask, LangChain, LlamaIndex),
+each with its source; a rule never decides by what a variable is called.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from pathlib import Path
+
+from ctxlint.languages.jinja import DELIMITER_KEYS
+
+#: jinja2's public API (jinja2/__init__.py, jinja2.sandbox, jinja2.nativetypes): the
+#: template class, the sandboxed environment classes and the plain ones.
+_TEMPLATE_QUALNAMES = {"jinja2.Template", "jinja2.environment.Template"}
+SANDBOX_NAMES = {"SandboxedEnvironment", "ImmutableSandboxedEnvironment"}
+_ENV_NAMES = {"Environment", "NativeEnvironment", "Overlay"}
+#: LangChain prompt classes taking `template_format` (langchain_core.prompts.prompt /
+#: chat); LlamaIndex exports a `PromptTemplate` too (llama_index.core.prompts.base).
+_LC_PROMPTS = {"PromptTemplate", "ChatPromptTemplate", "SystemMessagePromptTemplate",
+               "HumanMessagePromptTemplate", "AIMessagePromptTemplate", "ChatMessagePromptTemplate"}
+#: Prompt-template libraries and how each formats a template in its default
+#: ("f-string") format. "attribute-walk": `str.format`, so `{x.__class__}` walks
+#: attributes (langchain_core.prompts.string: `formatter.format`, GHSA-6qv9-48xg-fc7f).
+#: "key-only": only `{key}` is substituted from a dict, attribute and index fields are
+#: left as text (llama_index.core.prompts.utils.SafeFormatter / format_string).
+PROMPT_FORMATTERS = {"langchain": "attribute-walk", "llama_index": "key-only"}
+#: Framework application classes and globals whose `jinja_env` is a plain
+#: `jinja2.Environment` (flask.app.Flask.jinja_environment = templating.Environment,
+#: a jinja2.Environment subclass; quart.app.Quart likewise).
+_APP_CLASSES = {"flask.Flask", "flask.app.Flask", "quart.Quart", "quart.app.Quart"}
+_APP_GLOBALS = {"flask.current_app", "quart.current_app"}
+_APP_ENV_ATTRS = {"jinja_env"}
+#: Names Flask puts in every template's context (flask.app.Flask.update_template_context
+#: and flask.templating._default_template_ctx_processor: request, session, g, config,
+#: url_for, get_flashed_messages; Flask-Login adds current_user, Flask-WTF csrf_token).
+FLASK_TEMPLATE_CONTEXT = frozenset({"request", "session", "g", "config", "url_for", "get_flashed_messages",
+                                    "current_user", "csrf_token"})
+#: Where a rendered string is HTML: Markup marks it as HTML, a web response with
+#: these classes is served as text/html (starlette.responses.HTMLResponse; flask
+#: Response/make_response default mimetype "text/html"; django.http.HttpResponse
+#: default content_type "text/html"; aiohttp.web.Response with `content_type="text/html"`
+#: only, checked where it is used).
+HTML_SINKS = {
+    "markupsafe.Markup", "jinja2.Markup", "flask.Markup", "jinja2.utils.Markup",
+    "starlette.responses.HTMLResponse", "fastapi.responses.HTMLResponse",
+    "flask.make_response", "flask.Response", "werkzeug.wrappers.Response", "werkzeug.Response",
+    "quart.make_response", "quart.Response", "django.http.HttpResponse", "django.http.response.HttpResponse",
+    "aiohttp.web.Response",
+}
+#: Route decorators of Flask/Quart application and Blueprint objects (flask.sansio.scaffold.Scaffold).
+_VIEW_DECORATORS = {"route", "get", "post", "put", "patch", "delete"}
+_BLUEPRINT_CLASSES = {"flask.Blueprint", "flask.blueprints.Blueprint", "quart.Blueprint"}
+_RENDER_METHODS = {"render", "render_async", "stream", "generate", "generate_async"}
+_STR_METHODS = {"read", "read_text", "decode", "strip", "lstrip", "rstrip", "replace", "join", "lower",
+                "upper", "format", "getenv", "removeprefix", "removesuffix", "expandtabs", "title"}
+HTML_SUFFIXES = (".html", ".htm", ".xml", ".xhtml", ".svg")
+HTML_TAG = re.compile(r"<\s*(!doctype|html|head|body|div|table|tr|td|th|p|span|a|ul|ol|li|pre|code|script|style|form|input|h[1-6]|br|img|meta)\b", re.I)
+
+
+@dataclass
+class EnvInfo:
+    """A jinja2 environment built in the checked file.
+
+    kind: "sandbox" | "plain" | "native"; call: its constructor call in the checked file
+    (None when unknown, or built in another module of the project);
+    options: literal delimiter settings; autoescape: "on" | "off-explicit" | "off-default";
+    loader_dirs: directories its FileSystemLoader/PackageLoader reads (resolved, may not exist);
+    globals: names added through `env.globals[...]`/`.update(...)`; open_globals: a
+    non-literal globals update (render checks then stay silent).
+    """
+
+    kind: str
+    call: ast.Call | None = None
+    options: dict = field(default_factory=dict)
+    autoescape: str = "off-default"
+    loader_dirs: list[Path] = field(default_factory=list)
+    globals: set = field(default_factory=set)
+    open_globals: bool = False
+    binding: str | None = None
+
+
+@dataclass
+class CompileSite:
+    """Where template source is compiled: `call` compiles `src` (an expression).
+
+    kind: "Template" | "from_string" | "render_template_string" | "langchain";
+    env: the EnvInfo compiling it, or None when it cannot be resolved.
+    """
+
+    call: ast.Call
+    src: ast.AST
+    kind: str
+    env: EnvInfo | None
+
+
+@dataclass
+class LiteralTemplate:
+    """A literal template string reaching a compile site: `node` is the string constant."""
+
+    node: ast.Constant
+    text: str
+    options: dict
+    site: ast.Call
+
+
+@dataclass
+class RenderSite:
+    """A render call with the variables it passes.
+
+    names: keyword names passed, or None when the call passes `**mapping` or a
+    non-literal positional context (then no CTX304). template: literal template
+    name for get_template/render_template; source: a LiteralTemplate for
+    `Template(literal).render(...)`.
+    """
+
+    call: ast.Call
+    names: set | None
+    template: str | None = None
+    env: EnvInfo | None = None
+    source: LiteralTemplate | None = None
+    flask: bool = False
+
+
+def last_part(q: str | None) -> str:
+    """The last dotted component of a qualified name ("jinja2.sandbox.X" -> "X"; None -> "")."""
+    return (q or "").rsplit(".", 1)[-1]
+
+
+class CallSites:
+    """Template-related call-site facts of one Python file (memoized on PythonFacts).
+
+    Args:
+        facts: the file's `PythonFacts`.
+    """
+
+    def __init__(self, facts):
+        self.f = facts
+        self.path = Path(facts.path)
+        self._bindings: dict[int, dict[str, list]] = {}
+
+    # ----------------------------------------------------------- bindings
+    def _function_bindings(self, fn, name: str) -> list | None:
+        """Values bound to `name` inside function `fn`: expressions, ("param", arg), or None if unbound."""
+        table = self._bindings.get(id(fn))
+        if table is None:
+            table = self._bindings[id(fn)] = self._collect_bindings(fn)
+        return table.get(name)
+
+    def _collect_bindings(self, fn) -> dict[str, list]:
+        """name -> bound values for every name bound in `fn`, in one walk: expressions,
+        ("param", arg), ("annotation", ann), ("aug", node) or ("opaque", node)."""
+        out: dict[str, list] = {}
+        args = fn.args
+        for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
+            if a is not None:
+                out.setdefault(a.arg, []).append(("param", a))
+        for n in self.f.walk(fn):
+            if n is fn:
+                continue
+            if isinstance(n, ast.Assign):
+                for t in n.targets:
+                    if isinstance(t, ast.Name):
+                        out.setdefault(t.id, []).append(n.value)
+                    elif isinstance(t, (ast.Tuple, ast.List)):
+                        for e in ast.walk(t):
+                            if isinstance(e, ast.Name):
+                                out.setdefault(e.id, []).append(("opaque", n))
+            elif isinstance(n, (ast.AnnAssign, ast.AugAssign)) and isinstance(n.target, ast.Name):
+                name = n.target.id
+                if isinstance(n, ast.AugAssign):
+                    out.setdefault(name, []).append(("aug", n))
+                elif n.value is not None:
+                    out.setdefault(name, []).append(n.value)
+                else:
+                    out.setdefault(name, []).append(("annotation", n.annotation))
+            elif isinstance(n, ast.NamedExpr):
+                out.setdefault(n.target.id, []).append(n.value)
+            elif isinstance(n, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.comprehension)):
+                tgt = [n.target] if hasattr(n, "target") else [i.optional_vars for i in n.items]
+                for t in tgt:
+                    for x in ast.walk(t) if t is not None else ():
+                        if isinstance(x, ast.Name):
+                            out.setdefault(x.id, []).append(("opaque", n))
+        return out
+
+    def values_of(self, expr: ast.AST) -> list | None:
+        """The expressions a Name or `self.attr` may hold (flow-insensitive), or None if unknown."""
+        if isinstance(expr, ast.Name):
+            fn = self.f.enclosing_function(expr)
+            while fn is not None:
+                v = self._function_bindings(fn, expr.id)
+                if v is not None:
+                    return v
+                fn = self.f.enclosing_function(fn)
+            if expr.id in self.f.module_assignments:
+                vals = list(self.f.module_assignments[expr.id])
+                for n in self.f.nodes(ast.AugAssign):
+                    if isinstance(n.target, ast.Name) and n.target.id == expr.id and self.f.enclosing_function(n) is None:
+                        vals.append(("aug", n))
+                return vals
+            return None
+        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and self._is_instance_ref(expr.value):
+            cls = self.f.enclosing_class(expr)
+            if cls is None:
+                return None
+            vals: list = []
+            for c in self.class_family(cls):
+                vals.extend(self._class_attr_values(c, expr.attr) or ())
+            return vals or None
+        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
+            for c in self.f.nodes(ast.ClassDef):
+                if c.name == expr.value.id:
+                    return self._class_attr_values(c, expr.attr)
+        return None
+
+    def _is_instance_ref(self, name: ast.Name) -> bool:
+        """Is `name` the instance (or class) parameter of the method it is used in — the
+        method's first parameter, whatever it is called — also from a closure or lambda
+        inside that method that does not rebind it?"""
+        fn = self.f.enclosing_function(name)
+        while fn is not None:
+            cls = self.f.enclosing_class(fn)
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and cls is not None \
+                    and self.f.parents.get(fn) is cls:
+                if any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in fn.decorator_list):
+                    return False
+                first = [*fn.args.posonlyargs, *fn.args.args]
+                return bool(first) and first[0].arg == name.id
+            if name.id in {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}:
+                return False  # rebound by the closure's own parameter
+            fn = self.f.enclosing_function(fn)
+        return False
+
+    def _is_method(self, fn: ast.AST) -> bool:
+        """Is `fn` a method defined in a class body that receives the instance or class
+        as its first parameter (not a staticmethod)?"""
+        return (isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and isinstance(self.f.parents.get(fn), ast.ClassDef)
+                and bool([*fn.args.posonlyargs, *fn.args.args])
+                and not any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in fn.decorator_list))
+
+    def class_family(self, cls: ast.ClassDef) -> list[ast.ClassDef]:
+        """`cls`, its base classes defined in this module (transitively) and the classes of
+        this module deriving from any of them: every class whose methods may assign an
+        attribute that a method of `cls` reads through `self`."""
+        by_name: dict[str, list[ast.ClassDef]] = {}
+        for c in self.f.nodes(ast.ClassDef):
+            by_name.setdefault(c.name, []).append(c)
+
+        def bases(c: ast.ClassDef) -> list[ast.ClassDef]:
+            return [b2 for b in c.bases if isinstance(b, ast.Name) for b2 in by_name.get(b.id, ()) if b2 is not c]
+
+        family: list[ast.ClassDef] = [cls]
+        i = 0
+        while i < len(family) and len(family) < 32:
+            for b in bases(family[i]):
+                if b not in family:
+                    family.append(b)
+            i += 1
+        for c in self.f.nodes(ast.ClassDef):
+            if c not in family and any(b in family for b in bases(c)):
+                family.append(c)
+        return family
+
+    def _class_attr_values(self, cls: ast.ClassDef, attr: str) -> list | None:
+        """Values assigned to `attr` in the body of `cls` (class attributes) and through the
+        instance parameter (`self.attr = ...`) in any of its methods."""
+        vals: list = []
+        for s in cls.body:
+            if isinstance(s, ast.Assign) and any(isinstance(t, ast.Name) and t.id == attr for t in s.targets):
+                vals.append(s.value)
+            elif isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name) and s.target.id == attr:
+                vals.append(s.value if s.value is not None else ("annotation", s.annotation))
+        for n in ast.walk(cls):
+            if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+                for t in targets:
+                    if (isinstance(t, ast.Attribute) and t.attr == attr and isinstance(t.value, ast.Name)
+                            and self._is_instance_ref(t.value)):
+                        if isinstance(n, ast.AugAssign):
+                            vals.append(("aug", n))
+                        elif n.value is not None:
+                            vals.append(n.value)
+                        else:
+                            vals.append(("annotation", n.annotation))
+        return vals or None
+
+    # ----------------------------------------------------------- literals
+    def literal_values(self, expr: ast.AST, depth: int = 0) -> list[tuple[str, ast.Constant | None]] | None:
+        """Every string `expr` can evaluate to, when all are literal in this file.
+
+        Resolves module constants, class constants, local names, `+` of literals,
+        `"".join([...])`, `textwrap.dedent`/`inspect.cleandoc`/`.strip()`, conditional
+        expressions and subscripts of literal dicts. Returns (value, the Constant node
+        when the value is one unmodified constant) pairs, or None when any part is not literal.
+        """
+        if depth > 6 or expr is None:
+            return None
+        if isinstance(expr, ast.Constant):
+            return [(expr.value, expr)] if isinstance(expr.value, str) else None
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+            a, b = self.literal_values(expr.left, depth + 1), self.literal_values(expr.right, depth + 1)
+            if a is None or b is None or len(a) * len(b) > 16:
+                return None
+            return [(x + y, None) for x, _ in a for y, _ in b]
+        if isinstance(expr, ast.IfExp):
+            a, b = self.literal_values(expr.body, depth + 1), self.literal_values(expr.orelse, depth + 1)
+            return None if a is None or b is None else a + b
+        if isinstance(expr, ast.JoinedStr):
+            # an f-string whose replacement fields are constants (module-level numbers or strings)
+            out_s = ""
+            for part in expr.values:
+                if isinstance(part, ast.Constant):
+                    out_s += str(part.value)
+                    continue
+                if not isinstance(part, ast.FormattedValue) or part.format_spec is not None or part.conversion != -1:
+                    return None
+                v = self._scalar(part.value, depth + 1)
+                if v is None:
+                    return None
+                out_s += str(v)
+            return [(out_s, None)]
+        if isinstance(expr, ast.Call):
+            q = self.f.qualname(expr.func) or ""
+            if q in ("textwrap.dedent", "inspect.cleandoc") and len(expr.args) == 1:
+                v = self.literal_values(expr.args[0], depth + 1)
+                if v is None:
+                    return None
+                import inspect
+                import textwrap
+                fn = textwrap.dedent if q == "textwrap.dedent" else inspect.cleandoc
+                return [(fn(s), None) for s, _ in v]
+            if isinstance(expr.func, ast.Attribute) and expr.func.attr in ("strip", "lstrip", "rstrip") and not expr.args:
+                v = self.literal_values(expr.func.value, depth + 1)
+                return None if v is None else [(getattr(s, expr.func.attr)(), None) for s, _ in v]
+            if (isinstance(expr.func, ast.Attribute) and expr.func.attr == "join" and len(expr.args) == 1
+                    and isinstance(expr.args[0], (ast.List, ast.Tuple))):
+                sep = self.literal_values(expr.func.value, depth + 1)
+                parts = [self.literal_values(e, depth + 1) for e in expr.args[0].elts]
+                if sep is None or len(sep) != 1 or any(p is None or len(p) != 1 for p in parts):
+                    return None
+                return [(sep[0][0].join(p[0][0] for p in parts), None)]  # type: ignore[index]
+            return None
+        if isinstance(expr, ast.Subscript):
+            base = self._dict_literal(expr.value, depth)
+            if base is None:
+                return None
+            key = expr.slice
+            if isinstance(key, ast.Constant):
+                for k, v in zip(base.keys, base.values):
+                    if isinstance(k, ast.Constant) and k.value == key.value:
+                        return self.literal_values(v, depth + 1)
+                return None
+            out: list = []
+            for v in base.values:
+                lv = self.literal_values(v, depth + 1)
+                if lv is None:
+                    return None
+                out.extend(lv)
+            return out or None
+        if isinstance(expr, (ast.Name, ast.Attribute)):
+            vals = self.values_of(expr)
+            if not vals and isinstance(expr, ast.Name) and expr.id in self.f.imports:
+                found = self._imported_module(expr.id)
+                if found is None:
+                    return None
+                other, attr = found
+                vals = other.f.module_assignments.get(attr)
+                if not vals or any(isinstance(v, tuple) for v in vals):
+                    return None
+                texts = [other.literal_values(v, depth + 1) for v in vals]
+                # the constants live in the other file: values only, no nodes of this tree
+                return None if any(t is None for t in texts) else [(x, None) for t in texts for x, _ in t]
+            if not vals:
+                return None
+            out = []
+            for v in vals:
+                if isinstance(v, tuple):
+                    return None
+                lv = self.literal_values(v, depth + 1)
+                if lv is None:
+                    return None
+                out.extend(lv)
+            return out
+        return None
+
+    def _scalar(self, expr: ast.AST, depth: int):
+        """A constant str/int/float value of `expr` (through one constant binding), else None."""
+        if isinstance(expr, ast.Constant) and isinstance(expr.value, (str, int, float)) and not isinstance(expr.value, bool):
+            return expr.value
+        if isinstance(expr, (ast.Name, ast.Attribute)) and depth < 6:
+            vals = self.values_of(expr)
+            if vals and len(vals) == 1 and not isinstance(vals[0], tuple):
+                return self._scalar(vals[0], depth + 1)
+        return None
+
+    def _dict_literal(self, expr: ast.AST, depth: int) -> ast.Dict | None:
+        if isinstance(expr, ast.Dict):
+            return expr
+        if isinstance(expr, (ast.Name, ast.Attribute)) and depth < 6:
+            vals = self.values_of(expr)
+            if vals and len(vals) == 1 and isinstance(vals[0], ast.Dict):
+                return vals[0]
+        return None
+
+    def is_trusted_source(self, expr: ast.AST, depth: int = 0) -> bool:
+        """Template text the developers wrote: read from the package itself (a path built
+        from `__file__`, importlib.resources, pkgutil.get_data), a module-level or imported
+        UPPER_CASE constant (`DEFAULT_PROMPT_TMPL` from another module), a concatenation of
+        such, or a parameter whose default is one (a setting, not data)."""
+        if depth > 4 or expr is None:
+            return False
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+            return all(self.is_trusted_source(x, depth + 1) or self.literal_values(x) is not None
+                       for x in (expr.left, expr.right))
+        if _is_constant_name(expr) and (
+                (isinstance(expr, ast.Name) and self.f.enclosing_function(expr) is None)
+                or self._module_or_imported(expr)):
+            return True
+        if isinstance(expr, ast.Name):
+            vals = self.values_of(expr)
+            if vals and all(isinstance(v, tuple) and v[0] == "param" for v in vals):
+                return all(self._literal_default(v[1]) for v in vals)
+        if isinstance(expr, (ast.Name, ast.Attribute)):
+            vals = self.values_of(expr)
+            return bool(vals) and all(not isinstance(v, tuple) and self.is_trusted_source(v, depth + 1) for v in vals)
+        if not isinstance(expr, ast.Call):
+            return False
+        q = self.f.qualname(expr.func) or ""
+        if q.startswith(("importlib.resources", "importlib_resources", "pkgutil.get_data", "pkg_resources.resource_string")):
+            return True
+        if isinstance(expr.func, ast.Attribute) and expr.func.attr in ("read_text", "read_bytes") and (
+                self.path_value(expr.func.value) is not None or self._constant_paths(expr.func.value)):
+            return True
+        if isinstance(expr.func, ast.Attribute) and expr.func.attr in ("read_text", "read", "read_bytes", "decode", "strip", "get_data"):
+            for n in ast.walk(expr):
+                if isinstance(n, ast.Name) and n.id in ("__file__", "__name__", "__package__"):
+                    return True
+                if isinstance(n, ast.Call) and (self.f.qualname(n.func) or "").startswith(("importlib.resources", "importlib_resources")):
+                    return True
+                if isinstance(n, ast.Name) and n is not expr and depth < 3:
+                    vals = self.values_of(n)
+                    if vals and all(not isinstance(v, tuple) and _mentions_file(v) for v in vals):
+                        return True
+        return False
+
+    def _constant_paths(self, expr: ast.AST) -> bool:
+        """`a, b = _TEMPLATE_PATHS` where `_TEMPLATE_PATHS` is a tuple of resolvable paths."""
+        if not isinstance(expr, ast.Name):
+            return False
+        vals = self.values_of(expr) or []
+        if not vals:
+            return False
+        for v in vals:
+            if not (isinstance(v, tuple) and v[0] == "opaque" and isinstance(v[1], ast.Assign)):
+                return False
+            src = v[1].value
+            if isinstance(src, ast.Name):
+                sv = self.values_of(src) or []
+                src = sv[0] if len(sv) == 1 and not isinstance(sv[0], tuple) else None
+            if not isinstance(src, (ast.Tuple, ast.List)) or any(self.path_value(e) is None for e in src.elts):
+                return False
+        return True
+
+    def _module_or_imported(self, expr: ast.AST) -> bool:
+        base = expr
+        while isinstance(base, ast.Attribute):
+            base = base.value
+        if not isinstance(base, ast.Name):
+            return False
+        if base.id in self.f.imports:
+            return True
+        fn = self.f.enclosing_function(expr)
+        while fn is not None:
+            if self._function_bindings(fn, base.id) is not None:
+                return False
+            fn = self.f.enclosing_function(fn)
+        return base.id in self.f.module_assignments
+
+    def _literal_default(self, arg: ast.arg) -> bool:
+        """Does parameter `arg` have a default that is a literal or a constant?"""
+        fn = self.f.parents.get(self.f.parents.get(arg))
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return False
+        a = fn.args
+        pos = [*a.posonlyargs, *a.args]
+        default = None
+        if arg in pos and pos.index(arg) >= len(pos) - len(a.defaults):
+            default = a.defaults[pos.index(arg) - (len(pos) - len(a.defaults))]
+        elif arg in a.kwonlyargs:
+            default = a.kw_defaults[a.kwonlyargs.index(arg)]
+        if default is None:
+            return False
+        return self.literal_values(default) is not None or (
+            _is_constant_name(default) and self._module_or_imported(default))
+
+    def str_evidence(self, expr: ast.AST, depth: int = 0) -> bool:
+        """Is `expr` a string that comes from outside the code: read from a file, config,
+        the environment or input, a config lookup with a string default
+        (`cfg.get("llm", "prompt", fallback="...")`), a template-named parameter annotated
+        `str` without a default, or a string built (methods, `+`, `%`, f-string) from one?
+        Strings built only from literals and code are not evidence. Used to tell
+        `fmt.format()` on such a string from `.format()` of other objects
+        (logging.Formatter, PromptTemplate) and from developer-built format strings."""
+        if depth > 5 or expr is None:
+            return False
+        if isinstance(expr, ast.JoinedStr):
+            return any(isinstance(v, ast.FormattedValue) and self.str_evidence(v.value, depth + 1) for v in expr.values)
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Mod)):
+            return self.str_evidence(expr.left, depth + 1) or self.str_evidence(expr.right, depth + 1)
+        if isinstance(expr, ast.Call):
+            q = self.f.qualname(expr.func) or ""
+            if q in ("input", "os.getenv", "os.environ.get"):
+                return True
+            if q == "str" and expr.args:
+                return self.str_evidence(expr.args[0], depth + 1)
+            if isinstance(expr.func, ast.Attribute):
+                attr = expr.func.attr
+                if attr in ("read", "read_text", "readline", "getenv"):
+                    return not self.is_trusted_source(expr)
+                if attr == "get":
+                    dflt = [*expr.args[1:], *[k.value for k in expr.keywords if k.arg in ("fallback", "default")]]
+                    return any(isinstance(d, ast.Constant) and isinstance(d.value, str) for d in dflt)
+                if attr in _STR_METHODS:
+                    return self.str_evidence(expr.func.value, depth + 1)
+            return False
+        if isinstance(expr, ast.Subscript):
+            return (self.f.qualname(expr.value) or "") == "os.environ"
+        if isinstance(expr, (ast.Name, ast.Attribute)):
+            vals = self.values_of(expr)
+            if not vals:
+                return False
+            for v in vals:
+                if isinstance(v, tuple):
+                    if v[0] == "param" and _is_str_annotation(v[1].annotation) and self._template_param(v[1]):
+                        return True
+                    if v[0] == "annotation" and _is_str_annotation(v[1]) and len(vals) == 1:
+                        return True  # a declared `str` field no code here assigns: set from outside
+                    continue
+                if self.str_evidence(v, depth + 1):
+                    return True
+        return False
+
+    def _template_param(self, arg: ast.arg) -> bool:
+        """A `str` parameter the caller must supply: without a default (a default makes it
+        an optional setting of a library API, not data) and not one that every call in
+        this file fills with a literal. Decided by the parameter's shape and its callers,
+        never by its name."""
+        return not self._has_default(arg) and not self._callers_pass_literals(arg)
+
+    def _callers_pass_literals(self, arg: ast.arg) -> bool:
+        """Every call of the parameter's function in this file passes a literal for it
+        (a helper such as `_create_backend(..., error_template="unknown {backend_type}")`)."""
+        fn = self.f.parents.get(self.f.parents.get(arg))
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False
+        params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]]
+        method = self._is_method(fn)
+        seen = False
+        for call in self.f.nodes(ast.Call):
+            f = call.func
+            if isinstance(f, ast.Name) and f.id == fn.name:
+                shift = 0
+            elif (isinstance(f, ast.Attribute) and f.attr == fn.name and isinstance(f.value, ast.Name)
+                  and self._is_instance_ref(f.value)):
+                shift = 1 if method else 0
+            else:
+                continue
+            val = keyword_arg(call, arg.arg)
+            if val is None and arg.arg in params:
+                i = params.index(arg.arg) - shift
+                val = call.args[i] if 0 <= i < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[: i + 1]) else None
+            if val is None:
+                return False
+            if self.literal_values(val) is None and not self.is_trusted_source(val):
+                return False
+            seen = True
+        return seen
+
+    def _has_default(self, arg: ast.arg) -> bool:
+        fn = self.f.parents.get(self.f.parents.get(arg))
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return False
+        a = fn.args
+        pos = [*a.posonlyargs, *a.args]
+        if arg in pos:
+            return pos.index(arg) >= len(pos) - len(a.defaults)
+        if arg in a.kwonlyargs:
+            return a.kw_defaults[a.kwonlyargs.index(arg)] is not None
+        return False
+
+    def data_evidence(self, expr: ast.AST) -> bool:
+        """Does `expr` carry data rather than a developer's text: `str_evidence`, a subscript
+        (`row["template"]`, `cfg["prompt"]`), or an attribute of a non-`self` object
+        (`row.template`, `settings.system_prompt`)?"""
+        if self.str_evidence(expr):
+            return True
+        if isinstance(expr, ast.Subscript):
+            return True
+        if isinstance(expr, ast.Attribute):
+            base = expr
+            while isinstance(base, ast.Attribute):
+                base = base.value
+            return not (isinstance(base, ast.Name) and self._is_instance_ref(base)) and not self._module_or_imported(expr)
+        if isinstance(expr, ast.Name):
+            vals = self.values_of(expr) or []
+            return any(not isinstance(v, tuple) and isinstance(v, (ast.Subscript, ast.Attribute))
+                       and self.data_evidence(v) for v in vals)
+        return False
+
+    # ----------------------------------------------------------- environments
+    def _class_kind(self, name: str, depth: int = 0) -> str | None:
+        """Kind of a class defined in this file by its bases (a local Environment subclass)."""
+        for c in self.f.nodes(ast.ClassDef):
+            if c.name == name and depth < 4:
+                for b in c.bases:
+                    k = self._callee_kind(b, depth + 1)
+                    if k:
+                        return k
+        return None
+
+    def _callee_kind(self, func: ast.AST, depth: int = 0) -> str | None:
+        q = self.f.qualname(func) or ""
+        last = last_part(q)
+        if last.endswith("SandboxedEnvironment"):
+            return "sandbox"  # jinja2's, or a project's subclass imported from another module
+        if last == "NativeEnvironment":
+            return "native"
+        if last in _ENV_NAMES and (q.startswith("jinja2") or (last in self.f.imports and self.f.imports[last].startswith("jinja2"))):
+            return "plain"
+        if isinstance(func, ast.Name) and func.id not in self.f.imports:
+            return self._class_kind(func.id, depth)
+        return None
+
+    @cached_property
+    def delimiter_sets(self) -> list[dict]:
+        """Delimiter settings made in this file: Environment(...) keywords, and assignments
+        such as `environment.block_start_string = "((*"` grouped by receiver."""
+        out = [e.options for e in self.envs if e.options]
+        by_recv: dict[str, dict] = {}
+        for n in self.f.nodes(ast.Assign):
+            for t in n.targets:
+                if (isinstance(t, ast.Attribute) and t.attr in DELIMITER_KEYS and isinstance(n.value, ast.Constant)
+                        and isinstance(n.value.value, str)):
+                    by_recv.setdefault(self.f.dotted(t.value) or "?", {})[t.attr] = n.value.value
+        out.extend(by_recv.values())
+        return out
+
+    @cached_property
+    def envs(self) -> list[EnvInfo]:
+        """Every jinja2 Environment (incl. sandboxes) constructed in this file."""
+        out = []
+        for call in self.f.nodes(ast.Call):
+            kind = self._callee_kind(call.func)
+            if kind is None:
+                continue
+            out.append(self._env_from_call(call, kind))
+        return out
+
+    def _env_from_call(self, call: ast.Call, kind: str) -> EnvInfo:
+        info = EnvInfo(kind=kind, call=call)
+        for kw in call.keywords:
+            if kw.arg in DELIMITER_KEYS and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
+                info.options[kw.arg] = kw.value.value
+            elif kw.arg == "autoescape":
+                if isinstance(kw.value, ast.Constant) and kw.value.value in (False, None):
+                    info.autoescape = "off-explicit"
+                else:
+                    info.autoescape = "on"
+            elif kw.arg == "loader":
+                info.loader_dirs = self.loader_dirs(kw.value)
+        if kind == "sandbox":
+            info.autoescape = "on" if info.autoescape == "on" else info.autoescape
+        # the binding the env is stored in, for `env.globals[...]`, `env.loader = ...`
+        parent = self.f.parents.get(call)
+        if isinstance(parent, (ast.Assign, ast.AnnAssign)):
+            t = parent.targets[0] if isinstance(parent, ast.Assign) else parent.target
+            info.binding = self.f.dotted(t)
+        if info.binding:
+            for n in self.f.nodes(ast.Assign):
+                for t in n.targets:
+                    if isinstance(t, ast.Attribute) and t.attr == "loader" and self.f.dotted(t.value) == info.binding:
+                        info.loader_dirs = info.loader_dirs + self.loader_dirs(n.value)
+                    if (isinstance(t, ast.Subscript) and isinstance(t.value, ast.Attribute) and t.value.attr == "globals"
+                            and self.f.dotted(t.value.value) == info.binding):
+                        if isinstance(t.slice, ast.Constant) and isinstance(t.slice.value, str):
+                            info.globals.add(t.slice.value)
+                        else:
+                            info.open_globals = True
+            for c in self.f.nodes(ast.Call):
+                fn = c.func
+                if (isinstance(fn, ast.Attribute) and fn.attr == "update" and isinstance(fn.value, ast.Attribute)
+                        and fn.value.attr == "globals" and self.f.dotted(fn.value.value) == info.binding):
+                    for kw in c.keywords:
+                        if kw.arg is None:
+                            info.open_globals = True
+                        else:
+                            info.globals.add(kw.arg)
+                    for a in c.args:
+                        if isinstance(a, ast.Dict) and all(isinstance(k, ast.Constant) for k in a.keys):
+                            info.globals.update(str(k.value) for k in a.keys)  # type: ignore[union-attr]
+                        else:
+                            info.open_globals = True
+        return info
+
+    def env_of(self, expr: ast.AST, depth: int = 0) -> EnvInfo | None:
+        """The EnvInfo an expression (the receiver of from_string/get_template) refers to."""
+        if depth > 5:
+            return None
+        if isinstance(expr, ast.Call):
+            for e in self.envs:
+                if e.call is expr:
+                    return e
+            if isinstance(expr.func, ast.Attribute) and expr.func.attr == "overlay":
+                return self.env_of(expr.func.value, depth + 1)
+            helper = self._local_function(expr.func)
+            if helper is not None:
+                # a factory of this module (`env = create_jinja_env(...)`): what it returns
+                found = [self.env_of(r.value, depth + 1) for r in self.f.walk(helper)
+                         if isinstance(r, ast.Return) and r.value is not None
+                         and self.f.enclosing_function(r) is helper]
+                found = [e for e in found if e is not None]
+                return next((e for e in found if e.kind == "sandbox"), found[0] if found else None)
+            return None
+        if isinstance(expr, ast.Name) and expr.id in self.f.imports and self.values_of(expr) is None:
+            return self._imported_env(expr.id, depth + 1)
+        if isinstance(expr, ast.IfExp):
+            # `NativeEnvironment() if unsafe else SandboxedEnvironment()`: the sandbox is the
+            # default and the other branch an explicit opt-in, so the sandbox wins.
+            found = [e for e in (self.env_of(expr.body, depth + 1), self.env_of(expr.orelse, depth + 1)) if e]
+            return next((e for e in found if e.kind == "sandbox"), found[0] if found else None)
+        if isinstance(expr, ast.Attribute) and expr.attr in _APP_ENV_ATTRS and self._is_app(expr.value):
+            return EnvInfo(kind="plain")  # Flask/Quart application environments are not sandboxed
+        if isinstance(expr, ast.Attribute) and expr.attr == "environment":
+            return self.env_of(expr.value, depth + 1)
+        vals = self.values_of(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
+        if vals:
+            found = [self.env_of(v, depth + 1) for v in vals if not isinstance(v, tuple)]
+            found = [e for e in found if e is not None]
+            if found:
+                for e in found:
+                    if e.kind == "sandbox":
+                        return e
+                return found[0]
+            for v in vals:
+                if isinstance(v, tuple) and v[0] in ("param", "annotation"):
+                    ann = v[1].annotation if v[0] == "param" else v[1]
+                    if ann is not None:
+                        k = self._callee_kind(ann.value if isinstance(ann, ast.Subscript) else ann)
+                        if k:
+                            return EnvInfo(kind=k)
+        return None
+
+    def _local_function(self, func: ast.AST):
+        """The FunctionDef a callee names when it is a module-level function of this file
+        (`make_env(...)`) or a method of the enclosing class (`self._make_env(...)`)."""
+        if isinstance(func, ast.Name) and func.id not in self.f.imports:
+            for n in self.f.tree.body:
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == func.id:
+                    return n
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and self._is_instance_ref(func.value):
+            cls = self.f.enclosing_class(func)
+            for c in self.class_family(cls) if cls is not None else ():
+                for n in c.body:
+                    if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == func.attr:
+                        return n
+        return None
+
+    def _imported_module(self, name: str) -> "tuple[CallSites, str] | None":
+        """For a name imported from another module of the same project, that module's
+        CallSites and the name there: `from .env import env` -> (CallSites of env.py,
+        "env"). The file is found next to this one (relative imports) or under an
+        ancestor directory named like the top-level package (absolute imports), and
+        parsed once per run; None when it is not found (a third-party module)."""
+        q = self.f.imports.get(name, "")
+        level = len(q) - len(q.lstrip("."))
+        mod, _, attr = q.lstrip(".").rpartition(".")
+        if not attr:
+            return None
+        here = self.path.resolve().parent
+        if level:
+            base = here
+            for _ in range(level - 1):
+                base = base.parent
+            cands = [base]
+        else:
+            top = mod.split(".")[0] if mod else ""
+            cands = [a.parent for a in (here, *here.parents[:6]) if top and a.name == top]
+            mod = mod.partition(".")[2]
+        for base in cands:
+            rel = Path(*mod.split(".")) if mod else None
+            files = [base / rel.with_suffix(".py"), base / rel / "__init__.py"] if rel else [base / "__init__.py"]
+            for f in files:
+                if f.is_file():
+                    other = _module_call_sites(str(f), self.f.config)
+                    if other is None or other.path.resolve() == self.path.resolve():
+                        return None
+                    return other, attr
+        return None
+
+    def _imported_env(self, name: str, depth: int) -> EnvInfo | None:
+        """The environment a module-level name imported from another module of the same
+        project holds (`from .env import env`, where env.py builds a SandboxedEnvironment),
+        or None when that module is not found or does not say."""
+        found = self._imported_module(name)
+        if found is None:
+            return None
+        other, attr = found
+        vals = other.f.module_assignments.get(attr)
+        envs = [other.env_of(v, depth + 1) for v in vals or () if not isinstance(v, tuple)]
+        envs = [e for e in envs if e is not None]
+        env = next((e for e in envs if e.kind == "sandbox"), envs[0] if envs else None)
+        # its constructor call belongs to the other file's tree: not a location here
+        return replace(env, call=None) if env is not None else None
+
+    def _is_app(self, expr: ast.AST, depth: int = 0) -> bool:
+        """Does `expr` hold an application object of a framework in _APP_CLASSES
+        (`app = Flask(__name__)`, `flask.current_app`), followed through assignments?"""
+        if depth > 4:
+            return False
+        q = self.f.qualname(expr) or ""
+        if q in _APP_GLOBALS:
+            return True
+        if isinstance(expr, ast.Call):
+            return (self.f.qualname(expr.func) or "") in _APP_CLASSES
+        if isinstance(expr, (ast.Name, ast.Attribute)):
+            return any(not isinstance(v, tuple) and self._is_app(v, depth + 1) for v in self.values_of(expr) or ())
+        return False
+
+    def loader_dirs(self, expr: ast.AST, depth: int = 0) -> list[Path]:
+        """Directories a loader expression reads templates from (only literal, `__file__`-relative
+        or package paths; unresolved paths are dropped)."""
+        if depth > 4:
+            return []
+        if isinstance(expr, (ast.Name, ast.Attribute)):
+            vals = self.values_of(expr)
+            out: list[Path] = []
+            for v in vals or ():
+                if not isinstance(v, tuple):
+                    out.extend(self.loader_dirs(v, depth + 1))
+            return out
+        if not isinstance(expr, ast.Call):
+            return []
+        last = last_part(self.f.qualname(expr.func))
+        if last == "FileSystemLoader":
+            arg = expr.args[0] if expr.args else next((k.value for k in expr.keywords if k.arg == "searchpath"), None)
+            if arg is None:
+                return []
+            if isinstance(arg, (ast.Name, ast.Attribute)):
+                vals = self.values_of(arg) or []
+                if len(vals) == 1 and isinstance(vals[0], (ast.List, ast.Tuple)):
+                    arg = vals[0]  # a module-level search path list
+            elems = arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg]
+            out = []
+            for e in elems:
+                p = self.path_value(e)
+                if p is not None:
+                    out.append(p)
+            return out
+        if last == "PackageLoader":
+            pkg = expr.args[0] if expr.args else next((k.value for k in expr.keywords if k.arg == "package_name"), None)
+            sub = expr.args[1] if len(expr.args) > 1 else next((k.value for k in expr.keywords if k.arg == "package_path"), None)
+            sub_s = sub.value if isinstance(sub, ast.Constant) and isinstance(sub.value, str) else ("templates" if sub is None else None)
+            if sub_s is None:
+                return []
+            base = self._package_dir(pkg)
+            return [base / sub_s] if base is not None else []
+        if last == "ChoiceLoader" and expr.args and isinstance(expr.args[0], (ast.List, ast.Tuple)):
+            return [d for e in expr.args[0].elts for d in self.loader_dirs(e, depth + 1)]
+        return []
+
+    def _package_dir(self, pkg: ast.AST | None) -> Path | None:
+        here = self.path.resolve().parent
+        if isinstance(pkg, ast.Name) and pkg.id in ("__name__", "__package__"):
+            return here
+        if not (isinstance(pkg, ast.Constant) and isinstance(pkg.value, str)):
+            return None
+        parts = pkg.value.split(".")
+        for anc in (here, *here.parents[:6]):
+            cand = anc.joinpath(*parts)
+            if cand.is_dir():
+                return cand
+            if anc.name == parts[-1] and len(parts) == 1:
+                return anc
+        return None
+
+    def path_value(self, expr: ast.AST, depth: int = 0) -> Path | None:
+        """Statically evaluate a path expression: string literals, `Path(__file__).parent / "x"`,
+        `os.path.join(os.path.dirname(__file__), "x")`, `.resolve()`/`.absolute()`, constants."""
+        if depth > 16 or expr is None:
+            return None
+        here = self.path.resolve()
+        if isinstance(expr, ast.Name) and expr.id == "__file__":
+            return here
+        if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+            p = Path(expr.value)
+            if p.is_absolute():
+                return p
+            cand = (here.parent / p)
+            return cand if cand.exists() else (self.f.config.root / p)
+        if isinstance(expr, (ast.Name, ast.Attribute)) and not (isinstance(expr, ast.Attribute) and expr.attr == "parent"):
+            vals = self.values_of(expr)
+            if vals and len(vals) == 1 and not isinstance(vals[0], tuple):
+                return self.path_value(vals[0], depth + 1)
+            return None
+        if isinstance(expr, ast.Attribute) and expr.attr == "parent":
+            p = self.path_value(expr.value, depth + 1)
+            return p.parent if p is not None else None
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Div):
+            a = self.path_value(expr.left, depth + 1)
+            b = expr.right
+            if a is not None and isinstance(b, ast.Constant) and isinstance(b.value, str):
+                return a / b.value
+            return None
+        if isinstance(expr, ast.JoinedStr):
+            return None
+        if isinstance(expr, ast.Call):
+            q = self.f.qualname(expr.func) or ""
+            last = last_part(q)
+            if last in ("Path", "PurePath", "PosixPath") and len(expr.args) >= 1:
+                ps = [self.path_value(a, depth + 1) if not (isinstance(a, ast.Constant)) else a.value for a in expr.args]
+                if ps[0] is None or any(p is None for p in ps):
+                    return None
+                out = Path(ps[0])
+                for p in ps[1:]:
+                    out = out / p
+                return out
+            if q in ("os.path.dirname",) and expr.args:
+                p = self.path_value(expr.args[0], depth + 1)
+                return p.parent if p is not None else None
+            if q in ("os.path.abspath", "os.path.realpath", "os.path.normpath", "str", "os.fspath") and expr.args:
+                return self.path_value(expr.args[0], depth + 1)
+            if q == "os.path.join" and expr.args:
+                first = self.path_value(expr.args[0], depth + 1)
+                if first is None:
+                    return None
+                for a in expr.args[1:]:
+                    if not (isinstance(a, ast.Constant) and isinstance(a.value, str)):
+                        return None
+                    first = first / a.value
+                return first
+            if isinstance(expr.func, ast.Attribute) and expr.func.attr in ("resolve", "absolute", "expanduser") and not expr.args:
+                return self.path_value(expr.func.value, depth + 1)
+            if isinstance(expr.func, ast.Attribute) and expr.func.attr == "joinpath":
+                p = self.path_value(expr.func.value, depth + 1)
+                for a in expr.args:
+                    if p is None or not (isinstance(a, ast.Constant) and isinstance(a.value, str)):
+                        return None
+                    p = p / a.value
+                return p
+        return None
+
+    # ----------------------------------------------------------- compile sites
+    @cached_property
+    def compile_sites(self) -> list[CompileSite]:
+        """Calls that compile template source (see CompileSite)."""
+        out = []
+        for call in self.f.nodes(ast.Call):
+            q = self.f.qualname(call.func) or ""
+            fn = call.func
+            src = call.args[0] if call.args else None
+            if q in _TEMPLATE_QUALNAMES:
+                src = src or keyword_arg(call, "source")
+                if src is not None:
+                    env = EnvInfo(kind="plain", call=call)
+                    env.options = {k.arg: k.value.value for k in call.keywords
+                                   if k.arg in DELIMITER_KEYS and isinstance(k.value, ast.Constant)}
+                    ae = keyword_arg(call, "autoescape")
+                    if ae is not None:
+                        env.autoescape = "off-explicit" if isinstance(ae, ast.Constant) and ae.value in (False, None) else "on"
+                    out.append(CompileSite(call, src, "Template", env))
+            elif isinstance(fn, ast.Attribute) and fn.attr == "from_string":
+                src = src or keyword_arg(call, "source")
+                if src is None:
+                    continue
+                env = self.env_of(fn.value)
+                if env is None and not self.f.imports_module("jinja2"):
+                    continue  # `.from_string` of some other library
+                out.append(CompileSite(call, src, "from_string", env))
+            elif last_part(q) == "render_template_string" and ("flask" in q or "quart" in q):
+                if src is not None:
+                    out.append(CompileSite(call, src, "render_template_string", EnvInfo(kind="plain")))
+            elif self._is_langchain(fn) and self._lc_format(call) == "jinja2":
+                src = self._lc_source(call)
+                if src is not None:
+                    out.append(CompileSite(call, src, "langchain", EnvInfo(kind="sandbox")))
+        return out
+
+    def _is_langchain(self, fn: ast.AST) -> bool:
+        """Is `fn` (a call's callee) a prompt-template class of a library in PROMPT_FORMATTERS?"""
+        return self.prompt_library(fn) is not None
+
+    def prompt_library(self, fn: ast.AST) -> str | None:
+        """The library ("langchain" | "llama_index") whose prompt-template class or
+        `from_template` constructor `fn` is, or None."""
+        q = self.f.qualname(fn) or ""
+        parts = q.split(".")
+        if isinstance(fn, ast.Attribute) and fn.attr == "from_template":
+            parts = parts[:-1]
+        elif not isinstance(fn, (ast.Name, ast.Attribute)):
+            return False
+        if not parts or parts[-1] not in _LC_PROMPTS:
+            return None
+        origin = q if q.startswith(tuple(PROMPT_FORMATTERS)) else next(
+            (v for k, v in self.f.imports.items() if k == parts[0] and v.startswith(tuple(PROMPT_FORMATTERS))), "")
+        return next((lib for lib in PROMPT_FORMATTERS if origin.startswith(lib)), None)
+
+    @staticmethod
+    def _lc_format(call: ast.Call) -> str | None:
+        v = keyword_arg(call, "template_format")
+        if v is None:
+            # `**kwargs` may carry template_format: unknown
+            return None if any(k.arg is None for k in call.keywords) else "f-string"
+        return v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else None
+
+    @staticmethod
+    def _lc_source(call: ast.Call) -> ast.AST | None:
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "from_template":
+            return call.args[0] if call.args else keyword_arg(call, "template")
+        return keyword_arg(call, "template") or (call.args[0] if call.args and isinstance(call.func, ast.Name) else None)
+
+    @cached_property
+    def source_params(self) -> dict[ast.AST, list[tuple[int, str]]]:
+        """Functions of this file whose parameter is compiled as a template: fn -> [(position, name)]."""
+        out: dict[ast.AST, list[tuple[int, str]]] = {}
+        for site in self.compile_sites:
+            if not isinstance(site.src, ast.Name):
+                continue
+            fn = self.f.enclosing_function(site.call)
+            if fn is None:
+                continue
+            params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]]
+            if site.src.id in params:
+                out.setdefault(fn, []).append((params.index(site.src.id), site.src.id))
+        return out
+
+    @cached_property
+    def literal_templates(self) -> list[LiteralTemplate]:
+        """Literal template strings compiled in this file: direct arguments of compile sites
+        (resolved through constants), and literals passed to a same-file function whose
+        parameter is compiled (`render(PROBE_BODY, {})` with `Template(body)` inside)."""
+        out: list[LiteralTemplate] = []
+        seen: set[int] = set()
+
+        def add(expr, options, site):
+            for text, node in self.literal_values(expr) or ():
+                if node is None:
+                    node = expr if isinstance(expr, ast.Constant) else None
+                if node is None or id(node) in seen or not _looks_templated(text, options):
+                    continue
+                seen.add(id(node))
+                out.append(LiteralTemplate(node, text, options, site))
+
+        for site in self.compile_sites:
+            add(site.src, site.env.options if site.env else {}, site.call)
+        if self.source_params:
+            by_name = {fn.name: (fn, ps) for fn, ps in self.source_params.items()}
+            for call in self.f.nodes(ast.Call):
+                name = call.func.id if isinstance(call.func, ast.Name) else (
+                    call.func.attr if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
+                    and self._is_instance_ref(call.func.value) else None)
+                if name not in by_name:
+                    continue
+                fn, ps = by_name[name]
+                shift = 1 if self._is_method(fn) and isinstance(call.func, ast.Attribute) else 0
+                for pos, pname in ps:
+                    arg = keyword_arg(call, pname)
+                    if arg is None and 0 <= pos - shift < len(call.args):
+                        arg = call.args[pos - shift]
+                    if arg is not None and not isinstance(arg, ast.Starred):
+                        add(arg, {}, call)
+        return out
+
+    # ----------------------------------------------------------- render sites
+    @cached_property
+    def render_sites(self) -> list[RenderSite]:
+        """`x.render(...)` calls whose template is known (get_template name, Flask
+        render_template name, or a literal Template/from_string source)."""
+        out: list[RenderSite] = []
+        lit_by_site = {id(lt.site): lt for lt in self.literal_templates}
+        for call in self.f.nodes(ast.Call):
+            fn = call.func
+            q = self.f.qualname(fn) or ""
+            if last_part(q) == "render_template" and ("flask" in q or "quart" in q) and call.args:
+                name = call.args[0]
+                if isinstance(name, ast.Constant) and isinstance(name.value, str):
+                    out.append(RenderSite(call, _passed_names(call.keywords, call.args[1:]), template=name.value, flask=True))
+                continue
+            if not (isinstance(fn, ast.Attribute) and fn.attr in _RENDER_METHODS):
+                continue
+            names = _passed_names(call.keywords, call.args)
+            for origin in self._template_origins(fn.value):
+                ofn = origin.func
+                if isinstance(ofn, ast.Attribute) and ofn.attr == "get_template" and origin.args:
+                    n = origin.args[0]
+                    if isinstance(n, ast.Constant) and isinstance(n.value, str):
+                        out.append(RenderSite(call, names, template=n.value, env=self.env_of(ofn.value)))
+                elif id(origin) in lit_by_site:
+                    env = self.env_of(ofn.value) if isinstance(ofn, ast.Attribute) else None
+                    out.append(RenderSite(call, names, env=env, source=lit_by_site[id(origin)]))
+        return out
+
+    def render_calls_of(self, origins: list) -> list[ast.Call]:
+        """`.render(...)`-family calls on a template made by one of the calls in `origins`
+        (`env.get_template(...)`, `env.from_string(...)`, `Template(...)`), directly or
+        through a name or `self.` attribute holding it."""
+        want = {id(o) for o in origins}
+        if not want:
+            return []
+        out = []
+        for call in self.f.nodes(ast.Call):
+            fn = call.func
+            if isinstance(fn, ast.Attribute) and fn.attr in _RENDER_METHODS:
+                if any(id(o) in want for o in self._template_origins(fn.value)):
+                    out.append(call)
+        return out
+
+    def html_sink(self, value: ast.AST, depth: int = 0) -> str | None:
+        """Where the string `value` (a render call) is served as HTML, described for a
+        message ("`HTMLResponse`", "a Flask view's response"), or None: an HTML_SINKS
+        call or a Flask/Quart view's return, reached directly, through `+`/f-strings/
+        `.join`, or through a local name."""
+        if depth > 3:
+            return None
+        node, parent = value, self.f.parents.get(value)
+        while isinstance(parent, (ast.BinOp, ast.JoinedStr, ast.FormattedValue, ast.keyword)) or (
+                isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute) and parent.func.attr == "join"
+                and node in parent.args):
+            node, parent = parent, self.f.parents.get(parent)
+        if isinstance(parent, ast.Call) and node is not parent.func:
+            q = self.f.qualname(parent.func) or ""
+            if q in HTML_SINKS:
+                if last_part(q) == "Response" and q.startswith("aiohttp"):
+                    ct = keyword_arg(parent, "content_type")
+                    if not (isinstance(ct, ast.Constant) and ct.value == "text/html"):
+                        return None
+                return f"`{last_part(q)}`"
+        if isinstance(parent, ast.Return) and self._flask_view(self.f.enclosing_function(parent)):
+            return "a Flask view's response"
+        if isinstance(parent, (ast.Assign, ast.AnnAssign)) and node is parent.value:
+            tgt = parent.targets[0] if isinstance(parent, ast.Assign) else parent.target
+            if isinstance(tgt, ast.Name):
+                fn = self.f.enclosing_function(parent)
+                scope = fn if fn is not None else self.f.tree
+                for n in ast.walk(scope):
+                    if isinstance(n, ast.Name) and n.id == tgt.id and isinstance(n.ctx, ast.Load):
+                        s = self.html_sink(n, depth + 1)
+                        if s:
+                            return s
+        return None
+
+    def _flask_view(self, fn) -> bool:
+        """Is `fn` a Flask/Quart view (`@app.route(...)`, `@bp.get(...)` on an application or
+        Blueprint object)? Its `str` return value is served as text/html (Flask's
+        Response.default_mimetype)."""
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False
+        for d in fn.decorator_list:
+            f = d.func if isinstance(d, ast.Call) else d
+            if isinstance(f, ast.Attribute) and f.attr in _VIEW_DECORATORS and (
+                    self._is_app(f.value) or self._is_blueprint(f.value)):
+                return True
+        return False
+
+    def _is_blueprint(self, expr: ast.AST) -> bool:
+        vals = self.values_of(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
+        return any(isinstance(v, ast.Call) and (self.f.qualname(v.func) or "") in _BLUEPRINT_CLASSES for v in vals or ())
+
+    def _template_origins(self, expr: ast.AST) -> list:
+        if isinstance(expr, ast.Call):
+            return [expr]
+        if isinstance(expr, (ast.Name, ast.Attribute)):
+            vals = self.values_of(expr) or []
+            return [v for v in vals if isinstance(v, ast.Call)]
+        return []
+
+    # ----------------------------------------------------------- format sites
+    def formatter_kind(self, expr: ast.AST, depth: int = 0) -> str | None:
+        """'plain' for a `string.Formatter` (or subclass without `get_field`), 'hardened'
+        for a subclass overriding `get_field`, None when `expr` is not a Formatter."""
+        if depth > 4:
+            return None
+        if isinstance(expr, ast.Call):
+            return self._formatter_class_kind(expr.func, depth)
+        if isinstance(expr, (ast.Name, ast.Attribute)):
+            for v in self.values_of(expr) or ():
+                if not isinstance(v, tuple):
+                    k = self.formatter_kind(v, depth + 1)
+                    if k:
+                        return k
+        return None
+
+    def _formatter_class_kind(self, func: ast.AST, depth: int) -> str | None:
+        q = self.f.qualname(func) or ""
+        if q == "string.Formatter":
+            return "plain"
+        if isinstance(func, ast.Name):
+            for c in self.f.nodes(ast.ClassDef):
+                if c.name == func.id:
+                    if any(isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name in ("get_field", "get_value")
+                           for s in c.body):
+                        return "hardened"
+                    for b in c.bases:
+                        k = self._formatter_class_kind(b, depth + 1) if depth < 4 else None
+                        if k:
+                            return k
+        return None
+
+
+def _is_constant_name(expr: ast.AST) -> bool:
+    """`PROMPT_TMPL` or `prompts.PROMPT_TMPL`: an UPPER_CASE name (PEP 8 constant)."""
+    name = expr.id if isinstance(expr, ast.Name) else expr.attr if isinstance(expr, ast.Attribute) else ""
+    return len(name) > 1 and name.isupper() and any(c.isalpha() for c in name)
+
+
+def _mentions_file(expr: ast.AST) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in ("__file__", "__name__", "__package__") for n in ast.walk(expr))
+
+
+def _is_str_annotation(ann: ast.AST | None) -> bool:
+    if ann is None:
+        return False
+    if isinstance(ann, ast.Name):
+        return ann.id == "str"
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+        return ann.value.replace(" ", "") in ("str", "str|None", "Optional[str]")
+    if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
+        return _is_str_annotation(ann.left) or _is_str_annotation(ann.right)
+    if isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute)):
+        if ast.unparse(ann.value).endswith("Optional"):
+            return _is_str_annotation(ann.slice)
+    return False
+
+
+def source_text(facts, node: ast.AST, limit: int = 40) -> str:
+    """The source of `node` on one line, shortened to `limit` characters (for messages)."""
+    s = " ".join((facts.segment(node) or "<expr>").split())
+    return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+def keyword_arg(call: ast.Call, name: str) -> ast.AST | None:
+    """The value of keyword argument `name` of `call`, or None."""
+    for k in call.keywords:
+        if k.arg == name:
+            return k.value
+    return None
+
+
+def _passed_names(keywords: list, args: list) -> set | None:
+    """Keyword names a render call passes; None when `**x` or a non-literal positional context."""
+    names: set = set()
+    for k in keywords:
+        if k.arg is None:
+            return None
+        names.add(k.arg)
+    for a in args:
+        if isinstance(a, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in a.keys):
+            names.update(k.value for k in a.keys)  # type: ignore[union-attr]
+        elif isinstance(a, ast.Call) and isinstance(a.func, ast.Name) and a.func.id == "dict" and not a.args and all(k.arg for k in a.keywords):
+            names.update(k.arg for k in a.keywords)
+        else:
+            return None
+    return names
+
+
+def _looks_templated(text: str, options: dict) -> bool:
+    starts = (options.get("variable_start_string", "{{"), options.get("block_start_string", "{%"))
+    return any(s in text for s in starts) or bool(options.get("line_statement_prefix"))
+
+
+_OTHER_MODULES: dict[tuple[str, float], "CallSites | None"] = {}
+
+
+def _module_call_sites(path: str, config) -> "CallSites | None":
+    """CallSites of another module of the project (for `_imported_env`), parsed at most
+    once per run and file version; None when it cannot be read or parsed."""
+    import os
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    key = (path, st.st_mtime)
+    if key not in _OTHER_MODULES:
+        cs = None
+        if st.st_size <= getattr(config, "max_file_size", 1 << 20):
+            try:
+                with open(path, encoding="utf-8") as fh:
+                    text = fh.read()
+                tree = ast.parse(text)
+            except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError, MemoryError):
+                tree = None
+            if tree is not None:
+                from ctxlint.semantic.python.facts import PythonFacts
+                cs = CallSites(PythonFacts(path, text, tree, config))
+        if len(_OTHER_MODULES) > 256:
+            _OTHER_MODULES.clear()
+        _OTHER_MODULES[key] = cs
+    return _OTHER_MODULES[key]
+
+
+def call_sites(facts) -> CallSites:
+    """The memoized CallSites of a PythonFacts (shared by the CTX3xx rules)."""
+    return facts.memo("jinja.call_sites", lambda: CallSites(facts))

@@ -1,0 +1,273 @@
+"""Template facts: what a parsed Jinja template holds (shared by the CTX3xx rules).
+
+`JinjaFacts` wraps one template — a template file, or a literal template string
+found in Python code — parsed once by `ctxlint.languages.jinja.parse_template`,
+with its nodes mapped back to line and column in the reported file. Facts
+(computed lazily, once per template):
+
+- `nodes(*types)`: every jinja2 node of those classes, in source order;
+- `undeclared`: the variables the template reads from its render context
+  (`jinja2.meta.find_undeclared_variables`: `{% set %}`, loops, macros and
+  imports already accounted for);
+- `optional_names`: variables the template itself treats as optional
+  (`is defined`, `| default`, a bare `{% if x %}` guarding every use);
+- `first_use(name)`: the first node reading a variable;
+- `position(line, needle)`: where an expression is in the reported file.
+
+`lint` is the per-file entry the engine calls for a template file; `literal_facts`
+builds the facts of a literal template inside a Python file.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+
+from ctxlint.config import Config
+from ctxlint.findings import Finding
+from ctxlint.languages.jinja import parse_template
+
+#: Jinja globals that are gadgets for escaping the template (SSTI write-ups:
+#: `lipsum.__globals__`, `cycler.__init__.__globals__`, `self._TemplateReference__context`;
+#: PayloadsAllTheThings "Server Side Template Injection / Jinja2").
+GADGET_GLOBALS = frozenset({"lipsum", "cycler", "joiner", "namespace", "self", "range"})
+
+
+class _Locator:
+    """Maps (template line, needle) to a column, looking only inside code regions.
+
+    jinja2 nodes carry a line but no column; the needle (a name, an attribute, a
+    string key) is searched for in the `{{ }}`/`{% %}` regions of that line, each
+    successive lookup of the same needle on a line taking the next occurrence.
+    """
+
+    def __init__(self, text: str, options: dict):
+        self.lines = text.split("\n")
+        self._used: dict[tuple[int, str], int] = {}
+        starts = [options.get("variable_start_string", "{{"), options.get("block_start_string", "{%")]
+        ends = {starts[0]: options.get("variable_end_string", "}}"), starts[1]: options.get("block_end_string", "%}")}
+        cstart = options.get("comment_start_string", "{#")
+        cend = options.get("comment_end_string", "#}")
+        self.spans: list[tuple[int, int]] = []
+        pat = re.compile("|".join(re.escape(s) for s in sorted({*starts, cstart}, key=len, reverse=True)))
+        pos = 0
+        while True:
+            m = pat.search(text, pos)
+            if not m:
+                break
+            tok = m.group(0)
+            end_tok = cend if tok == cstart and tok not in ends else ends.get(tok, cend)
+            e = text.find(end_tok, m.end())
+            e = len(text) if e < 0 else e + len(end_tok)
+            if tok != cstart or tok in ends:
+                self.spans.append((m.start(), e))
+            pos = e
+        lp = options.get("line_statement_prefix")
+        if lp:
+            off = 0
+            for ln in self.lines:
+                if ln.lstrip().startswith(lp):
+                    self.spans.append((off, off + len(ln)))
+                off += len(ln) + 1
+        self.line_starts = [0]
+        for ln in self.lines:
+            self.line_starts.append(self.line_starts[-1] + len(ln) + 1)
+
+    def column(self, line: int, needle: str) -> int:
+        """0-based column of the next occurrence of `needle` on `line` inside code; 0 if none."""
+        if line < 1 or line > len(self.lines):
+            return 0
+        src = self.lines[line - 1]
+        base = self.line_starts[line - 1]
+        ident = needle.isidentifier()
+        hits = []
+        for m in re.finditer(re.escape(needle), src):
+            if ident and ((m.start() > 0 and (src[m.start() - 1].isalnum() or src[m.start() - 1] == "_"))
+                          or (m.end() < len(src) and (src[m.end()].isalnum() or src[m.end()] == "_"))):
+                continue
+            a = base + m.start()
+            if any(s <= a < e for s, e in self.spans):
+                hits.append(m.start())
+        if not hits:
+            i = src.find(needle)
+            return max(i, 0)
+        k = self._used.get((line, needle), 0)
+        self._used[(line, needle)] = k + 1
+        return hits[min(k, len(hits) - 1)]
+
+
+class JinjaFacts:
+    """Per-template facts for Jinja rules.
+
+    Args:
+        path: the path to report (a template file, or the Python file holding a
+            literal template).
+        text: the template source.
+        tree: the parsed `jinja2.nodes.Template`.
+        config: the run's Config.
+        options: delimiter settings ({key: value}, DELIMITER_KEYS) the template was parsed with.
+        mapper: for a literal template inside Python, a callable
+            (template_line, template_col0, needle) -> (file_line, file_col0); None for a file.
+    """
+
+    language = "jinja"
+
+    def __init__(self, path: str, text: str, tree, config: Config, options: dict | None = None, mapper=None):
+        self.path = path
+        self.text = text
+        self.tree = tree
+        self.config = config
+        self.options = dict(options or {})
+        self.mapper = mapper
+        self._memo: dict[str, object] = {}
+
+    @property
+    def is_literal(self) -> bool:
+        return self.mapper is not None
+
+    @cached_property
+    def locator(self) -> _Locator:
+        return _Locator(self.text, self.options)
+
+    def nodes(self, *types) -> list:
+        """All jinja2 nodes of the given classes (jinja2.nodes.X), in source order."""
+        key = "nodes:" + ",".join(t.__name__ for t in types)
+        if key not in self._memo:
+            found = list(self.tree.find_all(types))
+            found.sort(key=lambda n: getattr(n, "lineno", 0) or 0)
+            self._memo[key] = found
+        return self._memo[key]  # type: ignore[return-value]
+
+    def position(self, lineno: int, needle: str) -> tuple[int, int]:
+        """(line, 0-based column) in the reported file of `needle` on template line `lineno`."""
+        col = self.locator.column(lineno, needle)
+        if self.mapper is not None:
+            return self.mapper(lineno, col, needle)
+        return lineno, col
+
+    def finding(self, rule, lineno: int, needle: str, message: str, fix=None) -> Finding:
+        line, col = self.position(lineno, needle)
+        return Finding(rule.code, rule.name, self.path, line, col + 1, line, col + 1 + len(needle), message, fix)
+
+    # -------------------------------------------------------- variables
+    @cached_property
+    def undeclared(self) -> set[str]:
+        """Variables the template reads from its render context (jinja2.meta.find_undeclared_variables)."""
+        from jinja2 import meta
+        try:
+            return set(meta.find_undeclared_variables(self.tree))
+        except Exception:  # the code generator rejects a few parseable trees
+            return set()
+
+    @cached_property
+    def name_loads(self) -> dict[str, list]:
+        """Name -> its `Name(ctx='load')` nodes, in source order."""
+        from jinja2 import nodes
+        out: dict[str, list] = {}
+        for n in self.nodes(nodes.Name):
+            if n.ctx == "load":
+                out.setdefault(n.name, []).append(n)
+        return out
+
+    @cached_property
+    def optional_names(self) -> set[str]:
+        """Names the template treats as optional: tested with `is defined`/`is undefined`/
+        `is none`, given a `default`/`d` filter, or used only as a bare `{% if %}` test."""
+        from jinja2 import nodes
+        out: set[str] = set()
+        for t in self.nodes(nodes.Test):
+            if t.name in ("defined", "undefined", "none") and isinstance(t.node, nodes.Name):
+                out.add(t.node.name)
+        for f in self.nodes(nodes.Filter):
+            if f.name in ("default", "d") and isinstance(f.node, nodes.Name):
+                out.add(f.node.name)
+        covered: set[int] = set()  # Name loads that are a bare test, or inside the branch it guards
+
+        def bare(expr):
+            if isinstance(expr, nodes.Name):
+                yield expr
+            elif isinstance(expr, nodes.Not):
+                yield from bare(expr.node)
+            elif isinstance(expr, (nodes.And, nodes.Or)):
+                yield from bare(expr.left)
+                yield from bare(expr.right)
+
+        for node in self.nodes(nodes.If, nodes.CondExpr):
+            tested = list(bare(node.test))
+            names = {n.name for n in tested}
+            covered.update(id(n) for n in tested)
+            positive = isinstance(node.test, (nodes.Name, nodes.And))
+            if names and positive:
+                body = node.body if isinstance(node, nodes.If) else [node.expr1]
+                for b in body:
+                    for n in ([b] if isinstance(b, nodes.Name) else []) + list(b.find_all(nodes.Name)):
+                        if n.name in names and n.ctx == "load":
+                            covered.add(id(n))
+        for name, uses in self.name_loads.items():
+            if uses and all(id(u) in covered for u in uses):
+                out.add(name)
+        return out
+
+    def first_use(self, name: str):
+        uses = self.name_loads.get(name)
+        return uses[0] if uses else None
+
+
+def lint(path: str, text: str, rules: list, config: Config, options: dict | None = None) -> list[Finding]:
+    """Lint one template file with the given (prefiltered) rules.
+
+    Args:
+        options: delimiter settings of the environment rendering it (DELIMITER_KEYS),
+            known only in the project pass; default delimiters otherwise.
+    Returns findings before suppression; a template that does not parse is one CTX000
+    finding at jinja2's line. Never raises on bad input.
+    """
+    opts = tuple(sorted((options or {}).items()))
+    tree, err = parse_template(text, opts)
+    if err is not None:
+        line, msg = err
+        nlines = text.count("\n") + 1
+        line = min(max(line, 1), nlines)
+        return [Finding("CTX000", "parse-error", path, line, 1, line, 1, f"cannot parse Jinja template: {msg}")]
+    from ctxlint.rules import run_checks
+    return run_checks(JinjaFacts(path, text, tree, config, dict(opts)), rules)
+
+
+def literal_facts(pyfacts, lt) -> JinjaFacts | None:
+    """JinjaFacts for a literal template string in Python, positions mapped into the .py file.
+
+    Args:
+        pyfacts: the Python file's `PythonFacts`.
+        lt: a `ctxlint.semantic.jinja.call_sites.LiteralTemplate` (node, text, options).
+
+    Returns None when the literal does not parse as a template (not every string passed
+    to a compile site is one; a broken literal is reported by the render call at runtime).
+    """
+    opts = tuple(sorted(lt.options.items()))
+    tree, err = parse_template(lt.text, opts)
+    if err is not None:
+        return None
+    node = lt.node
+    seg = pyfacts.segment(node)
+    lines = pyfacts.lines
+    simple = seg.count("\n") == lt.text.count("\n")
+    m = re.match(r"[rRbBuUfF]*('''|\"\"\"|'|\")", seg)
+    prefix = len(m.group(0)) if m else 1
+
+    def mapper(tline: int, tcol: int, needle: str) -> tuple[int, int]:
+        if simple:
+            line = node.lineno + tline - 1
+            col = node.col_offset + prefix + tcol if tline == 1 else tcol
+            src = lines[line - 1] if 0 < line <= len(lines) else ""
+            if src[col:col + len(needle)] != needle:
+                i = src.find(needle)
+                col = i if i >= 0 else node.col_offset
+            return line, col
+        for ln in range(node.lineno, (node.end_lineno or node.lineno) + 1):
+            src = lines[ln - 1] if 0 < ln <= len(lines) else ""
+            i = src.find(needle)
+            if i >= 0:
+                return ln, i
+        return node.lineno, node.col_offset
+
+    return JinjaFacts(pyfacts.path, lt.text, tree, pyfacts.config, dict(opts), mapper=mapper)

@@ -1,0 +1,419 @@
+"""The intra-module call graph with function summaries.
+
+What a function of this module does to long-lived state and to its arguments,
+composed through the helpers it calls (the "function summaries" of DESIGN.md):
+
+    registers   it inserts into a long-lived container X (directly, or by calling a
+                helper of this module that does); `RegisterSummary` keeps the
+                container, the innermost key/value expressions and which of the
+                function's parameters flow into them;
+    removes     the containers it removes entries from (directly or through helpers);
+    releases    which of its parameters it releases, ends, resets, closes or detaches
+                (`p.release()`, `p.aclose()`, `var.reset(p)`, `pool.putconn(p)`, or a
+                helper that releases the argument it was given);
+    returns     what it returns: "task" (an asyncio Task/Future it created), "token"
+                (a ContextVar token), "span" (a started span), or nothing known.
+
+So `self._init_req_state(obj)` inside an `async def` is that async def's insertion
+(the helper's summary registers into `self.rid_to_state` under `obj.rid`), and a
+streaming generator that is handed a semaphore and releases it in `finally`
+releases that parameter.
+
+Call resolution (`CallGraph.resolve`) is by binding, not by name match across the
+file: a bare name resolves to the module-level def it names (unless the caller
+binds that name locally); `self.m()`/`cls.m()` to the method of the enclosing class
+or of a base class defined in this module; `super().m()` to a base class's method;
+`Class.m()` to that class's method; `x.m()` where `x` is a module-level instance
+of a class of this module (`pool = SlotPool(8)`) to that class's method; a nested
+def called by its name inside its parent. Anything else (other modules, unknown
+receivers) resolves to None: the summary is unknown, never guessed.
+
+Computed lazily and memoized on `PythonFacts` (`call_graph(facts)`).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+
+from ctxlint.semantic.python.facts import FunctionNode, PythonFacts
+
+#: Methods that release, end, close or reset the object they are called on
+#: (asyncio/threading `Semaphore.release`, `Lock.release`; httpx/aiohttp
+#: `Response.aclose`/`close`/`release`; OpenTelemetry `Span.end`; `Task.cancel`;
+#: file-like `close`). Source: the Python stdlib docs (asyncio-sync, threading,
+#: contextlib), httpx and aiohttp client reference, OpenTelemetry API.
+RELEASE_METHODS: frozenset[str] = frozenset({
+    "release", "close", "aclose", "end", "cancel", "shutdown", "terminate", "disconnect",
+    "__exit__", "__aexit__", "unlock",
+})
+#: Calls that release the object passed to them as first argument
+#: (`ContextVar.reset(token)`, `opentelemetry.context.detach(token)`,
+#: asyncpg/aiopg `pool.release(conn)`, psycopg2 `pool.putconn(conn)`,
+#: SQLAlchemy `checkin`). Same sources as above.
+RELEASE_ARG_CALLS: frozenset[str] = frozenset({
+    "reset", "detach", "release", "putconn", "checkin", "put_connection", "return_connection",
+})
+#: Calls whose result is a Task/Future scheduled on the loop (asyncio docs).
+TASK_FACTORY_QUALNAMES: frozenset[str] = frozenset({
+    "asyncio.create_task", "asyncio.ensure_future", "asyncio.tasks.create_task",
+    "asyncio.tasks.ensure_future",
+})
+
+
+class RegisterSummary:
+    """One insertion into a long-lived container that a function performs.
+
+    Attributes:
+        container: the `LongLivedContainer` filled.
+        key, value: the innermost key and value expressions (in the function that
+            does the insertion, possibly a helper several calls down).
+        params: indices (into the summarised function's positional parameters,
+            `self` included for methods) of the parameters the key or value is
+            built from. Empty when the entry does not depend on the caller.
+        site: the innermost insertion site (`ContainerSite`).
+        awaits_after: the inserting function itself awaits after the insertion
+            (then it is its own CTX108 candidate, not its caller's).
+    """
+
+    __slots__ = ("container", "key", "value", "params", "site", "awaits_after")
+
+    def __init__(self, container, key, value, params, site, awaits_after=False):
+        self.container = container
+        self.key = key
+        self.value = value
+        self.params = frozenset(params)
+        self.site = site
+        self.awaits_after = awaits_after
+
+    def __repr__(self) -> str:
+        return f"<registers {self.container.name} params={sorted(self.params)}>"
+
+
+class FunctionSummary:
+    """What one function of the module does (see the module docstring).
+
+    Attributes:
+        fn: the def node.
+        registers: `RegisterSummary` list (direct insertions first, then through helpers).
+        removes: ids of the containers it removes from (directly or through helpers).
+        releases: indices of the positional parameters it releases.
+        returns: "task" | "token" | "span" | None.
+    """
+
+    __slots__ = ("fn", "registers", "removes", "releases", "returns")
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.registers: list[RegisterSummary] = []
+        self.removes: set[int] = set()
+        self.releases: set[int] = set()
+        self.returns: str | None = None
+
+
+def params_of(fn: ast.AST) -> list[str]:
+    """Positional parameter names of a def, `self`/`cls` included."""
+    a = fn.args
+    return [p.arg for p in (*a.posonlyargs, *a.args)]
+
+
+def _last(expr: ast.AST) -> str:
+    if isinstance(expr, ast.Attribute):
+        return expr.attr
+    if isinstance(expr, ast.Name):
+        return expr.id
+    return ""
+
+
+def _names(expr: ast.AST | None) -> set[str]:
+    if expr is None:
+        return set()
+    return {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
+
+
+class CallGraph:
+    """Resolution of calls to defs of this module, and memoized summaries.
+
+    Args:
+        facts: the file's `PythonFacts`.
+    Never raises on odd code: what cannot be resolved resolves to None.
+    """
+
+    def __init__(self, facts: PythonFacts):
+        self.facts = facts
+        self._summaries: dict[int, FunctionSummary] = {}
+        self._in_progress: set[int] = set()
+        classes: dict[str, ast.ClassDef] = {}
+        for c in facts.nodes(ast.ClassDef):
+            classes.setdefault(c.name, c)
+        self.classes = classes
+        self.module_functions: dict[str, ast.AST] = {}
+        for s in facts.tree.body:
+            if isinstance(s, FunctionNode):
+                self.module_functions[s.name] = s
+        self._locals: dict[int, set[str]] = {}
+        self._sites: tuple[dict, dict] | None = None
+        # module-level `x = SomeClass(...)` instances of classes of this module
+        self.module_instances: dict[str, ast.ClassDef] = {}
+        for name, vals in facts.module_assignments.items():
+            for v in vals:
+                if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in classes:
+                    self.module_instances[name] = classes[v.func.id]
+
+    # ------------------------------------------------------------ resolution
+    def methods(self, cls: ast.ClassDef) -> dict[str, ast.AST]:
+        """Methods defined directly in `cls`'s body."""
+        return {s.name: s for s in cls.body if isinstance(s, FunctionNode)}
+
+    def class_chain(self, cls: ast.ClassDef) -> list[ast.ClassDef]:
+        """`cls` and its bases defined in this module, nearest first."""
+        out, todo = [cls], [cls]
+        while todo:
+            k = todo.pop(0)
+            for b in k.bases:
+                base = self.classes.get(_last(b))
+                if base is not None and base not in out:
+                    out.append(base)
+                    todo.append(base)
+        return out
+
+    def find_method(self, cls: ast.ClassDef, name: str, skip_self: bool = False) -> ast.AST | None:
+        """The method `name` of `cls` or of its nearest base defined in this module."""
+        chain = self.class_chain(cls)
+        for k in chain[1:] if skip_self else chain:
+            m = self.methods(k).get(name)
+            if m is not None:
+                return m
+        return None
+
+    def resolve(self, call: ast.Call) -> ast.AST | None:
+        """The def of this module that `call` runs, or None (see the module docstring)."""
+        f = call.func
+        facts = self.facts
+        if isinstance(f, ast.Name):
+            caller = facts.enclosing_function(call)
+            # a nested def of an enclosing function, by lexical scope
+            scope = caller
+            while scope is not None:
+                for s in ast.iter_child_nodes(scope):
+                    if isinstance(s, FunctionNode) and s.name == f.id and s is not caller:
+                        return s
+                scope = facts.enclosing_function(scope)
+            if caller is not None and f.id in self.local_names(caller):
+                return None
+            return self.module_functions.get(f.id)
+        if not isinstance(f, ast.Attribute):
+            return None
+        recv = f.value
+        if isinstance(recv, ast.Call) and isinstance(recv.func, ast.Name) and recv.func.id == "super":
+            cls = facts.enclosing_class(call)
+            return self.find_method(cls, f.attr, skip_self=True) if cls is not None else None
+        if isinstance(recv, ast.Name):
+            meth = facts.enclosing_function(call)
+            # the method's own first parameter (also from closures inside the method)
+            cls = facts.enclosing_class(call)
+            if cls is not None:
+                outer = None
+                for a in facts.ancestors(call):
+                    if a is cls:
+                        break
+                    if isinstance(a, FunctionNode):
+                        outer = a
+                if outer is not None and params_of(outer)[:1] == [recv.id] and not _is_static(outer):
+                    return self.find_method(cls, f.attr)
+            if recv.id in self.classes:
+                return self.find_method(self.classes[recv.id], f.attr)
+            inst = self.module_instances.get(recv.id)
+            if inst is not None and not (meth is not None and recv.id in self.local_names(meth)):
+                return self.find_method(inst, f.attr)
+        return None
+
+    def local_names(self, fn: ast.AST) -> set[str]:
+        """Names `fn` binds (parameters and assignments), memoized."""
+        got = self._locals.get(id(fn))
+        if got is None:
+            got = self._locals[id(fn)] = _local_names(fn)
+        return got
+
+    def _container_sites(self) -> tuple[dict, dict]:
+        """(id(def) -> [(container, insert site)], id(def) -> {id(container)}) for
+        the long-lived containers' insertions and removals, indexed once."""
+        if self._sites is None:
+            ins: dict[int, list] = {}
+            rem: dict[int, set[int]] = {}
+            for c in self.facts.long_lived_containers:
+                for site in c.inserts:
+                    if site.function is not None:
+                        ins.setdefault(id(site.function), []).append((c, site))
+                for r in c.removals:
+                    if r.function is not None:
+                        rem.setdefault(id(r.function), set()).add(id(c))
+            self._sites = (ins, rem)
+        return self._sites
+
+    def bound_offset(self, call: ast.Call, target: ast.AST) -> int:
+        """How many leading parameters of `target` the call fills implicitly (1 for a
+        method called through an instance or `self`, else 0)."""
+        if not isinstance(call.func, ast.Attribute):
+            return 0
+        if _is_static(target):
+            return 0
+        recv = call.func.value
+        if isinstance(recv, ast.Name) and recv.id in self.classes and not _is_classmethod(target):
+            return 0  # `Class.m(obj, ...)`: explicit self
+        return 1
+
+    def arg_for(self, call: ast.Call, target: ast.AST, index: int) -> ast.AST | None:
+        """The argument expression that fills parameter `index` of `target` at `call`
+        (the receiver for the implicit `self`), or None."""
+        off = self.bound_offset(call, target)
+        if off and index == 0:
+            return call.func.value if isinstance(call.func, ast.Attribute) else None
+        i = index - off
+        if 0 <= i < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:i + 1]):
+            return call.args[i]
+        names = params_of(target)
+        if 0 <= index < len(names):
+            for kw in call.keywords:
+                if kw.arg == names[index]:
+                    return kw.value
+        return None
+
+    def calls_in(self, fn: ast.AST) -> Iterable[tuple[ast.Call, ast.AST]]:
+        """(call, resolved def) for every call in `fn`'s own body that resolves."""
+        for n in self.facts.walk(fn):
+            if isinstance(n, ast.Call):
+                t = self.resolve(n)
+                if t is not None and t is not fn:
+                    yield n, t
+
+    # ------------------------------------------------------------- summaries
+    def summary(self, fn: ast.AST) -> FunctionSummary:
+        """The (memoized) summary of a def of this module. Recursion through a cycle
+        of calls sees the partial summary of the function being computed."""
+        key = id(fn)
+        got = self._summaries.get(key)
+        if got is not None:
+            return got
+        s = FunctionSummary(fn)
+        self._summaries[key] = s
+        self._in_progress.add(key)
+        try:
+            self._summarise(fn, s)
+        finally:
+            self._in_progress.discard(key)
+        return s
+
+    def _summarise(self, fn: ast.AST, s: FunctionSummary) -> None:
+        facts = self.facts
+        pnames = params_of(fn)
+        index = {p: i for i, p in enumerate(pnames)}
+        awaits = [n for n in facts.walk(fn) if isinstance(n, (ast.Await, ast.AsyncFor, ast.AsyncWith))]
+
+        def pos(n):
+            return (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))
+
+        # direct insertions / removals of long-lived containers
+        ins, rem = self._container_sites()
+        for c, site in ins.get(id(fn), ()):
+            params = {index[x] for x in _names(site.key) | _names(site.value) if x in index}
+            after = any(pos(a) > pos(site.node) for a in awaits)
+            s.registers.append(RegisterSummary(c, site.key, site.value, params, site, after))
+        s.removes |= rem.get(id(fn), set())
+        # releases of parameters, and what is returned
+        for n in facts.walk(fn):
+            if isinstance(n, ast.Call):
+                f = n.func
+                if isinstance(f, ast.Attribute) and f.attr in RELEASE_METHODS and isinstance(f.value, ast.Name) \
+                        and f.value.id in index:
+                    s.releases.add(index[f.value.id])
+                if _last(f) in RELEASE_ARG_CALLS and n.args and isinstance(n.args[0], ast.Name) \
+                        and n.args[0].id in index:
+                    s.releases.add(index[n.args[0].id])
+            elif isinstance(n, ast.Return) and n.value is not None and s.returns is None:
+                s.returns = self._kind_of(n.value, fn)
+        # composition through helpers
+        for call, target in self.calls_in(fn):
+            if id(target) in self._in_progress and id(target) != id(fn):
+                inner = self._summaries.get(id(target))
+            else:
+                inner = self.summary(target)
+            if inner is None:
+                continue
+            after = any(pos(a) > pos(call) for a in awaits)
+            for reg in inner.registers:
+                params: set[int] = set()
+                for i in reg.params:
+                    arg = self.arg_for(call, target, i)
+                    params |= {index[x] for x in _names(arg) if x in index}
+                s.registers.append(RegisterSummary(reg.container, reg.key, reg.value, params, reg.site,
+                                                   reg.awaits_after or after))
+            s.removes |= inner.removes
+            for i in inner.releases:
+                arg = self.arg_for(call, target, i)
+                if isinstance(arg, ast.Name) and arg.id in index:
+                    s.releases.add(index[arg.id])
+
+    def _kind_of(self, value: ast.AST, fn: ast.AST) -> str | None:
+        """"task" | "token" | "span" | None for a returned expression."""
+        if isinstance(value, ast.Call):
+            q = self.facts.qualname(value.func) or ""
+            if q in TASK_FACTORY_QUALNAMES:
+                return "task"
+            f = value.func
+            if isinstance(f, ast.Attribute):
+                if f.attr == "set" and self.facts.is_contextvar(f.value):
+                    return "token"
+                if f.attr in ("start_span",):
+                    return "span"
+            t = self.resolve(value)
+            if t is not None and t is not fn and id(t) not in self._in_progress:
+                return self.summary(t).returns
+        return None
+
+    # ------------------------------------------------------------- queries
+    def registrations_by_calls(self, fn: ast.AST) -> list[tuple[ast.Call, RegisterSummary]]:
+        """(call in `fn`, what it registers) for every call of a helper of this module
+        that inserts into a long-lived container: the helper's insertion counts as
+        `fn`'s own at the call (issue 11: `self._init_req_state(obj)`)."""
+        out = []
+        for call, target in self.calls_in(fn):
+            for reg in self.summary(target).registers:
+                out.append((call, reg))
+        return out
+
+    def removes_from(self, call: ast.Call, container) -> bool:
+        """Does `call` run a def of this module that removes from `container`?"""
+        t = self.resolve(call)
+        return t is not None and id(container) in self.summary(t).removes
+
+    def releases_arg(self, call: ast.Call, arg: ast.AST) -> bool:
+        """Does `call` run a def of this module that releases the parameter filled by `arg`?"""
+        t = self.resolve(call)
+        if t is None:
+            return False
+        rel = self.summary(t).releases
+        return any(self.arg_for(call, t, i) is arg for i in rel)
+
+
+def call_graph(facts: PythonFacts) -> CallGraph:
+    """The file's call graph (built once per file, on first use)."""
+    return facts.memo("calls.graph", lambda: CallGraph(facts))
+
+
+def _local_names(fn: ast.AST) -> set[str]:
+    out = set(params_of(fn))
+    a = fn.args
+    out.update(p.arg for p in a.kwonlyargs)
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            out.add(n.id)
+    return out
+
+
+def _is_static(fn: ast.AST) -> bool:
+    return any(_last(d) == "staticmethod" for d in getattr(fn, "decorator_list", ()))
+
+
+def _is_classmethod(fn: ast.AST) -> bool:
+    return any(_last(d) == "classmethod" for d in getattr(fn, "decorator_list", ()))

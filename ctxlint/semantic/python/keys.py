@@ -1,0 +1,173 @@
+"""Key facts shared by the cache-key rules (CTX501, CTX503, CTX504, CTX505): how a key
+is spelled in a message, label attributes of scope objects, ids of scope objects and the
+anchor of CTX501's fix. Built on `cache_keys.py` (`CacheKeyFacts`).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ctxlint.semantic.python.cache_keys import LABEL_ATTRS, SCOPE_KIND_WORDS, ident_words
+
+KEY_TOKENS = ("cache", "Cache", "CACHE", "memo", "Memo", "MEMO", "prefix", "Prefix", "PREFIX",
+              "block", "Block", "BLOCK", "kv", "Kv", "KV", "hash", "Hash", "HASH", "registry",
+              "Registry", "REGISTRY", "key", "Key", "KEY", "lru", "LRU", "digest", "sha", "md5",
+              "setdefault")
+
+#: How a message names one value of each scope kind ("the key does not include the tenant").
+KIND_NOUN = {"tenant": "tenant", "user": "user", "session": "session", "adapter": "adapter",
+             "salt": "cache salt", "mm": "multimodal input hash", "request": "request"}
+KIND_PLURAL = {"tenant": "tenants", "user": "users", "session": "sessions", "adapter": "adapters",
+                "salt": "cache salts", "mm": "multimodal inputs", "request": "requests"}
+
+
+def key_text(facts, expr: ast.AST, limit: int = 40) -> str:
+    s = " ".join(facts.segment(expr).split())
+    return s if len(s) <= limit else s[: limit - 3] + "..."
+
+
+def label_use(ck, fn, nodes) -> tuple[ast.Attribute, str] | None:
+    """A label attribute of a scope object in `nodes` (`adapter.label`, `req.lora_request.lora_name`)
+    whose object has a unique id, as (node, unique attribute)."""
+    facts = ck.facts
+    for n in nodes:
+        if not (isinstance(n, ast.Attribute) and n.attr in LABEL_ATTRS):
+            continue
+        obj = facts.dotted(n.value)
+        if not obj:
+            continue
+        uid = unique_of(ck, fn, obj)
+        if uid:
+            return n, uid
+    return None
+
+
+def unique_of(ck, fn, obj: str) -> str | None:
+    """A unique-id attribute of the scope object spelled `obj` (dotted), or None.
+
+    The object is a scope object when its annotated class (a same-file class, followed
+    through field annotations) has scope-id or unique fields, or its name says it is an
+    adapter/tenant/user/session object; its unique id is a class field (`slot_uid`,
+    `weights_digest`) or an id attribute read on the same name elsewhere in the file."""
+    parts = obj.split(".")
+    params = ck.params(fn)
+    cls = None
+    if parts[0] in params:
+        cls = ck.annotation_class(params[parts[0]].annotation)
+        for p in parts[1:]:
+            if cls is None:
+                break
+            cls = ck.annotation_class(ck.class_fields.get(cls, {}).get(p))
+    if cls:
+        uniq = [f for f in ck.unique_fields(cls) if f not in LABEL_ATTRS]
+        if uniq and (ck.class_scope_fields(cls, depth=1) or scope_named(cls)):
+            return uniq[0]
+        return None
+    last = parts[-1]
+    if not scope_named(last):
+        return None
+    for attr in attrs_read_on(ck, last):
+        w = ident_words(attr)
+        if attr not in LABEL_ATTRS and w and (attr in ("id", "uid") or w[-1] in ("id", "uid", "digest")):
+            return attr
+    return None
+
+
+OBJECT_ID_ATTRS = frozenset({"id", "uid", "uuid", "guid", "pk"})
+ID_OWNER_KINDS = frozenset({"request", "session", "tenant", "user", "adapter"})
+
+
+def scope_object_id(facts, nodes) -> ast.Attribute | None:
+    """An id attribute of a scope object among `nodes` (`request.id`, `seq.uuid`,
+    `session.id`, `self.tenant.pk`): the object's name has a scope-kind word
+    (request/req/seq/session/tenant/user/adapter, see SCOPE_KIND_WORDS). A key that
+    holds a request's own id is per-request and cannot hit across tenants; one that
+    holds a tenant's or adapter's id is scoped already."""
+    for n in nodes:
+        if not (isinstance(n, ast.Attribute) and n.attr.lower() in OBJECT_ID_ATTRS):
+            continue
+        owner = (facts.dotted(n.value) or "").split(".")[-1]
+        if owner and any(SCOPE_KIND_WORDS.get(w) in ID_OWNER_KINDS for w in ident_words(owner)):
+            return n
+    return None
+
+
+def scope_named(name: str) -> bool:
+    return any(SCOPE_KIND_WORDS.get(w) in ("adapter", "tenant", "user", "session") for w in ident_words(name))
+
+
+def attrs_read_on(ck, owner: str) -> set[str]:
+    """Attributes read anywhere in the file on an object whose name ends in `owner`."""
+    index = ck.facts.memo("ck_attr_owners", lambda: attr_owner_index(ck.facts))
+    return index.get(owner, set())
+
+
+def attr_owner_index(facts) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for n in facts.nodes(ast.Attribute):
+        v = n.value
+        name = v.attr if isinstance(v, ast.Attribute) else v.id if isinstance(v, ast.Name) else None
+        if name:
+            out.setdefault(name, set()).add(n.attr)
+    return out
+
+
+def fix_anchor(ck, sink) -> tuple[ast.AST, str] | None:
+    """(node, mode) the CTX501 codemod rewrites: a tuple/list display of the key to append
+    the scope id to ("append"), or the key expression to wrap as `(key, scope)` ("wrap").
+
+    A hashlib/xxhash digest takes bytes, never a tuple: its key gains the id inside the
+    `repr(...)`/`str(...)` the bytes come from ("append" to a tuple there, else "inside":
+    wrap that argument as `(arg, scope)` without following local names), else as bytes
+    ("bytes": `key + repr(scope).encode()`)."""
+    fn = sink.function
+    if sink.kind == "hash" and sink.keys and not (isinstance(sink.node, ast.Call)
+                                                  and isinstance(sink.node.func, ast.Name)
+                                                  and sink.node.func.id == "hash"):
+        key = sink.keys[0]
+        for n in ast.walk(key):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("repr", "str") \
+                    and len(n.args) == 1 and not n.keywords:
+                arg = n.args[0]
+                if isinstance(arg, (ast.Tuple, ast.List)) and arg.elts \
+                        and not any(isinstance(e, ast.Starred) for e in arg.elts):
+                    return arg, "append"
+                return arg, "inside"
+        return key, "bytes"
+    if sink.kind == "container":
+        key = sink.keys[0]
+        if not isinstance(key, ast.Name):
+            return None
+        ds = ck.defs(fn).get(key.id, [])
+        if len(ds) != 1 or ds[0].kind != "assign":
+            return None
+        key = ds[0].value
+    elif sink.kind == "return":
+        key = sink.keys[0]
+    elif sink.kind == "hash":
+        if not sink.keys:
+            return None
+        key = sink.keys[0]
+    else:
+        return None
+    for n in ast.walk(key):
+        if isinstance(n, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in n.elts):
+            return n, "append"
+    return key, "wrap"
+
+
+#: Decorators that memoize a function on its arguments (functools, cachetools, async-lru,
+#: and the `memoize` helpers common in serving code).
+MEMO_DECORATORS = frozenset({"lru_cache", "cache", "cached", "memoize", "memoized", "alru_cache",
+                             "ttl_cache", "cached_function", "memoize_method"})
+
+
+def is_memoized(facts, fn) -> bool:
+    """Is def `fn` decorated with a memoizing decorator (`MEMO_DECORATORS`, by the last
+    component of its import-resolved name)?"""
+    for d in fn.decorator_list:
+        target = d.func if isinstance(d, ast.Call) else d
+        q = facts.qualname(target) or ""
+        if q.split(".")[-1] in MEMO_DECORATORS:
+            return True
+    return False

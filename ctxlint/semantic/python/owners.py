@@ -1,0 +1,893 @@
+"""Ownership and release of request-scoped resources (ContextVar tokens, OTel attach
+tokens, spans), and the Context a function runs in.
+
+Facts (each function's docstring says exactly what it answers):
+
+* **Protection** - is a release in `finally` / an except-all handler (`protected`),
+  or straight after the acquisition with nothing between that can raise
+  (`straight_line`)?
+* **Hand-off** (`handoff`) - a resource passed to a call is
+    - *released* when the callee of this module releases it (a function that resets /
+      ends / detaches that parameter; a class that stores it and releases it on its
+      close paths: `close`/`aclose`, `__exit__`/`__aexit__`, `__del__` and, for an
+      iterator, both exhaustion (`__next__`) *and* early exit);
+    - *not released* when the receiving class keeps it and never releases it, or, for
+      an iterator, releases it only on exhaustion;
+    - *across a yield* when the callee is a generator that releases it after a `yield`;
+    - *borrowed* when a function of this module only reads it (the caller still owns it);
+    - *escaped* when it goes out of the module (unknown code, a container of another
+      object): the receiver's responsibility, as a returned value is the caller's.
+* **Enter/exit pairing** (`enter_exit_of`) - a value set while `__enter__` runs (in it
+  or a method it calls through `self`) must be undone by what `__exit__` runs.
+* **Restoring** (`restores_previous`) - `var.set(prev)` where `prev` is a value read
+  from the same ContextVar with `var.get()` (kept in a local, on `self`, on a stack)
+  *is* the cleanup, never a leak.
+* **Token fate** (`token_fate`) - where the token of `var.set()` / `context.attach()`
+  ends up inside its function and class.
+* **Execution Context** (`runs_in_task_context`, `fresh_context_functions`,
+  `directly_awaited`) - does a function run in a Context of its own (an asyncio task,
+  `Context.run`, a new thread), so that a value it leaves set dies with it?
+
+Name tables (framework decorators, APIs that only read their argument) live here with
+their sources; rules never decide by a variable's or function's name.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Callable, Iterable
+
+from ctxlint.semantic.python.facts import FunctionNode, PythonFacts
+from ctxlint.semantic.python.values import CONTEXT, CV_VALUE, ModuleValues, module_values
+
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+#: A release predicate: given a call, the expressions whose resource it releases
+#: (`var.reset(tok)` -> [tok]; `detach(tok)` -> [tok]; `span.end()` -> [span]).
+Release = Callable[[ast.Call], list]
+
+# ------------------------------------------------------------------ tables
+#: Route decorators of ASGI frameworks (`@app.get(...)`, `@router.post(...)`): the
+#: framework runs each request's handler in a task of its own. Sources: Starlette /
+#: FastAPI routing docs (`APIRouter.get/post/...`, `api_route`, `websocket`,
+#: `middleware`, `on_event`), Quart and Sanic route decorators.
+ROUTE_DECORATORS = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "route",
+                              "api_route", "websocket", "websocket_route", "middleware", "on_event"})
+#: Callables that start a new thread/process whose Context starts empty and dies with it
+#: (Python docs: `threading.Thread`, `multiprocessing.Process`; PEP 567).
+NEW_CONTEXT_STARTERS = frozenset({"threading.Thread", "multiprocessing.Process", "Thread", "Process"})
+#: Calls that only read an argument (passing a resource to them hands nothing over).
+#: Builtins from the Python docs; `set_span_in_context` (OpenTelemetry API) wraps the span
+#: in a context but never ends it.
+READ_ONLY_CALLS = frozenset({"print", "isinstance", "getattr", "hasattr", "id", "repr", "str", "len",
+                             "bool", "type", "hash", "format", "set_span_in_context",
+                             "debug", "info", "warning", "error", "exception", "log"})
+#: Close paths of a class that receives a resource. Source: Python data model
+#: (`__exit__`, `__aexit__`, `__del__`, iterator protocol) and `io.IOBase.close`,
+#: PEP 525 (`aclose`).
+EARLY_EXIT_METHODS = ("close", "aclose", "__exit__", "__aexit__", "__del__")
+EXHAUSTION_METHODS = ("__next__", "__anext__")
+ENTER_METHODS = ("__enter__", "__aenter__")
+EXIT_METHODS = ("__exit__", "__aexit__")
+
+
+# ------------------------------------------------------------------ release predicates
+def reset_release(c: ast.Call) -> list:
+    """`var.reset(token)` releases `token` (Python docs, `ContextVar.reset`)."""
+    if isinstance(c.func, ast.Attribute) and c.func.attr == "reset" and len(c.args) == 1:
+        return [c.args[0]]
+    return []
+
+
+def detach_release(c: ast.Call) -> list:
+    """`opentelemetry.context.detach(token)` (however imported) releases `token`."""
+    f = c.func
+    name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+    return [c.args[0]] if name == "detach" and c.args else []
+
+
+def end_release(c: ast.Call) -> list:
+    """`span.end()` ends `span`; `trace.use_span(span, end_on_exit=True)` ends it on exit
+    (OpenTelemetry API, `Span.end`, `use_span`)."""
+    f = c.func
+    if isinstance(f, ast.Attribute) and f.attr == "end" and len(c.args) <= 1:
+        return [f.value]
+    name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+    if name == "use_span" and c.args and use_span_ends(c):
+        return [c.args[0]]
+    return []
+
+
+def use_span_ends(call: ast.Call) -> bool:
+    """Does `use_span(...)` pass `end_on_exit=True` (default False in the OTel API)?"""
+    for kw in call.keywords:
+        if kw.arg == "end_on_exit":
+            return not (isinstance(kw.value, ast.Constant) and kw.value.value is False)
+    return False
+
+
+def contextvar_sets(facts: PythonFacts) -> list[tuple[ast.Call, ast.AST]]:
+    """`(call, fn)` for every `<ContextVar>.set(x)` inside a function, where the receiver's
+    value is a ContextVar (`values.CONTEXTVAR`: a module/class binding, an annotated
+    parameter, a loop variable over ContextVars or (var, value) pairs, a snapshot's keys)."""
+    def compute():
+        values = module_values(facts)
+        out = []
+        for c in facts.nodes(ast.Call):
+            f = c.func
+            if isinstance(f, ast.Attribute) and f.attr == "set" and len(c.args) == 1 and not c.keywords \
+                    and values.contextvar_keys(f.value):
+                fn = facts.enclosing_function(c)
+                if fn is not None:
+                    out.append((c, fn))
+        return out
+    return facts.memo("owners.contextvar_sets", compute)
+
+
+# ------------------------------------------------------------------ flow helpers
+def pos(n: ast.AST) -> tuple[int, int]:
+    """(line, column) of a node, for source-order comparisons."""
+    return (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))
+
+
+def field_of(parent: ast.AST, child: ast.AST) -> str | None:
+    """Name of the list field of `parent` that holds statement `child`."""
+    for name in ("body", "orelse", "finalbody", "handlers"):
+        seq = getattr(parent, name, None)
+        if isinstance(seq, list) and any(s is child for s in seq):
+            return name
+    return None
+
+
+def catches_all(handler: ast.ExceptHandler, include_exception: bool = False) -> bool:
+    """Does `except ...:` catch cancellation (bare, BaseException, CancelledError, GeneratorExit)?"""
+    t = handler.type
+    if t is None:
+        return True
+    names = [t] if not isinstance(t, ast.Tuple) else list(t.elts)
+    ok = {"BaseException", "CancelledError", "GeneratorExit"} | ({"Exception"} if include_exception else set())
+    for n in names:
+        last = n.attr if isinstance(n, ast.Attribute) else getattr(n, "id", "")
+        if last in ok:
+            return True
+    return False
+
+
+def protected(facts: PythonFacts, node: ast.AST, stop: ast.AST | None, include_exception: bool = False) -> bool:
+    """Is `node` inside a `finally:` block or an except-all handler below `stop`, or in a
+    nested def/lambda (a callback registered to run at release time)?"""
+    child = node
+    for a in facts.ancestors(node):
+        if a is stop:
+            return False
+        if isinstance(a, ast.Try) or type(a).__name__ == "TryStar":
+            if field_of(a, child) == "finalbody":
+                return True
+        if isinstance(a, ast.ExceptHandler) and catches_all(a, include_exception):
+            return True
+        if isinstance(a, _DEFS) and a is not stop:
+            return True
+        child = a
+    return False
+
+
+def has_risk(stmts: Iterable[ast.stmt]) -> bool:
+    """Can any of these statements raise or leave early (calls, awaits, raise, return, yield)?"""
+    for s in stmts:
+        for n in ast.walk(s):
+            if isinstance(n, (ast.Call, ast.Await, ast.Raise, ast.Return, ast.Yield, ast.YieldFrom,
+                              ast.Subscript)):
+                return True
+    return False
+
+
+def straight_line(facts: PythonFacts, first: ast.stmt, second: ast.stmt) -> bool:
+    """True when `second` follows `first` in the same block with nothing between that can raise."""
+    p1, p2 = facts.parents.get(first), facts.parents.get(second)
+    if p1 is None or p1 is not p2:
+        return False
+    f1, f2 = field_of(p1, first), field_of(p2, second)
+    if f1 is None or f1 != f2:
+        return False
+    seq = getattr(p1, f1)
+    i = next(k for k, s in enumerate(seq) if s is first)
+    j = next(k for k, s in enumerate(seq) if s is second)
+    return i < j and not has_risk(seq[i + 1:j])
+
+
+def in_tail_position(facts: PythonFacts, stmt: ast.stmt, fn: ast.AST) -> bool:
+    """Is `stmt` the last thing `fn` does (nothing but `pass`/a plain `return` after it,
+    not inside a loop)? Such a function is a setter: its effect is meant for its caller."""
+    node = stmt
+    while node is not fn:
+        parent = facts.parents.get(node)
+        if parent is None:
+            return False
+        if isinstance(parent, (ast.For, ast.AsyncFor, ast.While)) and field_of(parent, node) == "body":
+            return False
+        fld = field_of(parent, node)
+        if fld is not None:
+            seq = getattr(parent, fld)
+            idx = next(k for k, s in enumerate(seq) if s is node)
+            for rest in seq[idx + 1:]:
+                if isinstance(rest, ast.Pass):
+                    continue
+                if isinstance(rest, ast.Return) and (
+                        rest.value is None or isinstance(rest.value, (ast.Constant, ast.Name))):
+                    continue
+                return False
+        node = parent
+    return True
+
+
+def followed_in_block(facts: PythonFacts, call: ast.Call) -> bool:
+    """Does a statement follow the one holding `call` in its block? (The try/finally
+    codemods wrap those statements; with none there is nothing to protect.)"""
+    stmt = facts.enclosing_statement(call)
+    parent = facts.parents.get(stmt)
+    for fld in ("body", "orelse", "finalbody"):
+        block = getattr(parent, fld, None)
+        if isinstance(block, list) and stmt in block:
+            return block.index(stmt) < len(block) - 1
+    return False
+
+
+def yields(facts: PythonFacts, fn: ast.AST) -> list[ast.AST]:
+    """The `yield`/`yield from` expressions of `fn` itself (not of nested defs)."""
+    return [n for n in facts.walk(fn) if isinstance(n, (ast.Yield, ast.YieldFrom))]
+
+
+def is_generator(facts: PythonFacts, fn: ast.AST) -> bool:
+    return bool(yields(facts, fn))
+
+
+def is_contextmanager(facts: PythonFacts, fn: ast.AST) -> bool:
+    """Decorated with contextlib.contextmanager / asynccontextmanager (however imported)?"""
+    for d in getattr(fn, "decorator_list", ()):
+        target = d.func if isinstance(d, ast.Call) else d
+        q = facts.qualname(target) or ""
+        if q.split(".")[-1] in ("contextmanager", "asynccontextmanager"):
+            return True
+    return False
+
+
+def across_yield(facts: PythonFacts, start: ast.AST, fn: ast.AST, release: ast.AST) -> bool:
+    """Is there a `yield` of `fn` between `start` and `release` in source order?"""
+    s, r = pos(start), pos(release)
+    return any(s < pos(y) < r for y in yields(facts, fn))
+
+
+# ------------------------------------------------------------------ references
+def refs(values: ModuleValues, fn: ast.AST, key: tuple) -> set[tuple]:
+    """Bindings inside `fn` that hold what binding `key` holds: `key` itself plus the
+    locals `fn` copies it into (`tok = self._token`, `tok, self._token = self._token,
+    None`, `tok = self._tokens.pop()`, `for var, tok in reversed(self._tokens)`)."""
+    facts = values.facts
+    out = {key}
+    for _ in range(2):
+        for n in facts.walk(fn, into_defs=True):
+            if isinstance(n, ast.Assign):
+                pairs = []
+                for t in n.targets:
+                    if isinstance(t, ast.Tuple) and isinstance(n.value, ast.Tuple) and len(t.elts) == len(n.value.elts):
+                        pairs.extend(zip(t.elts, n.value.elts))
+                    else:
+                        pairs.append((t, n.value))
+                for t, v in pairs:
+                    if reads(values, v, out):
+                        for sub in ast.walk(t):
+                            if isinstance(sub, (ast.Name, ast.Attribute)) and isinstance(sub.ctx, ast.Store):
+                                b = values.binding(sub)
+                                if b is not None:
+                                    out.add(b)
+            elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)) and reads(values, n.iter, out):
+                for sub in ast.walk(n.target):
+                    if isinstance(sub, ast.Name):
+                        b = values.binding(sub)
+                        if b is not None:
+                            out.add(b)
+    return out
+
+
+def reads(values: ModuleValues, expr: ast.AST, keys: set[tuple]) -> bool:
+    """Does `expr` read one of the bindings `keys` (directly, `.pop()`, `[i]`, `reversed(...)`)?"""
+    for n in ast.walk(expr):
+        if isinstance(n, (ast.Name, ast.Attribute)) and isinstance(n.ctx, ast.Load) and values.binding(n) in keys:
+            return True
+    return False
+
+
+# ------------------------------------------------------------------ hand-off
+RELEASED = "released"
+ESCAPED = "escaped"
+BORROWED = "borrowed"
+NOT_RELEASED = "not_released"
+EXHAUSTION_ONLY = "exhaustion_only"
+ACROSS_YIELD = "across_yield"
+
+
+class Handoff:
+    """What a callee does with a resource passed to it.
+
+    Attributes:
+        kind: RELEASED, ESCAPED, BORROWED, NOT_RELEASED, EXHAUSTION_ONLY or ACROSS_YIELD.
+        owner: the def/class of this module that received it (None for unknown code).
+        release: the releasing call found in the owner (for messages), if any.
+    """
+
+    __slots__ = ("kind", "owner", "release")
+
+    def __init__(self, kind: str, owner: ast.AST | None = None, release: ast.AST | None = None):
+        self.kind = kind
+        self.owner = owner
+        self.release = release
+
+    def __repr__(self) -> str:
+        return f"Handoff({self.kind}, {getattr(self.owner, 'name', None)})"
+
+
+def _param_for(defn: ast.AST, call: ast.Call, arg: ast.AST, method: bool) -> ast.arg | None:
+    params = [*defn.args.posonlyargs, *defn.args.args]
+    if method:
+        params = params[1:]
+    for i, a in enumerate(call.args):
+        if isinstance(a, ast.Starred):
+            return None
+        if a is arg:
+            return params[i] if i < len(params) else None
+    for kw in call.keywords:
+        if kw.value is arg and kw.arg:
+            for p in (*params, *defn.args.kwonlyargs):
+                if p.arg == kw.arg:
+                    return p
+    return None
+
+
+def handoff(facts: PythonFacts, call: ast.Call, arg: ast.AST, release: Release, depth: int = 0) -> Handoff:
+    """What happens to the resource `arg` (an argument of `call`) once `call` runs.
+
+    Args:
+        call: the call `arg` is passed to (positionally or by keyword).
+        release: the release predicate of the resource's kind.
+    Returns a `Handoff` (see the module doc for each kind). Unknown callees give
+    ESCAPED (the receiver's responsibility); READ_ONLY_CALLS give BORROWED.
+    """
+    values = module_values(facts)
+    fname = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+    defn = values.callee(call)
+    if defn is None:
+        return Handoff(BORROWED if fname in READ_ONLY_CALLS else ESCAPED)
+    if depth > 3:
+        return Handoff(ESCAPED, defn)
+    if isinstance(defn, ast.ClassDef):
+        init = values.lookup_method(defn, "__init__")
+        if init is None:
+            return Handoff(ESCAPED, defn)
+        p = _param_for(init, call, arg, method=True)
+        if p is None:
+            return Handoff(ESCAPED, defn)
+        return _class_takes(facts, defn, init, p, release, depth)
+    method = facts.enclosing_class(defn) is not None and facts.parents.get(defn) is facts.enclosing_class(defn) \
+        and isinstance(call.func, ast.Attribute)
+    p = _param_for(defn, call, arg, method=method)
+    if p is None:
+        return Handoff(ESCAPED, defn)
+    return _function_takes(facts, defn, p, release, depth)
+
+
+def _uses(values: ModuleValues, fn: ast.AST, keys: set[tuple]) -> list[ast.AST]:
+    return [n for n in values.facts.walk(fn, into_defs=True)
+            if isinstance(n, (ast.Name, ast.Attribute)) and isinstance(n.ctx, ast.Load) and values.binding(n) in keys]
+
+
+def _releases(values: ModuleValues, scope: ast.AST, keys: set[tuple], release: Release) -> list[ast.Call]:
+    out = []
+    for n in values.facts.walk(scope, into_defs=True):
+        if isinstance(n, ast.Call):
+            for e in release(n):
+                if reads(values, e, keys):
+                    out.append(n)
+                    break
+    return out
+
+
+def _function_takes(facts: PythonFacts, fn: ast.AST, param: ast.arg, release: Release, depth: int) -> Handoff:
+    values = module_values(facts)
+    keys = refs(values, fn, ("local", id(fn), param.arg))
+    rel = _releases(values, fn, keys, release)
+    if rel:
+        if is_generator(facts, fn) and any(across_yield(facts, fn, fn, r) for r in rel):
+            return Handoff(ACROSS_YIELD, fn, rel[0])
+        return Handoff(RELEASED, fn, rel[0])
+    kind = _onward(facts, fn, keys, release, depth)
+    return Handoff(kind.kind if kind is not None else BORROWED, fn, kind.release if kind else None)
+
+
+def _onward(facts: PythonFacts, fn: ast.AST, keys: set[tuple], release: Release, depth: int) -> Handoff | None:
+    """Does `fn` hand the resource on (return, yield, store, pass to a call)? The strongest
+    answer among its uses, or None when it only reads it."""
+    values = module_values(facts)
+    best: Handoff | None = None
+    rank = {NOT_RELEASED: 0, EXHAUSTION_ONLY: 0, ACROSS_YIELD: 0, BORROWED: 1, ESCAPED: 2, RELEASED: 3}
+    for u in _uses(values, fn, keys):
+        p = facts.parents.get(u)
+        h = None
+        if isinstance(p, (ast.Return, ast.Yield, ast.YieldFrom)):
+            h = Handoff(ESCAPED)
+        elif isinstance(p, ast.Call) and (u in p.args or any(k.value is u for k in p.keywords)):
+            h = handoff(facts, p, u, release, depth + 1)
+            if h.kind == BORROWED:
+                h = None
+        elif isinstance(p, (ast.Assign, ast.AnnAssign)) and p.value is u:
+            tg = p.targets if isinstance(p, ast.Assign) else [p.target]
+            if any(not isinstance(x, ast.Name) for x in tg):
+                h = Handoff(ESCAPED)
+        elif isinstance(p, (ast.List, ast.Tuple, ast.Dict, ast.Set)):
+            h = Handoff(ESCAPED)
+        elif isinstance(p, ast.withitem) and p.context_expr is u:
+            h = Handoff(RELEASED)
+        if h is not None and (best is None or rank[h.kind] > rank[best.kind]):
+            best = h
+    return best
+
+
+def _class_takes(facts: PythonFacts, cls: ast.ClassDef, init: ast.AST, param: ast.arg, release: Release,
+                 depth: int) -> Handoff:
+    """`cls(..., resource, ...)`: does the class release what `__init__` gets in `param`?"""
+    values = module_values(facts)
+    keys = refs(values, init, ("local", id(init), param.arg))
+    if _releases(values, init, keys, release):
+        return Handoff(RELEASED, cls)
+    attrs: set[tuple] = set()
+    for n in facts.walk(init, into_defs=True):
+        if isinstance(n, ast.Assign) and reads(values, n.value, keys):
+            for t in n.targets:
+                if isinstance(t, ast.Subscript):
+                    t = t.value  # `self._spans[k] = span`: the container attribute holds it
+                for sub in ast.walk(t):
+                    if isinstance(sub, ast.Attribute) and isinstance(sub.ctx, (ast.Store, ast.Load)) \
+                            and (sub is t or isinstance(sub.ctx, ast.Store)):
+                        b = values.binding(sub)
+                        if b is not None and b[0] == "attr":
+                            attrs.add(b)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                and n.func.attr in ("append", "appendleft", "add", "insert", "push", "put", "setdefault") \
+                and any(reads(values, a, keys) for a in n.args):
+            b = values.binding(n.func.value)  # `self._spans.append(span)`
+            if b is not None and b[0] == "attr":
+                attrs.add(b)
+    if not attrs:
+        on = _onward(facts, init, keys, release, depth)
+        return Handoff(on.kind if on else BORROWED, cls)
+    verdict = class_releases_attrs(facts, cls, attrs, release)
+    return Handoff(verdict[0], cls, verdict[1])
+
+
+def class_releases_attrs(facts: PythonFacts, cls: ast.ClassDef, attrs: set[tuple], release: Release,
+                         entry: Iterable[str] | None = None) -> tuple[str, ast.AST | None]:
+    """Does `cls` release the resource it keeps in `attrs` (bindings `("attr", cls, name)`)?
+
+    Close paths: when `entry` names methods (e.g. `__exit__`), only what those run
+    counts. Otherwise: an iterator (`__next__`/`__anext__`) must release on exhaustion
+    *and* on early exit (`close`/`aclose`/`__exit__`/`__aexit__`/`__del__`); a context
+    manager in what `__exit__` runs (or `close`/`__del__`); any other class in any of its
+    methods (its own start/end hooks). A method that hands the attribute on (returns it,
+    passes it to unknown code) counts as releasing it.
+
+    Returns (RELEASED | NOT_RELEASED | EXHAUSTION_ONLY, a release call or None).
+    """
+    values = module_values(facts)
+    methods: dict[str, ast.AST] = {}
+    for c in (*reversed(values.bases(cls)), cls):
+        methods.update(values.methods(c))
+    releasing: dict[int, ast.AST] = {}
+    for m in methods.values():
+        keys: set[tuple] = set()
+        for a in attrs:
+            keys |= refs(values, m, a)
+        rel = _releases(values, m, keys, release)
+        if rel:
+            releasing[id(m)] = rel[0]
+            continue
+        for u in _uses(values, m, keys):
+            p = facts.parents.get(u)
+            if isinstance(p, (ast.Return, ast.Yield)) or (
+                    isinstance(p, ast.Call) and (u in p.args or any(k.value is u for k in p.keywords))
+                    and handoff(facts, p, u, release, 2).kind in (ESCAPED, RELEASED)):
+                releasing[id(m)] = p
+                break
+
+    def runs_release(names) -> ast.AST | None:
+        for nm in names:
+            m = methods.get(nm)
+            if m is None:
+                continue
+            for f in values.self_closure(m):
+                if id(f) in releasing:
+                    return releasing[id(f)]
+        return None
+
+    if entry is not None:
+        r = runs_release(entry)
+        return (RELEASED, r) if r is not None else (NOT_RELEASED, None)
+    if any(n in methods for n in EXHAUSTION_METHODS):
+        on_exhaustion = runs_release(EXHAUSTION_METHODS)
+        on_early = runs_release(EARLY_EXIT_METHODS)
+        if on_exhaustion is not None and on_early is not None:
+            return RELEASED, on_early
+        if on_early is not None:
+            return RELEASED, on_early
+        if on_exhaustion is not None:
+            return EXHAUSTION_ONLY, on_exhaustion
+        return NOT_RELEASED, None
+    it = methods.get("__iter__") or methods.get("__aiter__")
+    if it is not None and is_generator(facts, it) and id(it) in releasing:
+        r = releasing[id(it)]
+        return (RELEASED, r) if protected(facts, r, it) else (EXHAUSTION_ONLY, r)
+    if any(n in methods for n in EXIT_METHODS):
+        r = runs_release((*EXIT_METHODS, "close", "aclose", "__del__"))
+        if r is not None:
+            return RELEASED, r
+    if releasing:
+        return RELEASED, next(iter(releasing.values()))
+    return NOT_RELEASED, None
+
+
+# ------------------------------------------------------------------ enter/exit
+def enter_exit_of(facts: PythonFacts, fn: ast.AST) -> tuple[ast.ClassDef, ast.AST] | None:
+    """When `fn` runs as part of a class's `__enter__`/`__aenter__` (it is that method, or
+    a method of the class the enter method calls through `self`), return (the class,
+    the enter method); else None."""
+    cls = facts.enclosing_class(fn)
+    if cls is None:
+        return None
+    values = module_values(facts)
+    for name in ENTER_METHODS:
+        m = values.lookup_method(cls, name)
+        if m is not None and fn in values.self_closure(m):
+            return cls, m
+    return None
+
+
+def exit_closure(facts: PythonFacts, cls: ast.ClassDef) -> list[ast.AST]:
+    """What runs when `cls`'s with-block ends: `__exit__`/`__aexit__` and the methods they call."""
+    values = module_values(facts)
+    out: list[ast.AST] = []
+    for name in EXIT_METHODS:
+        m = values.lookup_method(cls, name)
+        if m is not None:
+            out.extend(x for x in values.self_closure(m) if x not in out)
+    return out
+
+
+# ------------------------------------------------------------------ restoring
+def restores_previous(facts: PythonFacts, set_call: ast.Call) -> bool:
+    """Is `var.set(arg)` putting back a value read earlier from the same ContextVar
+    (`prev = var.get()` ... `var.set(prev)`, also through `self._stack.append(var.get())`
+    / `self._stack.pop()`)? Such a set is the cleanup of an earlier one."""
+    if not (isinstance(set_call.func, ast.Attribute) and set_call.args):
+        return False
+    values = module_values(facts)
+    var_keys = values.contextvar_keys(set_call.func.value)
+    v = values.value(set_call.args[0])
+    if not (CV_VALUE in v.kinds and var_keys and v.vars & var_keys):
+        return False
+    # the value must have been saved where the var is then changed (a set of the same var
+    # in the function that read it): a value captured elsewhere (in `__init__`, in another
+    # thread) and applied here is a new value, not a restore
+    readers = {k[len("readin:"):] for k in v.vars if k.startswith("readin:")}
+    for c, fn in contextvar_sets(facts):
+        if c is not set_call and str(id(fn)) in readers and values.contextvar_keys(c.func.value) & var_keys:
+            return True
+    # or the set runs on a class's exit and puts back a saved value of a var its enter sets
+    fn = facts.enclosing_function(set_call)
+    cls = facts.enclosing_class(set_call)
+    if fn is not None and cls is not None and fn in exit_closure(facts, cls):
+        enter = [m for name in ENTER_METHODS if (m := values.lookup_method(cls, name)) is not None]
+        scope = {id(f) for m in enter for f in values.self_closure(m)}
+        return any(id(f) in scope and values.contextvar_keys(c.func.value) & var_keys
+                   for c, f in contextvar_sets(facts))
+    return False
+
+
+def undoes_in(facts: PythonFacts, scopes: Iterable[ast.AST], var_keys: frozenset[str]) -> ast.Call | None:
+    """In `scopes` (what a class's `__exit__` runs): a `reset(...)` of one of the ContextVars
+    `var_keys`, or a `set()` of it back to a value read from it with `get()` (wherever it was
+    read: saved in `__init__` and put back on exit is an undo too). None when nothing undoes it."""
+    values = module_values(facts)
+    for s in scopes:
+        for n in facts.walk(s, into_defs=True):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("set", "reset") \
+                    and n.args and values.contextvar_keys(n.func.value) & var_keys:
+                if n.func.attr == "reset":
+                    return n
+                v = values.value(n.args[0])
+                if CV_VALUE in v.kinds and v.vars & var_keys:
+                    return n
+    return None
+
+
+def restores_in(facts: PythonFacts, scopes: Iterable[ast.AST], var_keys: frozenset[str],
+                include_reset: bool = True) -> ast.Call | None:
+    """A restore (`restores_previous`) or (with `include_reset`) a `reset(...)` of one of the
+    ContextVars `var_keys` in `scopes` (the first found), else None."""
+    values = module_values(facts)
+    for s in scopes:
+        for n in facts.walk(s, into_defs=True):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("set", "reset") \
+                    and n.args and values.contextvar_keys(n.func.value) & var_keys:
+                if (include_reset and n.func.attr == "reset") or (n.func.attr == "set" and restores_previous(facts, n)):
+                    return n
+    return None
+
+
+# ------------------------------------------------------------------ token fate
+class TokenFate:
+    """Where the token returned by `var.set()` / `context.attach()` ends up.
+
+    kind: "ok" (released in `finally`, straight after, by an owner, or handed out),
+    "discarded", "not_finally" (released only on the normal path: `release` is that
+    call), "never", "across_yield" (handed to a generator that releases it after a
+    `yield`: `release`, `owner`), "exhaustion_only" (an iterator class releases it only
+    when exhausted: `owner`).
+    """
+
+    __slots__ = ("kind", "release", "owner")
+
+    def __init__(self, kind: str, release: ast.AST | None = None, owner: ast.AST | None = None):
+        self.kind = kind
+        self.release = release
+        self.owner = owner
+
+    def __repr__(self) -> str:
+        return f"TokenFate({self.kind})"
+
+
+def token_fate(facts: PythonFacts, call: ast.Call, fn: ast.AST, release: Release) -> TokenFate:
+    """Follow the token of `call` (a `.set()`/`attach()`) inside `fn` and its class.
+
+    Accepted ("ok"): a release in `finally`/an except-all handler or straight after; a
+    token stored on `self` and released by the class (by what `__exit__` runs when it
+    was stored while `__enter__` runs); tokens kept in a list that a finally/exit
+    releases; a token returned, yielded, or handed to code outside the module (the
+    caller's or receiver's). A token handed to a function or class of this module is
+    followed into it (see `handoff`).
+    """
+    values = module_values(facts)
+    parent = facts.parents.get(call)
+    if isinstance(parent, ast.Expr):
+        return TokenFate("discarded")
+    if isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is call:
+        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        if len(targets) != 1:
+            return TokenFate("ok")
+        t = targets[0]
+        if isinstance(t, ast.Name):
+            return _local_token_fate(facts, call, parent, t, fn, release)
+        b = values.binding(t)
+        cls = facts.enclosing_class(call)
+        if b is None or b[0] != "attr" or cls is None:
+            return TokenFate("ok")
+        ee = enter_exit_of(facts, fn)
+        entry = (*EXIT_METHODS, "close", "aclose", "__del__") if ee is not None else None
+        kind, rel = class_releases_attrs(facts, cls, {b}, release, entry=entry)
+        return TokenFate("ok" if kind == RELEASED else "never", rel, cls)
+    if isinstance(parent, ast.NamedExpr) and parent.value is call and isinstance(parent.target, ast.Name):
+        return _local_token_fate(facts, call, facts.enclosing_statement(call), parent.target, fn, release)
+    # inside a container literal or an insertion: find the container the token goes to
+    node, p = call, parent
+    while isinstance(p, (ast.Tuple, ast.List)):
+        node, p = p, facts.parents.get(p)
+    if isinstance(p, ast.Call) and node in p.args and isinstance(p.func, ast.Attribute) \
+            and p.func.attr in ("append", "appendleft", "add", "push", "put"):
+        return TokenFate("ok" if _kept_list_released(facts, call, fn, release, p.func.value) else "never")
+    if isinstance(p, ast.Call) and (node in p.args or any(k.value is node for k in p.keywords)):
+        h = handoff(facts, p, node, release)
+        return _fate_of_handoff(h)
+    return TokenFate("ok")
+
+
+def _fate_of_handoff(h: Handoff) -> TokenFate:
+    if h.kind == ACROSS_YIELD:
+        return TokenFate("across_yield", h.release, h.owner)
+    if h.kind == EXHAUSTION_ONLY:
+        return TokenFate("exhaustion_only", h.release, h.owner)
+    if h.kind == NOT_RELEASED:
+        return TokenFate("never", None, h.owner)
+    return TokenFate("ok")
+
+
+def _kept_list_released(facts: PythonFacts, call: ast.Call, fn: ast.AST, release: Release,
+                        container: ast.AST) -> bool:
+    """Tokens appended to a list: is some release of them in a finally / exit path of the
+    function, or in another method of the class when the list lives on `self`?"""
+    values = module_values(facts)
+    b = values.binding(container)
+    scopes: list[ast.AST] = [fn]
+    cls = facts.enclosing_class(call)
+    if b is not None and b[0] == "attr" and cls is not None:
+        scopes = [m for m in facts.walk(cls, into_defs=True) if isinstance(m, FunctionNode)]
+    for scope in scopes:
+        keys = refs(values, scope, b) if b is not None else set()
+        for n in facts.walk(scope, into_defs=True):
+            if not (isinstance(n, ast.Call) and release(n)):
+                continue
+            if b is not None and not any(reads(values, e, keys) for e in release(n)):
+                continue
+            if scope is not fn or protected(facts, n, scope) \
+                    or facts.enclosing_function(n) in exit_closure_of(facts, n):
+                return True
+    return False
+
+
+def exit_closure_of(facts: PythonFacts, node: ast.AST) -> list[ast.AST]:
+    cls = facts.enclosing_class(node)
+    return exit_closure(facts, cls) if cls is not None else []
+
+
+def _local_token_fate(facts: PythonFacts, call: ast.Call, assign: ast.stmt, target: ast.Name, fn: ast.AST,
+                      release: Release) -> TokenFate:
+    values = module_values(facts)
+    keys = {values.binding(target)}
+    uses = _uses(values, fn, keys)
+    releases: list[ast.Call] = []
+    escaped = False
+    handed: list[Handoff] = []
+    for u in uses:
+        p = facts.parents.get(u)
+        if isinstance(p, ast.Call) and u in release(p):
+            releases.append(p)
+            continue
+        if isinstance(p, (ast.Compare, ast.BoolOp, ast.UnaryOp, ast.If, ast.IfExp, ast.JoinedStr,
+                          ast.FormattedValue, ast.Assert)):
+            continue
+        node = u
+        while isinstance(p, (ast.Tuple, ast.List)):
+            node, p = p, facts.parents.get(p)
+        if isinstance(p, ast.Call) and isinstance(p.func, ast.Attribute) and node in p.args and p.func.attr in (
+                "append", "appendleft", "add", "push", "put"):
+            if _kept_list_released(facts, call, fn, release, p.func.value):
+                return TokenFate("ok")
+            continue
+        if isinstance(p, ast.Call) and (node in p.args or any(k.value is node for k in p.keywords)):
+            h = handoff(facts, p, node, release)
+            if h.kind == BORROWED:
+                continue
+            handed.append(h)
+            continue
+        escaped = True
+    if any(protected(facts, r, fn) for r in releases):
+        return TokenFate("ok")
+    for h in handed:
+        if h.kind in (ACROSS_YIELD, EXHAUSTION_ONLY):
+            return _fate_of_handoff(h)
+    if any(h.kind in (RELEASED, ESCAPED) for h in handed):
+        return TokenFate("ok")
+    if releases:
+        first = releases[0]
+        rel = facts.enclosing_statement(first)
+        if straight_line(facts, assign, rel):
+            return TokenFate("ok")
+        if facts.parents.get(rel) is assign and field_of(assign, rel) == "body":
+            body = assign.body
+            if not has_risk(body[:next(k for k, s in enumerate(body) if s is rel)]):
+                return TokenFate("ok")
+        return TokenFate("not_finally", first)
+    if escaped:
+        return TokenFate("ok")
+    if handed:
+        return _fate_of_handoff(handed[0])
+    return TokenFate("never")
+
+
+# ------------------------------------------------------------------ execution Context
+def directly_awaited(facts: PythonFacts) -> set[int]:
+    """ids of the `async def`s this module awaits directly (`await f(...)`,
+    `await self.m(...)`, `await super().m(...)`): such a coroutine runs in its caller's
+    task and shares its caller's Context, so what it sets outlives it. A coroutine handed
+    to `create_task`/`gather` is wrapped in a Task with its own copy of the Context.
+    Calls are resolved to the def they run (`ModuleValues.callee`), not by name."""
+    def compute():
+        values = module_values(facts)
+        out: set[int] = set()
+        for aw in facts.nodes(ast.Await):
+            if isinstance(aw.value, ast.Call):
+                d = values.callee(aw.value)
+                if isinstance(d, ast.AsyncFunctionDef):
+                    out.add(id(d))
+        return out
+    return facts.memo("owners.directly_awaited", compute)
+
+
+def is_route_handler(fn: ast.AST) -> bool:
+    """Decorated like an ASGI route (`@app.get("/x")`, `@router.post(...)`; ROUTE_DECORATORS)."""
+    for d in getattr(fn, "decorator_list", ()):
+        if isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) and d.func.attr in ROUTE_DECORATORS:
+            return True
+    return False
+
+
+def callers(facts: PythonFacts, fn: ast.AST) -> list[ast.AST | None]:
+    """The functions of this module that call `fn` (None for a module-level call)."""
+    return [facts.enclosing_function(c) for c in module_values(facts).calls_to(fn)]
+
+
+def async_only_functions(facts: PythonFacts) -> set[int]:
+    """ids of sync defs that only coroutines of this module call (directly or through
+    other such defs), and that are never passed around."""
+    def compute():
+        values = module_values(facts)
+        sync = [f for f in facts.nodes(ast.FunctionDef)]
+        out: set[int] = set()
+        changed = True
+        while changed:
+            changed = False
+            for f in sync:
+                if id(f) in out or values.passed_around(f):
+                    continue
+                cs = callers(facts, f)
+                if cs and all(c is not None and (isinstance(c, ast.AsyncFunctionDef) or id(c) in out) for c in cs):
+                    out.add(id(f))
+                    changed = True
+        return out
+    return facts.memo("owners.async_only", compute)
+
+
+def runs_in_task_context(facts: PythonFacts, fn: ast.AST) -> bool:
+    """Does `fn` run inside an asyncio task's own Context: an `async def` this module never
+    awaits directly (a request handler the framework runs as a task, a coroutine handed to
+    `create_task`/`gather`), a sync method of a class with coroutine methods (a hook called
+    on the event loop), or a sync function only such coroutines call? (PEP 567: only Tasks
+    copy the Context; a directly awaited coroutine shares its caller's.)"""
+    if isinstance(fn, ast.AsyncFunctionDef):
+        return is_route_handler(fn) or id(fn) not in directly_awaited(facts)
+    cls = facts.enclosing_class(fn)
+    if cls is not None and any(isinstance(s, ast.AsyncFunctionDef) for s in cls.body):
+        return True
+    if id(fn) not in async_only_functions(facts):
+        return False
+    awaited = directly_awaited(facts)
+    return not any(c is not None and id(c) in awaited for c in callers(facts, fn))
+
+
+def fresh_context_functions(facts: PythonFacts) -> set[int]:
+    """ids of the defs that run in a Context of their own: `ctx.run(f, ...)` where `ctx`
+    holds a `contextvars.Context` (`copy_context()`, `Context()`), `Thread(target=f)` /
+    `Process(target=f)`, and defs that only such defs call."""
+    def compute():
+        values = module_values(facts)
+        out: set[int] = set()
+        for c in facts.nodes(ast.Call):
+            if isinstance(c.func, ast.Attribute) and c.func.attr == "run" and c.args \
+                    and CONTEXT in values.kinds(c.func.value):
+                for d in values.value(c.args[0]).defs:
+                    out.add(id(d))
+            q = facts.qualname(c.func) or ""
+            if q in NEW_CONTEXT_STARTERS:
+                for kw in c.keywords:
+                    if kw.arg == "target":
+                        for d in values.value(kw.value).defs:
+                            out.add(id(d))
+        changed = True
+        while changed:
+            changed = False
+            for f in facts.nodes(ast.FunctionDef, ast.AsyncFunctionDef):
+                if id(f) in out or values.passed_around(f):
+                    continue
+                cs = callers(facts, f)
+                if cs and all(c is not None and id(c) in out for c in cs):
+                    out.add(id(f))
+                    changed = True
+        return out
+    return facts.memo("owners.fresh_context", compute)
+
+
+__all__ = [
+    "ACROSS_YIELD", "BORROWED", "ESCAPED", "EXHAUSTION_ONLY", "NOT_RELEASED", "RELEASED",
+    "Handoff", "TokenFate", "across_yield", "async_only_functions", "catches_all",
+    "class_releases_attrs", "directly_awaited", "enter_exit_of", "exit_closure", "field_of",
+    "followed_in_block", "fresh_context_functions", "handoff", "has_risk", "in_tail_position",
+    "is_contextmanager", "is_generator", "is_route_handler", "pos", "protected", "reads", "refs",
+    "restores_in", "restores_previous", "runs_in_task_context", "straight_line", "token_fate",
+    "yields", "undoes_in", "reset_release", "detach_release", "end_release", "use_span_ends", "contextvar_sets",
+]

@@ -1,0 +1,555 @@
+"""Request-derived values, request scopes and scope ids (one module's view).
+
+Facts (all memoized on the shared `PythonFacts`):
+
+* `request_params(facts, fn)` — the parameters of `fn` that hold one request:
+  a parameter annotated with a web framework's request class (`REQUEST_TYPES`),
+  a FastAPI dependency or request parameter (`= Depends(...)`, `= Security(...)`,
+  `= Header(...)`, `Annotated[X, Depends(...)]`; `DEPENDS`), and the first parameter of a function this
+  module registers as an endpoint (`Route("/p", fn)`, `add_route`, aiohttp
+  `router.add_get(...)`).
+* `request_derived(facts, expr, fn)` — what request-derived value `expr` is:
+  such a parameter; anything reached from it (`request.headers["x-api-key"]`,
+  `await request.json()`) except its application (`request.app`); a
+  module-level proxy to the current request (`flask.request`, `flask.g`); a
+  local assigned from one of these; and any object built by a call that takes
+  one (`UpstreamClient(request.headers[...])`: a per-user client).
+* `request_scoped_value(facts, expr, fn)` — `request_derived`, plus the context
+  objects that belong to one request wherever they come from: a
+  `contextvars.copy_context()` snapshot, an OpenTelemetry context or span,
+  Celery's `current_task`, a Flask proxy's `_get_current_object()`.
+* `request_scope(facts, fn, at)` — why `fn` (at node `at`) runs inside one
+  request's Context: a route handler, a function given the request or a scope
+  id, inside a `with <tracer>.start_as_current_span(...)`, or after a
+  `ContextVar.set()`.
+* `current_context_at(facts, fn, at)` — has `fn`, at `at`, put something in the
+  current Context: a `ContextVar.set()` before it, or an OTel current span (a
+  `with tracer.start_as_current_span(...)`/`use_span(...)` around it).
+* `is_otel_tracer(facts, expr)` — `expr` holds an OpenTelemetry tracer
+  (`trace.get_tracer(...)`, a provider's `get_tracer`, directly or through a
+  module global / `self.` attribute assigned from one).
+* `scope_id_of(facts, expr, fn)` — the scope id (tenant, user, request,
+  adapter, ...; the configurable vocabulary `Config.scope_ids`) an expression
+  carries: a parameter, an attribute of a parameter, or an instance attribute
+  set from a parameter in any method of the class (a tenant or adapter held on
+  `self` and switched by a setter) — see `instance_scope_ids`.
+
+The tables below are the only names this module decides by; each cites its
+source.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ctxlint.semantic.python.facts import PythonFacts
+
+FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+#: Web frameworks whose request classes are per-request objects (top-level packages).
+FRAMEWORKS = frozenset({"fastapi", "starlette", "flask", "aiohttp", "django", "werkzeug", "sanic", "quart",
+                        "tornado", "litestar", "falcon", "rest_framework"})
+#: Their request classes (last component of the qualified name). Sources: Starlette
+#: `starlette.requests.Request`/`HTTPConnection`, `starlette.websockets.WebSocket`
+#: (re-exported by FastAPI); Django `django.http.HttpRequest`, `ASGIRequest`,
+#: `WSGIRequest`; aiohttp `aiohttp.web.Request`/`BaseRequest`; Werkzeug/Flask/Quart
+#: `Request`; Tornado `HTTPServerRequest`; DRF `rest_framework.request.Request`.
+REQUEST_TYPES = frozenset({"Request", "HttpRequest", "WebSocket", "HTTPConnection", "BaseRequest", "ASGIRequest",
+                           "WSGIRequest", "HTTPServerRequest"})
+#: Module-level proxies to the current request (Flask/Quart docs, "context locals").
+REQUEST_PROXIES = frozenset({"flask.request", "flask.g", "flask.session", "quart.request", "quart.g",
+                             "quart.session", "werkzeug.local.LocalProxy"})
+#: Attributes of a request that belong to the application, not the request
+#: (Starlette `request.app`, aiohttp `request.app`, Django `request.resolver_match` is per request).
+APP_ATTRS = frozenset({"app"})
+#: FastAPI parameter markers whose value is resolved from the current request: dependencies
+#: and the request's headers, cookies, query, body and form (fastapi.params; FastAPI docs
+#: "Dependencies", "Header Parameters", "Cookie Parameters", ...).
+DEPENDS = frozenset({f"{m}.{k}" for m in ("fastapi", "fastapi.params")
+                     for k in ("Depends", "Security", "Header", "Cookie", "Query", "Body", "Form")})
+#: Calls registering an endpoint whose first parameter receives the request:
+#: callee qualname suffix -> index of the endpoint argument. Sources: Starlette
+#: `Route(path, endpoint)`/`WebSocketRoute`, `app.add_route(path, fn)`; aiohttp
+#: `web.get(path, handler)`, `router.add_get/add_post/add_route(...)`.
+ENDPOINT_REGISTRATIONS = {"Route": 1, "WebSocketRoute": 1, "add_route": 1, "add_websocket_route": 1,
+                          "add_get": 1, "add_post": 1, "add_put": 1, "add_patch": 1, "add_delete": 1}
+_AIOHTTP_ROUTE_FUNCS = frozenset({"aiohttp.web.get", "aiohttp.web.post", "aiohttp.web.put", "aiohttp.web.patch",
+                                  "aiohttp.web.delete", "aiohttp.web.route", "aiohttp.web.view"})
+#: Route decorators (`@app.get(...)`, `@router.post(...)`, `@app.route(...)`, `@bp.websocket(...)`):
+#: FastAPI/Flask/Quart/Sanic/Litestar routing APIs, matched on the decorator call's attribute.
+ROUTE_DECORATORS = frozenset({"get", "post", "put", "delete", "patch", "route", "websocket", "api_route", "head",
+                              "options", "view"})
+#: Calls returning a context object that belongs to the current request.
+#: Sources: Python `contextvars` docs; OpenTelemetry Python API (`opentelemetry.context`,
+#: `opentelemetry.trace`, `opentelemetry.propagate`); Celery `celery.current_task`.
+SCOPED_CALLS = {
+    "contextvars.copy_context": "a `copy_context()` snapshot of this request's contextvars",
+    "opentelemetry.context.get_current": "an OpenTelemetry context",
+    "opentelemetry.trace.get_current_span": "the current OpenTelemetry span",
+    "opentelemetry.trace.set_span_in_context": "an OpenTelemetry context",
+    "opentelemetry.context.set_value": "an OpenTelemetry context",
+    "opentelemetry.propagate.extract": "an OpenTelemetry context extracted from the request",
+}
+SCOPED_NAMES = {"celery.current_task": "Celery's `current_task`"}
+#: OpenTelemetry tracer factories (opentelemetry.trace API).
+TRACER_FACTORIES = frozenset({"opentelemetry.trace.get_tracer"})
+#: Tracer methods that make a span current for a `with` block (OTel API).
+CURRENT_SPAN_METHODS = frozenset({"start_as_current_span"})
+#: Builtins whose result carries nothing of their argument worth keeping.
+_PLAIN_RESULT = frozenset({"len", "bool", "isinstance", "hasattr", "callable", "id", "type", "issubclass"})
+
+
+# ============================================================ request parameters
+def _annotation_qualname(facts: "PythonFacts", ann: ast.AST | None) -> list[str]:
+    """Qualified names an annotation mentions (unwrapping Optional/|/Annotated/strings)."""
+    if ann is None:
+        return []
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+        try:
+            ann = ast.parse(ann.value, mode="eval").body
+        except (SyntaxError, ValueError):
+            return []
+        out = []
+        for n in ast.walk(ann):
+            if isinstance(n, (ast.Name, ast.Attribute)):
+                q = facts.qualname(n)
+                if q:
+                    out.append(q)
+        return out
+    out = []
+    for n in ast.walk(ann):
+        if isinstance(n, (ast.Name, ast.Attribute)):
+            q = facts.qualname(n)
+            if q:
+                out.append(q)
+    return out
+
+
+def is_request_type(qualname: str) -> bool:
+    """Is this qualified name a web framework's per-request class (`REQUEST_TYPES`)?"""
+    parts = qualname.split(".")
+    return parts[-1] in REQUEST_TYPES and parts[0] in FRAMEWORKS
+
+
+def _is_depends(facts: "PythonFacts", expr: ast.AST | None) -> bool:
+    if not isinstance(expr, ast.Call):
+        return False
+    q = facts.qualname(expr.func) or ""
+    return q in DEPENDS
+
+
+def _all_args(fn) -> list[ast.arg]:
+    a = fn.args
+    return [*a.posonlyargs, *a.args, *a.kwonlyargs]
+
+
+def _defaults(fn) -> dict[str, ast.AST]:
+    a = fn.args
+    pos = [*a.posonlyargs, *a.args]
+    out = {}
+    for arg, d in zip(pos[len(pos) - len(a.defaults):], a.defaults):
+        out[arg.arg] = d
+    for arg, d in zip(a.kwonlyargs, a.kw_defaults):
+        if d is not None:
+            out[arg.arg] = d
+    return out
+
+
+def endpoint_functions(facts: "PythonFacts") -> dict[int, str]:
+    """id(def) -> how it is registered, for defs this module registers as endpoints
+    by a call (`Route("/p", fn)`, `app.add_route(...)`, `web.get(...)`)."""
+    def compute():
+        defs: dict[str, list[ast.AST]] = {}
+        for f in facts.nodes(*FUNCS):
+            defs.setdefault(f.name, []).append(f)
+        out: dict[int, str] = {}
+        for call in facts.nodes(ast.Call):
+            q = facts.qualname(call.func) or ""
+            last = q.split(".")[-1]
+            idx = ENDPOINT_REGISTRATIONS.get(last)
+            if q in _AIOHTTP_ROUTE_FUNCS:
+                idx = 1
+            if idx is None:
+                continue
+            target = call.args[idx] if len(call.args) > idx else next(
+                (k.value for k in call.keywords if k.arg in ("endpoint", "handler")), None)
+            name = target.id if isinstance(target, ast.Name) else (
+                target.attr if isinstance(target, ast.Attribute) else None)
+            if name and len(defs.get(name, ())) == 1:
+                out[id(defs[name][0])] = f"`{last}(...)`"
+        return out
+    return facts.memo("requests.endpoints", compute)
+
+
+def is_route_handler(facts: "PythonFacts", fn) -> bool:
+    """Is `fn` a web endpoint: a route decorator (`ROUTE_DECORATORS`) or registered by a call?"""
+    for d in fn.decorator_list:
+        if isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) and d.func.attr in ROUTE_DECORATORS:
+            return True
+    return id(fn) in endpoint_functions(facts)
+
+
+def request_params(facts: "PythonFacts", fn) -> dict[str, str]:
+    """Parameter name -> description, for the parameters of `fn` that hold one request
+    (see the module docstring). Empty for None or a lambda."""
+    if not isinstance(fn, FUNCS):
+        return {}
+
+    def compute():
+        out: dict[str, str] = {}
+        defaults = _defaults(fn)
+        for a in _all_args(fn):
+            quals = _annotation_qualname(facts, a.annotation)
+            if any(is_request_type(q) for q in quals):
+                out[a.arg] = f"the request object `{a.arg}`"
+            elif _is_depends(facts, defaults.get(a.arg)) or (
+                    isinstance(a.annotation, ast.Subscript) and any(
+                        _is_depends(facts, n) for n in ast.walk(a.annotation))):
+                out[a.arg] = f"the FastAPI request parameter `{a.arg}` (resolved per request)"
+        if id(fn) in endpoint_functions(facts):
+            pos = [*fn.args.posonlyargs, *fn.args.args]
+            if pos and pos[0].arg in ("self", "cls") and facts.enclosing_class(fn) is not None:
+                pos = pos[1:]
+            if pos and pos[0].arg not in out:
+                out[pos[0].arg] = f"the request object `{pos[0].arg}`"
+        return out
+    return facts.memo(f"requests.params.{id(fn)}", compute)
+
+
+# ============================================================ request-derived values
+def _root(expr: ast.AST) -> tuple[ast.AST, list[str]]:
+    """The base of an attribute/subscript/call/await chain, with the attribute path."""
+    path: list[str] = []
+    while True:
+        if isinstance(expr, ast.Attribute):
+            path.append(expr.attr)
+            expr = expr.value
+        elif isinstance(expr, ast.Subscript):
+            expr = expr.value
+        elif isinstance(expr, ast.Call) and isinstance(expr.func, (ast.Attribute, ast.Subscript)):
+            expr = expr.func
+        elif isinstance(expr, ast.Await):
+            expr = expr.value
+        else:
+            return expr, list(reversed(path))
+
+
+def _local_assignments(facts: "PythonFacts", fn) -> dict[str, list[ast.AST]]:
+    """name -> values assigned to it in `fn` (not nested defs)."""
+    def compute():
+        out: dict[str, list[ast.AST]] = {}
+        for n in facts.walk(fn):
+            if isinstance(n, ast.Assign):
+                for t in n.targets:
+                    if isinstance(t, ast.Name):
+                        out.setdefault(t.id, []).append(n.value)
+            elif (isinstance(n, (ast.AnnAssign, ast.NamedExpr)) and isinstance(n.target, ast.Name)
+                  and n.value is not None):
+                out.setdefault(n.target.id, []).append(n.value)
+        return out
+    return facts.memo(f"requests.locals.{id(fn)}", compute)
+
+
+def request_derived(facts: "PythonFacts", expr: ast.AST | None, fn, depth: int = 0) -> str | None:
+    """What request-derived value `expr` (inside `fn`, or None at module level) is, else None.
+
+    Returns a short description for messages ("the request's `headers`",
+    "a `UpstreamClient` built from the request's `headers`").
+    """
+    if expr is None or depth > 3:
+        return None
+    if isinstance(expr, ast.Await):
+        return request_derived(facts, expr.value, fn, depth)
+    if isinstance(expr, ast.BoolOp):
+        for v in expr.values:
+            what = request_derived(facts, v, fn, depth + 1)
+            if what:
+                return what
+        return None
+    if isinstance(expr, ast.IfExp):
+        return request_derived(facts, expr.body, fn, depth + 1) or request_derived(facts, expr.orelse, fn, depth + 1)
+    if isinstance(expr, ast.Call):
+        chain = _chain_value(facts, expr, fn, depth)
+        if chain:
+            return chain
+        q = facts.qualname(expr.func) or ""
+        if q.split(".")[-1] in _PLAIN_RESULT and "." not in q:
+            return None
+        for a in [*expr.args, *(k.value for k in expr.keywords)]:
+            if isinstance(a, ast.Starred):
+                a = a.value
+            what = request_derived(facts, a, fn, depth + 1)
+            if what:
+                name = q.split(".")[-1] or "object"
+                return f"a `{name}` built from {what}"
+        return None
+    if isinstance(expr, (ast.JoinedStr, ast.BinOp)):
+        for n in ast.walk(expr):
+            if n is not expr and isinstance(n, (ast.Name, ast.Attribute, ast.Subscript)):
+                what = request_derived(facts, n, fn, depth + 1)
+                if what:
+                    return what
+        return None
+    return _chain_value(facts, expr, fn, depth)
+
+
+def _chain_value(facts: "PythonFacts", expr: ast.AST, fn, depth: int) -> str | None:
+    base, path = _root(expr)
+    if path and path[0] in APP_ATTRS:
+        return None
+    if isinstance(base, (ast.Name, ast.Attribute)) and (facts.qualname(base) or "") in REQUEST_PROXIES:
+        return f"the `{facts.qualname(base)}` proxy" + (f"'s `{path[0]}`" if path else "")
+    whole = facts.qualname(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
+    if whole and whole in REQUEST_PROXIES:
+        return f"the `{whole}` proxy"
+    if not isinstance(base, ast.Name) or fn is None:
+        return None
+    params = request_params(facts, fn)
+    if base.id in params:
+        if not path:
+            return params[base.id]
+        return f"the request's `{path[0]}`" if "request object" in params[base.id] else \
+            f"{params[base.id]}'s `{path[0]}`"
+    if base.id in _params_of(fn):
+        return None
+    for v in _local_assignments(facts, fn).get(base.id, ()):
+        if v is expr:
+            continue
+        what = request_derived(facts, v, fn, depth + 1)
+        if what:
+            return what
+    return None
+
+
+def _params_of(fn) -> set[str]:
+    return {a.arg for a in _all_args(fn)} | ({fn.args.vararg.arg} if fn.args.vararg else set()) | (
+        {fn.args.kwarg.arg} if fn.args.kwarg else set())
+
+
+def request_scoped_value(facts: "PythonFacts", expr: ast.AST | None, fn, depth: int = 0) -> str | None:
+    """What request-scoped object `expr` is (request-derived, or a context object of
+    the current request: `SCOPED_CALLS`, `SCOPED_NAMES`, an OTel span, a Flask
+    proxy's `_get_current_object()`), else None."""
+    if expr is None or depth > 3:
+        return None
+    if isinstance(expr, ast.Call):
+        q = facts.qualname(expr.func) or ""
+        if q in SCOPED_CALLS:
+            return SCOPED_CALLS[q]
+        if isinstance(expr.func, ast.Attribute):
+            if expr.func.attr == "start_span" and is_otel_tracer(facts, expr.func.value, fn):
+                return "an OpenTelemetry span"
+            if expr.func.attr == "_get_current_object":
+                inner = facts.qualname(expr.func.value) or ""
+                if inner in REQUEST_PROXIES:
+                    return f"the `{inner}` object of this request"
+    if isinstance(expr, (ast.Name, ast.Attribute)):
+        q = facts.qualname(expr) or ""
+        if q in SCOPED_NAMES:
+            return SCOPED_NAMES[q]
+        if isinstance(expr, ast.Name) and fn is not None and expr.id not in _params_of(fn):
+            for v in _local_assignments(facts, fn).get(expr.id, ()):
+                if v is not expr:
+                    what = request_scoped_value(facts, v, fn, depth + 1)
+                    if what:
+                        return what
+    if isinstance(expr, ast.BoolOp):
+        for v in expr.values:
+            what = request_scoped_value(facts, v, fn, depth + 1)
+            if what:
+                return what
+    return request_derived(facts, expr, fn, depth)
+
+
+# ============================================================ OpenTelemetry tracers
+def is_otel_tracer(facts: "PythonFacts", expr: ast.AST | None, fn=None, depth: int = 0) -> bool:
+    """Does `expr` hold an OpenTelemetry tracer? A `trace.get_tracer(...)` call, a
+    provider's `.get_tracer(...)` on `trace.get_tracer_provider()`/a `TracerProvider`,
+    or a name / `self.` attribute / module global assigned from one."""
+    if expr is None or depth > 3:
+        return False
+    if isinstance(expr, ast.Call):
+        q = facts.qualname(expr.func) or ""
+        if q in TRACER_FACTORIES:
+            return True
+        if isinstance(expr.func, ast.Attribute) and expr.func.attr == "get_tracer":
+            return (facts.qualname(expr.func.value) or "").startswith("opentelemetry") or (
+                isinstance(expr.func.value, ast.Call)
+                and (facts.qualname(expr.func.value.func) or "").startswith("opentelemetry"))
+        return False
+    if isinstance(expr, ast.Name):
+        if fn is not None and expr.id in _local_assignments(facts, fn):
+            return any(is_otel_tracer(facts, v, fn, depth + 1) for v in _local_assignments(facts, fn)[expr.id])
+        return any(is_otel_tracer(facts, v, None, depth + 1) for v in facts.module_assignments.get(expr.id, ()))
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and fn is not None:
+        cls = facts.enclosing_class(fn)
+        if cls is None:
+            return False
+        return any(is_otel_tracer(facts, v, m, depth + 1) for m, v in _self_attr_values(facts, cls).get(expr.attr, ()))
+    return False
+
+
+def _self_attr_values(facts: "PythonFacts", cls: ast.ClassDef) -> dict[str, list[tuple[ast.AST, ast.AST]]]:
+    """attr -> [(method, value)] for every `self.attr = value` in the class's methods."""
+    def compute():
+        out: dict[str, list[tuple[ast.AST, ast.AST]]] = {}
+        for m in cls.body:
+            if not isinstance(m, FUNCS):
+                continue
+            pos = [*m.args.posonlyargs, *m.args.args]
+            if not pos:
+                continue
+            me = pos[0].arg
+            for n in facts.walk(m):
+                if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None:
+                    for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
+                        if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == me:
+                            out.setdefault(t.attr, []).append((m, n.value))
+        return out
+    return facts.memo(f"requests.self_attrs.{id(cls)}", compute)
+
+
+def current_span_withs(facts: "PythonFacts", fn, at: ast.AST) -> ast.AST | None:
+    """The `with <tracer>.start_as_current_span(...)`/`trace.use_span(...)` item around
+    `at` inside `fn`, or the `@tracer.start_as_current_span(...)` decorator of `fn` (an
+    OTel current span), else None."""
+    for a in facts.ancestors(at):
+        if a is fn:
+            # `@tracer.start_as_current_span("x")` on the function itself (OTel decorator form)
+            for d in getattr(fn, "decorator_list", ()):
+                if isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) \
+                        and d.func.attr in CURRENT_SPAN_METHODS and is_otel_tracer(facts, d.func.value, None):
+                    return d
+            break
+        if isinstance(a, (ast.With, ast.AsyncWith)):
+            for item in a.items:
+                e = item.context_expr
+                if not isinstance(e, ast.Call):
+                    continue
+                q = facts.qualname(e.func) or ""
+                if q == "opentelemetry.trace.use_span":
+                    return e
+                if isinstance(e.func, ast.Attribute) and e.func.attr in CURRENT_SPAN_METHODS and \
+                        is_otel_tracer(facts, e.func.value, fn):
+                    return e
+    return None
+
+
+def _sets_contextvar(facts: "PythonFacts", n: ast.AST) -> bool:
+    return (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "set"
+            and len(n.args) == 1 and facts.is_contextvar(n.func.value))
+
+
+def _helper_setting_contextvar(facts: "PythonFacts", call: ast.Call, fn) -> ast.Call | None:
+    """The `<ContextVar>.set()` inside the module function or `self.` method `call` calls
+    (one level: `set_tenant(t)` whose body sets the variable and leaves it set), else None."""
+    f = call.func
+    if isinstance(f, ast.Name):
+        defs = [d for d in facts.tree.body if isinstance(d, FUNCS) and d.name == f.id]
+    elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and fn is not None \
+            and facts.enclosing_class(fn) is not None:
+        defs = [d for d in facts.enclosing_class(fn).body if isinstance(d, FUNCS) and d.name == f.attr]
+    else:
+        return None
+    for d in defs[:1]:
+        for n in facts.walk(d):
+            if _sets_contextvar(facts, n):
+                return n
+    return None
+
+
+def contextvar_set_before(facts: "PythonFacts", fn, at: ast.AST) -> ast.Call | None:
+    """The first `<ContextVar>.set(v)` in `fn` (not nested defs) before `at` — directly, or
+    inside a helper of this module called there — else None."""
+    for n in facts.walk(fn):
+        if not isinstance(n, ast.Call) or (n.lineno, n.col_offset) >= (at.lineno, at.col_offset):
+            continue
+        if _sets_contextvar(facts, n):
+            return n
+        inner = _helper_setting_contextvar(facts, n, fn)
+        if inner is not None:
+            return inner
+    return None
+
+
+def otel_attach_before(facts: "PythonFacts", fn, at: ast.AST) -> ast.Call | None:
+    """An `opentelemetry.context.attach(...)` in `fn` before `at` (its context is current), else None."""
+    for n in facts.walk(fn):
+        if isinstance(n, ast.Call) and (n.lineno, n.col_offset) < (at.lineno, at.col_offset) \
+                and (facts.qualname(n.func) or "") == "opentelemetry.context.attach":
+            return n
+    return None
+
+
+def current_context_at(facts: "PythonFacts", fn, at: ast.AST) -> str | None:
+    """Why the current Context at `at` in `fn` holds request values, else None: "the
+    value of `tenant` set here" (a ContextVar set earlier in `fn`) or "the current
+    span opened here" (a `with` making an OTel span current around `at`)."""
+    if fn is None:
+        return None
+    s = contextvar_set_before(facts, fn, at)
+    if s is not None:
+        return f"the value of `{facts.dotted(s.func.value)}` set here"
+    if current_span_withs(facts, fn, at) is not None:
+        return "the current span opened here"
+    if otel_attach_before(facts, fn, at) is not None:
+        return "the OpenTelemetry context attached here"
+    return None
+
+
+def request_scope(facts: "PythonFacts", fn, at: ast.AST) -> str | None:
+    """Why `fn` (at node `at`) runs inside one request's Context, else None."""
+    if is_route_handler(facts, fn):
+        return f"route handler `{fn.name}`"
+    if request_params(facts, fn):
+        return f"request handler `{fn.name}`"
+    ids = [a.arg for a in _all_args(fn) if a.arg in facts.scope_id_names]
+    if ids:
+        return f"`{fn.name}`, which serves one request (`{ids[0]}`)"
+    if current_span_withs(facts, fn, at) is not None:
+        return "a span"
+    s = contextvar_set_before(facts, fn, at)
+    if s is not None:
+        return f"`{fn.name}` after `{facts.dotted(s.func.value)}.set()`"
+    return None
+
+
+# ============================================================ scope ids
+def instance_scope_ids(facts: "PythonFacts", cls: ast.ClassDef | None) -> dict[str, str]:
+    """attr -> scope id, for instance attributes of `cls` set from a parameter of one
+    of its methods where the attribute or the parameter carries a scope id
+    (`self.tenant = tenant` in `__init__`, `self._adapter = adapter_id` in a setter)."""
+    if cls is None:
+        return {}
+
+    def compute():
+        out: dict[str, str] = {}
+        for attr, sites in _self_attr_values(facts, cls).items():
+            for m, v in sites:
+                base, path = _root(v)
+                if not (isinstance(base, ast.Name) and base.id in _params_of(m)):
+                    continue
+                sid = facts.scope_id_in(".".join([attr])) or facts.scope_id_in(".".join([base.id, *path]))
+                if sid:
+                    out[attr] = sid
+                    break
+        return out
+    return facts.memo(f"requests.instance_ids.{id(cls)}", compute)
+
+
+def scope_id_of(facts: "PythonFacts", expr: ast.AST, fn) -> str | None:
+    """The scope id `expr` carries inside `fn`: a parameter in the vocabulary, an
+    attribute path of a parameter ending in one (`req.lora_request.lora_int_id`), or an
+    instance attribute from `instance_scope_ids`. None otherwise."""
+    if fn is None:
+        return None
+    base, path = _root(expr)
+    if not isinstance(base, ast.Name) or base.id not in _params_of(fn):
+        return None
+    pos = [*fn.args.posonlyargs, *fn.args.args]
+    cls = facts.enclosing_class(fn)
+    if cls is not None and pos and base.id == pos[0].arg and path:
+        return instance_scope_ids(facts, cls).get(path[0])
+    return facts.scope_id_in(".".join([base.id, *path]))

@@ -1,0 +1,181 @@
+"""Asyncio tasks: what creates one, what an event loop is, where a task goes.
+
+Facts:
+    is_task_factory_call(facts, call)  `call` schedules a new Task on the loop and
+        returns the only strong reference to it: `asyncio.create_task`/`ensure_future`
+        (however imported) or `<loop>.create_task` where the receiver is an event
+        loop (not a TaskGroup/nursery, which keeps its own strong reference).
+    is_task_factory_ref(facts, expr)   `expr` names such a factory as a value
+        (`asyncio.create_task`, `loop.create_task`), e.g. handed to `call_soon`.
+    is_event_loop(facts, expr)         the value origin of a receiver: a
+        `get_running_loop()`/`get_event_loop()`/`new_event_loop()` result, a name or
+        `self.` attribute assigned from one (in any method of the class), or a
+        parameter annotated as an event loop. A receiver whose origin the module
+        cannot resolve (a parameter without annotation, an attribute of another
+        object, the result of a helper) falls back to `LOOP_NAME_HINT` on its last
+        name; one whose origin is a TaskGroup or an instance of a class of this
+        module is not a loop.
+    is_task_group(facts, expr)         bound to `asyncio.TaskGroup()`, anyio's
+        `create_task_group()` or trio's `open_nursery()`.
+
+Sources: Python docs, asyncio "Coroutines and Tasks" (`create_task`: "Save a
+reference to the result of this function, to avoid a task disappearing
+mid-execution"), "Event Loop" (call_soon, call_soon_threadsafe, call_later,
+call_at, add_signal_handler, add_reader/add_writer), `Future.add_done_callback`.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ctxlint.semantic.python.calls import TASK_FACTORY_QUALNAMES
+
+#: Callables (last component of the qualified name) that return an event loop.
+LOOP_FACTORIES = frozenset({"get_running_loop", "get_event_loop", "new_event_loop"})
+#: Annotations (last component) that declare an event loop.
+LOOP_TYPES = frozenset({"AbstractEventLoop", "BaseEventLoop", "SelectorEventLoop", "ProactorEventLoop", "Loop"})
+#: Factories of task groups, which hold their tasks strongly (asyncio.TaskGroup,
+#: anyio.create_task_group, trio.open_nursery).
+TASK_GROUP_FACTORIES = frozenset({"TaskGroup", "create_task_group", "open_nursery"})
+#: Loop and future methods that run a callback and drop its return value
+#: (asyncio "Event Loop" and "Futures" docs).
+CALLBACK_SCHEDULERS = frozenset({"call_soon", "call_soon_threadsafe", "call_later", "call_at",
+                                 "add_signal_handler", "add_reader", "add_writer", "add_done_callback"})
+#: Hint for receivers whose origin cannot be resolved in this module: the
+#: conventional spelling of an event loop (`loop`, `self._loop`, `event_loop`).
+LOOP_NAME_HINT = "loop"
+
+
+def _last(expr: ast.AST) -> str:
+    if isinstance(expr, ast.Attribute):
+        return expr.attr
+    if isinstance(expr, ast.Name):
+        return expr.id
+    return ""
+
+
+def _origins(facts, expr: ast.AST) -> list[ast.AST] | None:
+    """Values assigned to the name or `self.` attribute `expr` in this module (the
+    function's locals for a Name, every method of the class for `self.x`), plus the
+    annotation of a parameter of that name; None when `expr` is neither."""
+    d = facts.dotted(expr)
+    if not d:
+        return None
+    out: list[ast.AST] = []
+    if isinstance(expr, ast.Name):
+        fn = facts.enclosing_function(expr)
+        scope = fn if fn is not None else facts.tree
+        if fn is not None:
+            a = fn.args
+            for p in (*a.posonlyargs, *a.args, *a.kwonlyargs):
+                if p.arg == expr.id:
+                    out.append(p.annotation if p.annotation is not None else ast.Constant(value=None))
+        for n in facts.walk(scope):
+            if isinstance(n, (ast.Assign, ast.AnnAssign)):
+                targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+                if any(isinstance(t, ast.Name) and t.id == expr.id for t in targets):
+                    out.append(n.value if n.value is not None else n.annotation)
+            elif isinstance(n, ast.withitem) and isinstance(n.optional_vars, ast.Name) \
+                    and n.optional_vars.id == expr.id:
+                out.append(n.context_expr)
+        if fn is not None and not out:
+            out.extend(facts.module_assignments.get(expr.id, ()))
+        return out
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id in ("self", "cls"):
+        cls = facts.enclosing_class(expr)
+        if cls is None:
+            return None
+        for n in facts.walk(cls, into_defs=True):
+            if isinstance(n, (ast.Assign, ast.AnnAssign)):
+                targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+                if any(facts.dotted(t) == d for t in targets):
+                    v = n.value if n.value is not None else n.annotation
+                    # `self.loop = loop` where the parameter is annotated
+                    if isinstance(v, ast.Name):
+                        fn = facts.enclosing_function(n)
+                        ann = _param_annotation(fn, v.id) if fn is not None else None
+                        if ann is not None:
+                            v = ann
+                    out.append(v)
+            elif isinstance(n, ast.withitem) and n.optional_vars is not None and facts.dotted(n.optional_vars) == d:
+                out.append(n.context_expr)
+        return out
+    return None
+
+
+def _param_annotation(fn, name: str):
+    a = fn.args
+    for p in (*a.posonlyargs, *a.args, *a.kwonlyargs):
+        if p.arg == name:
+            return p.annotation
+    return None
+
+
+def _origin_kind(facts, v: ast.AST | None) -> str | None:
+    """"loop" | "group" | "other" | None (unknown) for one origin value."""
+    if v is None or (isinstance(v, ast.Constant) and v.value is None):
+        return None
+    if isinstance(v, ast.Call):
+        q = (facts.qualname(v.func) or "").split(".")[-1]
+        if q in LOOP_FACTORIES:
+            return "loop"
+        if q in TASK_GROUP_FACTORIES:
+            return "group"
+        # an instance of a class of this module is known not to be a loop; any other
+        # call (a helper returning the loop, another library's factory) stays unknown
+        return "other" if isinstance(v.func, ast.Name) and v.func.id in _module_classes(facts) else None
+    if isinstance(v, ast.Subscript):
+        v = v.value
+    if isinstance(v, ast.Constant) and isinstance(v.value, str):
+        return "loop" if any(t in v.value for t in LOOP_TYPES) else None
+    if isinstance(v, (ast.Name, ast.Attribute)):
+        last = _last(v)
+        if last in LOOP_TYPES:
+            return "loop"
+        if last in TASK_GROUP_FACTORIES:
+            return "group"
+    if isinstance(v, ast.BinOp):  # `AbstractEventLoop | None`
+        return _origin_kind(facts, v.left) or _origin_kind(facts, v.right)
+    return None
+
+
+def _module_classes(facts) -> set[str]:
+    return facts.memo("tasks.module_classes", lambda: {c.name for c in facts.nodes(ast.ClassDef)})
+
+
+def _kinds(facts, expr: ast.AST) -> set[str]:
+    if isinstance(expr, ast.Call):
+        k = _origin_kind(facts, expr)
+        return {k} if k else set()
+    origins = _origins(facts, expr) or []
+    return {k for k in (_origin_kind(facts, v) for v in origins) if k}
+
+
+def is_task_group(facts, expr: ast.AST) -> bool:
+    """Is `expr` bound to a TaskGroup/nursery (which keeps its tasks)?"""
+    return "group" in _kinds(facts, expr)
+
+
+def is_event_loop(facts, expr: ast.AST) -> bool:
+    """Is `expr` an asyncio event loop (see the module docstring)?"""
+    kinds = _kinds(facts, expr)
+    if "loop" in kinds:
+        return True
+    if kinds:
+        return False  # resolved to a TaskGroup or to something else
+    d = facts.dotted(expr) or ""
+    return LOOP_NAME_HINT in d.split(".")[-1].lower()
+
+
+def is_task_factory_ref(facts, expr: ast.AST) -> bool:
+    """Does `expr` (not called) name a task factory: `asyncio.create_task`, `loop.create_task`?"""
+    if not isinstance(expr, (ast.Attribute, ast.Name)):
+        return False
+    if (facts.qualname(expr) or "") in TASK_FACTORY_QUALNAMES:
+        return True
+    return isinstance(expr, ast.Attribute) and expr.attr == "create_task" and is_event_loop(facts, expr.value)
+
+
+def is_task_factory_call(facts, call: ast.Call) -> bool:
+    """Is `call` `asyncio.create_task`/`ensure_future` or `<loop>.create_task(...)`?"""
+    return is_task_factory_ref(facts, call.func)

@@ -1,0 +1,179 @@
+"""Autograd facts (read by CTX601, and by CTX406 for what a hook or forward receives).
+
+What a value is, for the purpose of "does it carry an autograd graph":
+- a *graph tensor*: a local on which `.backward()` is called in its function (only a
+  tensor that requires grad can be back-propagated), or the result of a same-file
+  function whose returned value is such a local, unreduced;
+- a *reduced* value: `.item()`, `.detach()`, `.tolist()`, `float(...)`: no history.
+
+And what a loop does: it *trains* when its body calls `.backward()`, a same-file
+function that (transitively) calls `.backward()`, or `step()` on an optimizer (a value
+built by `torch.optim.*` / a `GradScaler`, or, as a documented hint, a receiver named
+like one).
+
+The name hints (`LOSS_NAME_HINTS`, `LOSS_CALL_HINTS`, `OPTIMIZER_NAME_HINTS`) are kept
+for code whose graph tensors come from outside the file (a `criterion` argument, a
+model passed in): they come from the PyTorch tutorials' vocabulary ("Training a
+classifier": `criterion`, `loss`, `outputs`, `optimizer`; torch.nn.functional's loss
+functions `cross_entropy`, `nll_loss`, `mse_loss`, `l1_loss`,
+`binary_cross_entropy`, `kl_div`; torch.cuda.amp `GradScaler`).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+#: Attributes whose use turns a tensor into a value without autograd history.
+REDUCER_ATTRS = frozenset({"item", "detach", "tolist", "numpy", "detach_", "data"})
+#: Builtins that turn a tensor into a Python value.
+REDUCER_CALLS = frozenset({"float", "int", "bool", "len", "round", "str"})
+#: Hint: names of values that are losses or model outputs (PyTorch tutorial vocabulary).
+LOSS_NAME_HINTS = re.compile(r"loss|criterion|logits|outputs?$|preds?$|predictions?$", re.I)
+#: Hint: callables that return a loss or a model output (torch.nn.functional losses, a model).
+LOSS_CALL_HINTS = re.compile(r"loss|criterion|cross_entropy|nll|mse|l1|bce|kl_div|model$|net$|forward$", re.I)
+#: Hint: receivers of `.step()` that are optimizers or grad scalers.
+OPTIMIZER_NAME_HINTS = re.compile(r"optim|^opt$|^opt_|scaler", re.I)
+#: Hint: attribute names of per-forward state that is not an activation (caches, shapes,
+#: counters, flags, handles), from the attributes transformers/sglang modules keep on
+#: `self` in `forward` (`self.cache`, `self.seq_len`, `self.step`, `self._handle`). CTX406
+#: consults it after the value facts (the value is derived from the call's inputs and is
+#: not reduced).
+NON_ACTIVATION_ATTR_HINTS = re.compile(r"cache|cached|shape|len|size|step|count|idx|index|dtype|device|mode|flag|"
+                             r"training|seed|num|max|min|warned|initialized|enabled|ready|offset|scal|"
+                             r"factor|weight|bias|config|compiled|stats|running|bytecode|fn$|func|"
+                             r"callback|handle|hook|lock|event|thread|task")
+#: Import-resolved constructors of optimizers / grad scalers (value origin of `.step()`'s receiver).
+OPTIMIZER_QUALNAMES = ("torch.optim.", "torch.cuda.amp.GradScaler", "torch.amp.GradScaler",
+                       "torch.cuda.amp.grad_scaler.GradScaler", "transformers.optimization.")
+
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def reduced(x: ast.AST) -> bool:
+    """Does `x` reduce its tensor to a value without history (`.item()`, `float(...)`)?"""
+    for n in ast.walk(x):
+        if isinstance(n, ast.Attribute) and n.attr in REDUCER_ATTRS:
+            return True
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in REDUCER_CALLS:
+            return True
+    return False
+
+
+def backward_names(facts, fn: ast.AST) -> set[str]:
+    """Locals of `fn` on which `.backward()` is called (`loss.backward()`,
+    `(loss / n).backward()`, `scaler.scale(loss).backward()`): graph tensors."""
+    def build():
+        out: set[str] = set()
+        for n in facts.walk(fn):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "backward":
+                for m in ast.walk(n.func.value):
+                    if isinstance(m, ast.Name):
+                        out.add(m.id)
+        return out
+    return facts.memo(f"tensors.backward.{id(fn)}", build)
+
+
+def same_file_callees(facts, call: ast.Call) -> list[ast.AST]:
+    """Defs of this file a call can reach: `f(...)` a module function, `self.m(...)` /
+    `cls.m(...)` a method of the enclosing class (by name within that class)."""
+    f = call.func
+    index = facts.memo("tensors.defs", lambda: _def_index(facts))
+    if isinstance(f, ast.Name):
+        return [d for d in index.get(f.id, ()) if facts.enclosing_class(d) is None]
+    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in ("self", "cls"):
+        cls = facts.enclosing_class(call)
+        return [d for d in index.get(f.attr, ()) if cls is not None and facts.parents.get(d) is cls]
+    return []
+
+
+def _def_index(facts) -> dict[str, list[ast.AST]]:
+    out: dict[str, list[ast.AST]] = {}
+    for d in facts.nodes(*_FUNCS):
+        out.setdefault(d.name, []).append(d)
+    return out
+
+
+def calls_backward(facts, node: ast.AST, depth: int = 3) -> bool:
+    """Does the code under `node` call `.backward()`, directly or through same-file
+    functions it calls (up to `depth` levels)?"""
+    for n in facts.walk(node):
+        if not isinstance(n, ast.Call):
+            continue
+        if isinstance(n.func, ast.Attribute) and n.func.attr == "backward":
+            return True
+        if depth:
+            for d in same_file_callees(facts, n):
+                if d is not node and facts.memo(f"tensors.cb.{id(d)}.{depth - 1}",
+                                                lambda d=d: calls_backward(facts, d, depth - 1)):
+                    return True
+    return False
+
+
+def returns_graph_tensor(facts, call: ast.Call) -> bool:
+    """Is `call` a call of a same-file function that returns a graph tensor unreduced
+    (`loss.backward(); return loss`, as `Trainer.training_step` did before
+    huggingface/transformers#6999)?"""
+    for d in same_file_callees(facts, call):
+        names = backward_names(facts, d)
+        if not names:
+            continue
+        for r in facts.walk(d):
+            if isinstance(r, ast.Return) and r.value is not None and not reduced(r.value):
+                if any(isinstance(m, ast.Name) and m.id in names for m in ast.walk(r.value)):
+                    return True
+    return False
+
+
+def returns_reduced(facts, call: ast.AST) -> bool:
+    """Is `call` a call of same-file functions whose every return is reduced
+    (`return loss.detach()`)?"""
+    if not isinstance(call, ast.Call):
+        return False
+    defs = same_file_callees(facts, call)
+    if not defs:
+        f = call.func
+        name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", None)
+        defs = facts.memo("tensors.defs", lambda: _def_index(facts)).get(name, []) if name else []
+    if not defs:
+        return False
+    for d in defs:
+        rets = [r for r in facts.walk(d) if isinstance(r, ast.Return) and r.value is not None]
+        if not rets or not all(reduced(r.value) for r in rets):
+            return False
+    return True
+
+
+def is_optimizer(facts, recv: ast.AST) -> bool:
+    """Is `recv` (the receiver of `.step()`) an optimizer or grad scaler: assigned from a
+    `torch.optim` / GradScaler constructor in this file (a local, or a `self.` attribute),
+    or, as a hint, named like one (`OPTIMIZER_NAME_HINTS`)?"""
+    text = facts.dotted(recv) or ""
+    last = text.split(".")[-1]
+    if last and OPTIMIZER_NAME_HINTS.search(last):
+        return True
+    origins = facts.memo("tensors.optimizers", lambda: _optimizer_targets(facts))
+    return text in origins
+
+
+def _optimizer_targets(facts) -> set[str]:
+    out: set[str] = set()
+    for n in facts.nodes(ast.Assign):
+        if isinstance(n.value, ast.Call):
+            q = facts.qualname(n.value.func) or ""
+            if q.startswith(OPTIMIZER_QUALNAMES):
+                for t in n.targets:
+                    d = facts.dotted(t)
+                    if d:
+                        out.add(d)
+    return out
+
+
+def loop_trains(facts, loop: ast.AST) -> bool:
+    """Does a loop train: `.backward()` in its body (or in a same-file function it
+    calls), or an optimizer's `.step()`?"""
+    for n in facts.walk(loop):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "step" \
+                and is_optimizer(facts, n.func.value):
+            return True
+    return calls_backward(facts, loop)
