@@ -131,7 +131,7 @@ class CtxlintProtocol(LanguageServerProtocol):
     def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
         """Apply the changes of an open document; a change for any other URI is logged and ignored."""
         if params.text_document.uri not in self.workspace.text_documents:
-            log.info("ignoring didChange for %s: the document is not open", params.text_document.uri)
+            log.warning("ignoring didChange for %s: the document is not open", params.text_document.uri)
             return None
         return (yield from super().lsp_text_document__did_change(params))
 

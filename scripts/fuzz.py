@@ -154,15 +154,25 @@ class BatchResult:
     problems: list[str] = field(default_factory=list)
 
 
-def _ctxlint(args: list[str], cwd: Path, jobs: int, timeout: float = 600) -> subprocess.CompletedProcess:
+#: Seconds one ctxlint run over a batch may take before it counts as a hang.
+RUN_TIMEOUT = 300.0
+
+
+def _ctxlint(args: list[str], cwd: Path, jobs: int, timeout: float | None = None) -> subprocess.CompletedProcess:
+    """Run `python -m ctxlint ARGS --jobs JOBS` in `cwd`; a run over `timeout` (RUN_TIMEOUT)
+    is killed and returned with returncode -9 and "HANG" on stderr (a problem, not a crash of the harness)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    return subprocess.run([sys.executable, "-m", "ctxlint", *args, "--jobs", str(jobs)], cwd=cwd,
-                          capture_output=True, timeout=timeout, env=env)
+    cmd = [sys.executable, "-m", "ctxlint", *args, "--jobs", str(jobs)]
+    try:
+        return subprocess.run(cmd, cwd=cwd, capture_output=True, timeout=timeout or RUN_TIMEOUT, env=env)
+    except subprocess.TimeoutExpired as exc:
+        return subprocess.CompletedProcess(cmd, -9, exc.stdout or b"",
+                                           (exc.stderr or b"") + b"\nHANG: no result within the timeout")
 
 
 def _bad_stderr(err: bytes) -> str | None:
     text = err.decode("utf-8", "replace")
-    for needle in ("Traceback (most recent call last)", "internal error"):
+    for needle in ("Traceback (most recent call last)", "internal error", "HANG"):
         if needle in text:
             i = text.index(needle)
             return text[i: i + 300].replace("\n", " | ")
@@ -289,9 +299,10 @@ def main(argv: list[str] | None = None) -> int:
     for b in range(n_batches):
         n = min(args.batch, args.modules - b * args.batch)
         n_gen = int(round(n * args.generated_share))
-        items = generated(n_gen, args.seed * 100003 + b) + mutants(n - n_gen, args.seed * 100019 + b)
-        total["generated"] += n_gen
-        total["mutants"] += n - n_gen
+        gen = generated(n_gen, args.seed * 100003 + b)  # hypothesmith repeats itself: fewer than asked
+        items = gen + mutants(n - len(gen), args.seed * 100019 + b)
+        total["generated"] += len(gen)
+        total["mutants"] += n - len(gen)
         with tempfile.TemporaryDirectory(prefix="ctxlint-fuzz-") as tmp:
             res = run_batch(items, Path(tmp), jobs=args.jobs)
             if res.problems:

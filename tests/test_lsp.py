@@ -493,10 +493,15 @@ def test_request_with_invalid_params_gets_invalid_params_error(tmp_path):
                                                              "context": {"diagnostics": []}}),
         msg(id=5, method="textDocument/codeAction", params={"textDocument": {"uri": uri}, "range": rng,
                                                              "context": {"diagnostics": [], "only": ["quickfix"]}}),
+        msg(method="textDocument/didChange", params={
+            "textDocument": {"uri": (tmp_path / "ghost.py").as_uri(), "version": 2},
+            "contentChanges": [{"text": BUGGY}]}),
         msg(id=6, method="shutdown"),
         msg(method="exit"),
     ]
     msgs, err = _raw_exchange(bodies)
+    # The change for a document never opened: one log line, no traceback, no dialog.
+    assert len([ln for ln in err.splitlines() if "ghost.py" in ln]) == 1, err
     by_id = {m["id"]: m for m in msgs if "id" in m and "method" not in m}
     assert by_id[3]["error"]["code"] == -32602 and by_id[4]["error"]["code"] == -32602, by_id
     assert any("fix all in file" in a["title"] for a in by_id[5]["result"]), by_id[5]

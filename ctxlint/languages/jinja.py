@@ -56,7 +56,7 @@ def _make_env(options: tuple, custom_tags: tuple = ()):
 
             def parse(self, parser):
                 tok = next(parser.stream)
-                while parser.stream.current.type != "block_end":
+                while parser.stream.current.type not in ("block_end", "eof"):  # eof: a tag never closed
                     next(parser.stream)
                 if tok.value in blocks:
                     body = parser.parse_statements((f"name:end{tok.value}",), drop_needle=True)

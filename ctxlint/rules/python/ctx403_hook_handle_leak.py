@@ -16,7 +16,8 @@ from ctxlint.semantic.python.hooks import (
 class HookHandleLeak(Rule):
     code = "CTX403"
     name = "hook-handle-leak"
-    summary = "A torch register_*_hook handle discarded or overwritten per call: the hook is never removed."
+    summary = ("A torch hook handle dropped or overwritten in code that runs per model call, or a hook "
+               "bound to self left on a caller's model.")
     tokens = ("register_",)
     fix_safety = SAFE
     doc = """\

@@ -14,8 +14,7 @@ from ctxlint.semantic.python.registries import (
 class TerminalPathMissingRemoval(Rule):
     code = "CTX404"
     name = "terminal-path-missing-removal"
-    summary = ("A per-request registry entry removed by one terminal method (finish/abort/...) "
-               "and left behind by another.")
+    summary = "A per-request registry entry removed on one terminal path and left behind (or only marked finished) on another."
     tokens = ("{}", "dict(", "Dict(", "set()", "[]", "OrderedDict", "defaultdict", "list(", "deque(", "field(")
     doc = """\
 ## What it does

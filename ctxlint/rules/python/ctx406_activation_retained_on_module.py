@@ -18,7 +18,7 @@ _REDUCING_ATTRS = {"item", "tolist", "size", "dim", "numel", "shape", "dtype", "
 class ActivationRetainedOnModule(Rule):
     code = "CTX406"
     name = "activation-retained-on-module"
-    summary = "A per-forward tensor stored on self in forward()/a hook and never cleared."
+    summary = "A per-forward tensor stored on self in forward() or a registered hook method and never cleared."
     tokens = ("forward", "hook")
     doc = """\
 ## What it does
@@ -27,8 +27,7 @@ registers as a torch hook (`register_forward_hook(self.m)`) when the value is co
 local derived from one), it is not reduced to a Python value (`.item()`,
 `.tolist()`, `.shape`), the attribute is not cache-like (read back in the same
 method before the store, or named `*cache*`), and no method of the class ever
-clears it (`self.<attr> = None`, `del self.<attr>`; an initial `None` in `__init__`
-clears nothing).
+clears it (`self.<attr> = None`, `del self.<attr>`).
 
 ## Why is this bad
 The stored tensor — and, during training, the whole autograd graph behind it —
@@ -121,12 +120,10 @@ def _is_static_or_class(facts, fn) -> bool:
 
 
 def _cleared_attrs(facts, methods) -> set[str]:
-    """Attributes some method other than `__init__` sets to None or deletes (an
-    initial `None` in `__init__` clears nothing)."""
+    """Attributes some method sets to None (an `__init__` that declares the slot as
+    `None` counts: such attributes are lazily initialised state) or deletes."""
     out = set()
     for m in methods:
-        if m.name == "__init__":
-            continue
         for n in facts.walk(m):
             if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant) and n.value.value is None:
                 for t in n.targets:

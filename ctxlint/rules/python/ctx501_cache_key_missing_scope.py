@@ -24,9 +24,9 @@ class CacheKeyMissingScope(Rule):
     doc = """\
 ## What it does
 Finds a key used with a shared cache — a module-level, class-level or long-lived
-`self.` container used as a cache (looked up and filled by one key in one function,
-`setdefault` whose result is used, or indexed by a digest; a cachetools cache; or,
-as a hint, named cache/memo/prefix/block/kv/hash/registry), a `hash()`/`hashlib` digest that a
+`self.` container used as a cache (indexed by a digest, also one a same-file helper
+returns; a cachetools cache; or, as a hint, named
+cache/memo/prefix/block/kv/hash/registry), a `hash()`/`hashlib` digest that a
 key-building function returns, a key-builder's return value (`cache_key()`,
 `block_key()`, or any same-file helper another key is built from), or a
 `SomethingKey(...)` constructor — when the key,

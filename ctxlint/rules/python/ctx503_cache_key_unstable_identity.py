@@ -88,6 +88,24 @@ the same name reused stale KV).
                 self, sink.node,
                 f"cache key uses `{key_text(facts, node)}`, a label that can be reused for "
                 f"different {obj.split('.')[-1]} instances; key on `{obj}.{uid}` (unique) instead")
+        # any long-lived container keyed through an object's own dunder is a memo by
+        # construction (whatever the container is called)
+        for c in facts.containers:
+            if not c.long_lived or c.kind in ("list", "deque"):
+                continue
+            for site in sorted((*c.reads, *c.inserts), key=lambda x: (x.node.lineno, x.node.col_offset)):
+                if site.key is None or site.function is None:
+                    continue
+                dunder = _dunder_use(ck, site.function, ck.closure(site.function, [site.key]))
+                if dunder is None or id(dunder[0]) in done:
+                    continue
+                node, cls, (meth, uid, attrs) = dunder
+                done.add(id(node))
+                yield facts.finding(
+                    self, site.node,
+                    f"cache key uses `{key_text(facts, node)}`, and `{cls}.{meth}` builds it from "
+                    f"{', '.join(f'`{a}`' for a in attrs)} only, leaving out `{uid}`: two different "
+                    f"{cls} objects with the same {', '.join(attrs)} share one entry; key on `.{uid}`")
         yield from self._memoized_on_label_hash(ck)
 
     @staticmethod

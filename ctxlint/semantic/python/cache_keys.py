@@ -509,22 +509,13 @@ class CacheKeyFacts:
 
     def is_cache_container(self, c) -> bool:
         """Is a container a cache: a cachetools cache, a name that says so (`CACHE_WORDS`,
-        a hint), or one used as a cache — looked up and filled by the same key in one
-        function (`setdefault` whose result is used; `if k not in c: c[k] = ...`), or
-        indexed by a digest (a hash()/hashlib value, also one a same-file helper returns)?"""
+        a hint), or one indexed by a digest (a hash()/hashlib value, also one a same-file
+        helper returns): a content-addressed cache, whatever it is called. (Being looked
+        up and filled by one key is not enough: connection pools and accumulators do
+        that too, measured on vLLM/sglang.)"""
         if c.kind.endswith("Cache") or self.is_cache_name(c.attr):
             return True
         def build():
-            facts = self.facts
-            for s in c.inserts:
-                # `c.setdefault(k, computed)` whose result is used: get-or-compute; a
-                # grouping `c.setdefault(k, []).append(x)` stores an empty display
-                if s.kind == "setdefault" and not isinstance(facts.parents.get(s.node), ast.Expr) \
-                        and s.value is not None and not _empty_display(s.value):
-                    return True
-            for s in c.inserts:
-                if s.key is not None and s.function is not None and _guarded_by_miss(facts, c, s):
-                    return True
             for s in (*c.reads, *c.inserts):
                 if s.key is not None and s.function is not None and self.digest_derived(s.function, s.key):
                     return True
@@ -736,34 +727,6 @@ class CacheKeyFacts:
         if c.scope in ("module", "class"):
             return True
         return not self.reach(fn).self_scoped
-
-
-def _empty_display(v: ast.AST) -> bool:
-    if isinstance(v, (ast.List, ast.Tuple, ast.Set)):
-        return not v.elts
-    if isinstance(v, ast.Dict):
-        return not v.keys
-    return isinstance(v, ast.Call) and not v.args and not v.keywords \
-        and isinstance(v.func, ast.Name) and v.func.id in ("list", "dict", "set", "deque", "OrderedDict")
-
-
-def _guarded_by_miss(facts: "PythonFacts", c, s) -> bool:
-    """Is insertion `s` the fill of a get-or-compute: under an `if` that tests the same key
-    in the same container (`if k not in c:` / `if c.get(k) is None:`), storing a value
-    that does not read the container (an accumulator `c[k] = c.get(k, 0) + x` reads it)?"""
-    key = ast.dump(s.key)
-    reads = [r for r in c.reads if r.function is s.function and r.key is not None and ast.dump(r.key) == key]
-    if not reads:
-        return False
-    if s.value is not None and any(r.node is n for r in c.reads for n in ast.walk(s.value)):
-        return False
-    tests = []
-    for a in facts.ancestors(s.node):
-        if a is s.function:
-            break
-        if isinstance(a, ast.If):
-            tests.append(a.test)
-    return any(r.node is n or facts.parents.get(r.node) is n for t in tests for n in ast.walk(t) for r in reads)
 
 
 def _defs_by_name(facts: "PythonFacts") -> dict[str, list[ast.AST]]:

@@ -5,8 +5,11 @@ model: facts computed once per file and reused by every analyzer). The tree is
 walked exactly once, building a parent map and a node-type index; every other
 fact (imports and qualified names, scopes, ContextVar bindings, long-lived
 containers, scope ids reachable in a function) is derived lazily from that index
-and cached on the facts object. astroid is never imported here; a rule that needs
-inference asks `facts.astroid_module()` which imports it on demand.
+and cached on the facts object. No inference engine is used: values are followed
+within the module (see `values`, `calls`, `owners`), and across the modules of one
+project only where a semantic module reads a sibling file itself (template
+environments, `semantic.jinja.call_sites`). astroid was dropped: it cost 115 s on the
+1.54M-line benchmark corpus against 7.1 s for `ast` and no rule needed its inference.
 """
 
 from __future__ import annotations
@@ -381,15 +384,6 @@ class PythonFacts:
             return cut(lines[l1 - 1], c1, c2)
         return "\n".join([cut(lines[l1 - 1], c1, None), *lines[l1:l2 - 1], cut(lines[l2 - 1], None, c2)])
 
-    def astroid_module(self):
-        """The file as an astroid module, built on first use (slow: only for inference)."""
-        def build():
-            import astroid  # heavy; imported only here
-            try:
-                return astroid.parse(self.text, path=self.path)
-            except Exception:  # astroid raises many types on odd input
-                return None
-        return self.memo("astroid", build)
 
 
 #: Per node class, the fields that can hold child nodes. `ctx` (Load/Store/Del)
