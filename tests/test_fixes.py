@@ -606,3 +606,84 @@ def test_add_noqa_in_jinja_declines_when_no_form_is_neutral(tmp_path):
     out = baseline.add_noqa([f], roots=[str(tmp_path)])
     assert tpl.read_text() == "{% raw %}\n{{ x.__class__ }}\n{% endraw %}\n"
     assert out.skipped == [f]
+
+
+# ---------------------------------------------------------------- windows and the diff
+def _apply_unified(old: str, diff: str) -> str:
+    """Apply a unified diff of one file (as `--diff` prints it) to `old`."""
+    src = old.split("\n")
+    src = [ln + "\n" for ln in src[:-1]] + ([src[-1]] if src[-1] else [])
+    out: list[str] = []
+    pos = 0
+    lines = diff.splitlines(keepends=True)
+    k = 0
+    while k < len(lines):
+        m = re.match(r"@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@", lines[k])
+        k += 1
+        if not m:
+            continue
+        start = int(m.group(1)) - (0 if m.group(2) == "0" else 1)
+        out.extend(src[pos:start])
+        pos = start
+        while k < len(lines) and not lines[k].startswith("@@"):
+            tag, body = lines[k][0], lines[k][1:]
+            if tag in " -":
+                assert src[pos] == body, (pos, src[pos], body)
+                pos += 1
+            if tag in " +":
+                out.append(body)
+            k += 1
+    out.extend(src[pos:])
+    return "".join(out)
+
+
+def test_line_map_diff_reproduces_every_round():
+    """The diff built from the rounds' edits turns the original into the result."""
+    import random
+    rnd = random.Random(7)
+    for _ in range(300):
+        text = "".join(f"l{i}\n" for i in range(rnd.randint(1, 14)))
+        lm, cur = fixers.LineMap(text), text
+        for _ in range(rnd.randint(1, 3)):
+            pts = sorted(rnd.sample(range(len(cur)), min(len(cur), 2 * rnd.randint(1, 3))))
+            edits = [Edit(pts[k], pts[k + 1], rnd.choice(["", "X", "Y\n", "\nZ\n", "Q\nR"]))
+                     for k in range(0, len(pts) - 1, 2)]
+            lm.apply(fixers._Text(cur, "text"), edits)
+            cur = fixers.apply_edits(cur, edits)
+        if cur.endswith("\n"):
+            assert _apply_unified(text, lm.unified("f", cur)) == cur
+
+
+def test_window_codemod_sees_names_outside_the_window():
+    """A fix made on a window never reuses a name the rest of the file binds, and
+    finds a module-level helper that lies outside the window (whole-module retry)."""
+    pad = "".join(f"def pad_{i}():\n    return {i}\n\n\n" for i in range(30))
+    text = ("import asyncio\n\n\n" + pad + "async def go():\n    asyncio.create_task(go())\n    await asyncio.sleep(0)\n"
+            "\n\ndef _background_tasks():\n    return 1\n")
+    rules = select_rules([], [])
+    found = [f for f in engine.lint_text("w.py", text, "python", rules, Config()) if f.code == "CTX107"]
+    assert found
+    new, n, _, _ = fixers.fix_source("w.py", text, "python", found, rules, Config(), unsafe=False)
+    assert n == 1 and "_background_tasks_1: set = set()" in new and "def _background_tasks():" in new
+    ast.parse(new)
+    with_set = text.replace("def _background_tasks():\n    return 1\n", "_running_tasks = set()\n")
+    found = [f for f in engine.lint_text("w.py", with_set, "python", rules, Config()) if f.code == "CTX107"]
+    new, n, _, _ = fixers.fix_source("w.py", with_set, "python", found, rules, Config(), unsafe=False)
+    assert n == 1 and "_running_tasks.add(task)" in new and "_background_tasks" not in new
+
+
+def test_ctx401_fix_adds_no_dependency_the_project_lacks(tmp_path):
+    """cachetools only where the project's own dependencies name it; else the
+    standard-library bounded dict."""
+    from ctxlint.fixers.python_codemods import project_depends_on
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["httpx"]\n'
+                                             '[project.optional-dependencies]\ntest = ["cachetools"]\n')
+    (tmp_path / "m.py").write_text("")
+    assert not project_depends_on(str(tmp_path / "m.py"), "cachetools")
+    (tmp_path / "requirements.txt").write_text("cachetools>=5\n")
+    assert project_depends_on(str(tmp_path / "m.py"), "cachetools")
+    case = GOLDEN / "CTX401" / "lru_registry"
+    text = (case / "input.py").read_text()
+    f = _golden_finding(case, text)
+    out = fixers.fix_text(str(tmp_path / "m.py"), text, "python", [f], unsafe=True, rules=[], config=Config())
+    assert "from cachetools import LRUCache" in out and "LRUCache(maxsize=64)" in out

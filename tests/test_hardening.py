@@ -279,3 +279,14 @@ def test_memory_guard_restores_the_limit_after_an_in_process_run():
     assert resource.getrlimit(resource.RLIMIT_AS) == before
     if Path("/proc/self/status").exists() and before[0] == resource.RLIM_INFINITY:
         assert inside[0] != resource.RLIM_INFINITY
+
+
+# --------------------------------------------------------------- templates
+@pytest.mark.parametrize("text", ["{% frobnicate x", "{% frobnicate %}{% frobnicate x\n", "{% a %}{% b x y"])
+def test_template_ending_inside_an_unknown_tag_is_a_parse_error_not_a_hang(tmp_path, text):
+    """Found by scripts/fuzz.py: a truncated template whose last tag is from an extension
+    ctxlint does not load used to loop forever at the end of the token stream."""
+    (tmp_path / "t.j2").write_text(text)
+    out = cli(["check", "--no-cache", "--output-format", "json", "t.j2"], tmp_path)  # 120 s timeout
+    assert out.returncode == 1, out.stderr
+    assert [f["code"] for f in json.loads(out.stdout)] == ["CTX000"]

@@ -176,17 +176,42 @@ def test_ctx303_needs_a_string_receiver(tmp_path):
         def c(path, user):
             fmt = open(path).read()
             return fmt.format(user=user)
+
+        def d(user):
+            # a bare parameter is the caller's string; this caller fills `a`'s with input
+            return a(input(), user)
     """})
     assert [(f.line, f.code) for f in _lint(tmp_path).findings] == [(2, "CTX303"), (9, "CTX303")]
 
 
+def test_ctx303_bare_parameter_is_the_callers_string(tmp_path):
+    # sentry_sdk.logger / haystack.logging shape: a library function formatting its
+    # caller's template is not outside text; every caller passing a class constant
+    # (crewai DatabaseError.format_error) is the author's own format string.
+    _write(tmp_path, {"f.py": """\
+        class Errors:
+            SAVE = "could not save: {}"
+
+            @classmethod
+            def format_error(cls, template: str, error: Exception) -> str:
+                return template.format(str(error))
+
+        def log(template: str, **kwargs):
+            return template.format_map(kwargs)
+
+        def save(e):
+            return Errors.format_error(Errors.SAVE, e)
+    """})
+    assert _lint(tmp_path).findings == []
+
+
 def test_fix_data_follows_the_contract(tmp_path):
     _write(tmp_path, {"f.py": """\
-        import jinja2
+        import jinja2, os
         def a(src, cfg):
             env = jinja2.Environment(autoescape=False)
             env.get_template("x.html")
-            return jinja2.Template(src).render(), cfg.get("p", "x").format_map({})
+            return jinja2.Template(src).render(), os.getenv("p", "x").format_map({})
     """})
     by_code = {f.code: f for f in _lint(tmp_path).findings}
     assert set(by_code) == {"CTX301", "CTX303", "CTX305"}
@@ -385,11 +410,15 @@ def test_ctx303_key_only_formatter_is_a_lesser_finding(tmp_path):
         from llama_index.core import PromptTemplate
         from langchain_core.prompts import PromptTemplate as LC
 
-        def a(row):
-            return PromptTemplate(row["template"])
+        def a(db):
+            return PromptTemplate(db.fetchone()["template"])
 
         def b(row):
             return LC.from_template(row["template"])
+
+        def c(question: str):
+            # no evidence of outside text: the key-only formatter is not reported
+            return PromptTemplate(question)
     """})
     by_line = {f.line: f for f in _lint(tmp_path).findings}
     assert sorted(by_line) == [5, 8]

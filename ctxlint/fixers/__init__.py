@@ -6,14 +6,24 @@ computed (Go, Jinja) or the name of a libcst codemod in
 those into new file text and writes it:
 
 * Each fix is reduced to a list of text edits on the decoded, LF-normalised text
-  the rules saw (a codemod's output is diffed line-wise against its input).
-  Fixes whose edits do not overlap are applied together; the rest wait for the
-  next round, in which the rewritten text is linted again in memory with the same
-  rules and the fixes still offered are applied — at most `MAX_ROUNDS` rounds,
-  as ruff does.
-* A rewrite must re-parse (Python `ast.parse`, Go tree-sitter without ERROR
-  nodes, Jinja `jinja2.Environment.parse`) when the original did, or the round's
-  result is dropped and a notice says so.
+  the rules saw. A Python codemod runs on a *window* of the module (the import
+  block and the one top-level statement it rewrites, `python_codemods.Window`):
+  libcst parses, resolves positions and parents for, and prints only that, and
+  the edits come from the window's own diff; a codemod that needs the whole
+  module says so (`NeedFullModule`) and runs again on it.
+* Only the findings of the first report are fixed. Fixes whose edits do not
+  overlap (and at most one per function, as fixes bind new names) are applied
+  together; the rest wait for the next round, in which the rewritten text is
+  linted again in memory. Each first-report finding is followed through the
+  edits (by line, or inside the lines a fix rewrote), so identical statements
+  are told apart; a finding whose fix was applied or refused is never tried
+  again, and one that a fix made appear is reported with a notice, never fixed
+  unasked. The count of fixes is the number applied. At most `MAX_ROUNDS` rounds.
+* A rewrite must re-parse (Python `ast.parse` of each window's result, and of
+  the whole file for other edits; Go tree-sitter without ERROR nodes; Jinja
+  `jinja2.Environment.parse`) when the original did, or it is dropped with a notice.
+* The `--diff` output is built from the edits (`LineMap`), not by comparing
+  whole files; cyclic GC is paused while fixing, as while linting.
 * Writes go through `write_atomic` (shared with `--add-noqa`): a temporary file
   in the same directory, fsynced, then `os.replace` onto the symlink's target
   (never one outside the checked tree), keeping the file's mode; `encode_like`

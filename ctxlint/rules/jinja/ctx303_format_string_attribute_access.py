@@ -21,21 +21,33 @@ class FormatStringAttributeAccess(Rule):
 Flags `fmt.format(...)` and `fmt.format_map(...)`, `string.Formatter().format(fmt, ...)`
 / `.vformat(...)`, and LangChain `PromptTemplate(template=fmt)` (default
 `template_format="f-string"`) / `PromptTemplate`/`ChatPromptTemplate.from_template(fmt)`
-when the format string comes from outside the program: read from a file, a config
-lookup, the environment or input, a request or a data record (`row["template"]`,
-`settings.system_prompt`), or built from such a string.
+when the format string comes from outside the program. That needs positive evidence:
+the value is, or is built from, input or the environment (`os.environ`, `os.getenv`,
+a pydantic `BaseSettings` field), a file, stream or database read (`open(p).read()`,
+`json.load`, `yaml.safe_load`, `cursor.fetchone()`), a parsed config file
+(`configparser`), a web request (Flask's `request`, a route handler's parameter, a
+`Request` object) or an HTTP response — followed through local names, `self.`
+attributes, the return values of this module's helpers, and the calls in this module
+that fill a parameter.
 
 Not flagged: the author's own format strings — a literal (even one with attribute
 fields such as `"{fn.__qualname__}"`), a module or class constant, an entry of a
-constant table (`LABELS[style]`), text read from the package's own files. For
-`.format()` the receiver must be known to be a string, so `PromptTemplate.format()`
-and `logging.Formatter.format()` are not flagged. A `string.Formatter` subclass
-overriding `get_field` is a sanitizer.
+constant table (`LABELS[style]`, `MappingProxyType({...})[key]`, `TABLE.get(key)`),
+text read from the package's own files — and a bare parameter of a function: a
+library helper formatting its caller's template (`logger.info(template, **kwargs)`)
+formats a developer's string, and a parameter every call here fills with a constant
+is the author's. A LangChain f-string prompt template is the exception: prompt
+templates are configuration by design (saved, loaded from files, hubs and
+registries), so a record's field (`row.template`) or a `str` parameter that no call
+here fills with the author's text is reported there too. For `.format()` the
+receiver is known to be a string because data read from outside is plain data, so
+`PromptTemplate.format()` and `logging.Formatter.format()` are not flagged. A
+`string.Formatter` subclass overriding `get_field` is a sanitizer.
 
 A LlamaIndex `PromptTemplate` built from outside text is reported with its own,
 lesser wording: its formatter substitutes only `{key}` from a dict and never walks
 attributes, so the risk is prompt text controlled by someone else, not reading
-object internals.
+object internals. Without evidence of outside text it is not reported.
 
 ## Why is this bad
 `str.format` resolves `{obj.attr}` and `{obj[key]}` in the format string, so
@@ -84,12 +96,12 @@ llama_index.core.prompts.utils.SafeFormatter (key-only substitution).
                 if fk == "plain":
                     fmt = call.args[0] if call.args else keyword_arg(call, "format_string")
                     if fmt is not None:
-                        yield from self._check(facts, cs, call, fmt, need="data",
+                        yield from self._check(facts, cs, call, fmt, need="evidence",
                                                what=f"`string.Formatter().{fn.attr}()`", fix=False)
                     continue
                 if fn.attr == "vformat":
                     continue
-                yield from self._check(facts, cs, call, fn.value, need="str" if fn.attr == "format" else "data",
+                yield from self._check(facts, cs, call, fn.value, need="evidence",
                                        what=f"`.{fn.attr}()`", fix=True)
                 continue
             lib = cs.prompt_library(fn)
@@ -101,27 +113,35 @@ llama_index.core.prompts.utils.SafeFormatter (key-only substitution).
             name = last_part(facts.qualname(fn))
             what = f"`{name}()`" if name != "from_template" else "`from_template()`"
             if PROMPT_FORMATTERS.get(lib) == "key-only":
-                if self._external(cs, src, need="data"):
+                if self._external(cs, src, need="evidence"):
                     yield facts.finding(
                         self, call,
                         f"{what} builds a prompt template from `{source_text(facts, src)}`, which comes from outside "
                         f"the program: {lib}'s formatter substitutes only `{{key}}` and cannot walk attributes, but "
                         "whoever writes that text decides the whole prompt (lesser risk; review where it comes from)")
                 continue
-            if self._external(cs, src, need="data"):
+            if self._external(cs, src, need="prompt"):
                 yield self._finding(facts, call, src, what + " (f-string template)", fix=False)
 
     def _external(self, cs, fmt, need: str) -> bool:
         """Does format string `fmt` come from outside the program (see the doc)?
-        need: "str" (a `.format()` receiver must be known to be a string read from
-        outside) or "data" (`format_map`, `string.Formatter`, a prompt class: the
-        format string must be such a string, or a record's field: `row["template"]`,
-        `settings.system_prompt`)."""
+
+        need: "evidence" (`.format()`, `format_map`, `string.Formatter`, a key-only prompt
+        class): positive evidence of outside origin is required (`CallSites.external_origin`:
+        input, environment, a file/DB/HTTP read, a parsed config file, a web request or a
+        route handler's parameter, followed through locals, helpers and this module's
+        callers); a bare parameter is the caller's, a developer's, string. Data read from
+        outside is plain data (str, numbers, lists, dicts), so a `.format()` receiver of
+        that origin is a string. "prompt" (an attribute-walking prompt class, LangChain's
+        f-string `PromptTemplate`): prompt templates are configuration by design (saved,
+        loaded from files, hubs and registries — `load_prompt`, GHSA-6qv9-48xg-fc7f), so a
+        record's field (`row["template"]`, `settings.system_prompt`) or a `str` parameter
+        that no call in this module fills with the author's own text counts as well."""
         if cs.literal_values(fmt) is not None or cs.is_trusted_source(fmt):
             return False  # the author's own text: a literal, a constant, a constant table, a package file
-        if need == "str":
-            return cs.str_evidence(fmt)
-        return cs.data_evidence(fmt)
+        if cs.external_origin(fmt):
+            return True
+        return need == "prompt" and cs.data_evidence(fmt)
 
     def _check(self, facts, cs, call, fmt, need, what, fix):
         if self._external(cs, fmt, need):

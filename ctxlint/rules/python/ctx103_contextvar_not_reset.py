@@ -7,7 +7,7 @@ import ast
 from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python import owners
-from ctxlint.semantic.python.values import module_values
+from ctxlint.semantic.python.values import CV_VALUE, module_values
 
 
 class ContextVarNotReset(Rule):
@@ -32,8 +32,15 @@ raise); a token stored on `self` and reset by the class (by `__exit__` when set 
 `__enter__`); tokens kept in a list that a `finally`/`__exit__` resets; a token
 returned, or handed to code that resets or keeps it (a function or class of this
 module is followed into: it must reset it); a setter helper whose last statement is
-the `set()`; `var.set(previous)` where `previous` was read from the same var with
-`get()` (restoring *is* the cleanup); updates of a var that another function of the
+the `set()`; a module-level API setter (returns nothing; its whole effect is binding
+ContextVars, each once, from its parameters or to fresh values: crewai
+`apply_execution_context`); `var.set(previous)` where `previous` was read from the
+same var with `get()` (restoring *is* the cleanup), or, in `__exit__`, a value that
+`__enter__` saved on `self` (`self._old.append(...)` ... `var.set(self._old.pop())`,
+sentry-sdk `Hub`); `var.set(stack[:-1])`, a part of the var's own current value (the
+pop that undoes a push binds nothing new; the push is judged on its own); a
+once-per-Context latch (`if var.get(): return` then `var.set(True)`, a constant);
+updates of a var that another function of the
 file scopes with reset-in-`finally`; clearing a var back to `None`/`False`/`0`; and
 a discarded token in code that runs in a Context of its own (a coroutine that runs
 as its own task — a route handler such as `@app.post(...)`, or a coroutine the file
@@ -91,8 +98,10 @@ leaked-request reports in Django and Starlette middleware.
         for call, fn in sets:
             if id(fn) in fresh:
                 continue
-            if owners.restores_previous(facts, call):
+            if owners.restores_previous(facts, call) or owners.puts_back_saved(facts, call):
                 continue  # putting back the saved value is the cleanup
+            if _keeps_part_of_current(values, call):
+                continue  # `var.set(stack[:-1])`: the pop that undoes a push binds nothing new
             if owners.protected(facts, call, fn):
                 continue  # a restoration inside finally/except
             var = facts.dotted(call.func.value) or facts.segment(call.func.value) or "var"
@@ -118,8 +127,10 @@ leaked-request reports in Django and Starlette middleware.
                         continue
                     if isinstance(call.args[0], ast.Constant) and call.args[0].value in (None, False, 0, ""):
                         continue  # clearing a stash back to its empty value
-                    if owners.in_tail_position(facts, stmt, fn):
+                    if owners.in_tail_position(facts, stmt, fn) or _is_setter_api(facts, fn):
                         continue  # a setter: the caller owns the scope
+                    if _is_latch(facts, values, call, fn, var_keys):
+                        continue  # a once-per-Context flag: meant to stay set
                     if _restored_later(facts, call, fn, var_keys) or var_keys & scoped:
                         continue
                     msg = (f"token of `{var}.set()` is discarded: the value stays bound after this "
@@ -176,5 +187,109 @@ def _restored_later(facts, call: ast.Call, fn, var_keys: frozenset[str]) -> bool
     if cls is not None:
         others = [m for m in values.methods(cls).values() if m is not fn]
         if owners.restores_in(facts, others, var_keys, include_reset=False) is not None:
+            return True
+    return False
+
+
+def _keeps_part_of_current(values, call: ast.Call) -> bool:
+    """Is `var.set(x)` setting the var to a *part* of its own current value: a slice or an
+    item of what `var.get()` returned (`stack = var.get(); var.set(stack[:-1])`)? That is
+    the pop of a stack discipline (crewai `pop_event_scope` undoing `push_event_scope`):
+    it binds nothing the var did not already hold, so nothing new can leak. The matching
+    push (a set of a value built from the current one plus something new) is still
+    judged on its own."""
+    arg = call.args[0]
+    if not isinstance(arg, ast.Subscript):
+        return False
+    v = values.value(arg.value)
+    return CV_VALUE in v.kinds and bool(v.vars & values.contextvar_keys(call.func.value))
+
+
+def _is_setter_api(facts, fn) -> bool:
+    """Is `fn` a module-level function whose whole effect is binding ContextVars (an API
+    setter such as crewai `apply_execution_context(ctx)` or `set_emission_counter(start)`)?
+    Shape, not name: a plain `def` at module level that returns no value, whose top-level
+    statements are only ContextVar `set()`s (each var once), calls of other such setters of
+    the module (or of an imported function, when a further `set()` follows it: the work
+    a value is bound for comes after the last set), local assignments and `if` guards
+    that only assign locals, raise or return nothing.
+    Leaving the value bound is such a function's purpose; its caller owns the scope."""
+    if not isinstance(fn, ast.FunctionDef) or facts.parents.get(fn) is not facts.tree:
+        return False
+    return _setter_shape(facts, fn, 0)
+
+
+def _setter_shape(facts, fn, depth: int) -> bool:
+    values = module_values(facts)
+    if owners.is_generator(facts, fn):
+        return False
+    for n in facts.walk(fn):
+        if isinstance(n, ast.Return) and n.value is not None and not (
+                isinstance(n.value, ast.Constant) and n.value.value is None):
+            return False
+
+    def plain(stmt) -> bool:
+        if isinstance(stmt, ast.Pass) or (isinstance(stmt, ast.Return) and stmt.value is None):
+            return True
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+            return True  # docstring
+        if isinstance(stmt, ast.Raise):
+            return True
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            return all(isinstance(t, ast.Name) for t in targets)
+        return False
+
+    seen: set[str] = set()
+    sets = 0
+    unknown_pending = False
+    for stmt in fn.body:
+        if plain(stmt):
+            continue
+        if isinstance(stmt, ast.If) and all(plain(s) for s in (*stmt.body, *stmt.orelse)):
+            continue
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            c = stmt.value
+            keys = values.contextvar_keys(c.func.value) if isinstance(c.func, ast.Attribute) else frozenset()
+            if isinstance(c.func, ast.Attribute) and c.func.attr == "set" and len(c.args) == 1 and keys:
+                if keys & seen:
+                    return False  # set twice: a set-then-clear sequence, judged as such
+                seen |= keys
+                sets += 1
+                unknown_pending = False
+                continue
+            callee = values.callee(c)
+            root = c.func
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if callee is None and isinstance(root, ast.Name) and values.binding(root) is not None \
+                    and values.binding(root)[0] != "local":
+                # a function of another module, between two sets (it cannot be the work the
+                # values are bound for, which would come after the last set)
+                unknown_pending = True
+                continue
+            if depth < 3 and isinstance(callee, ast.FunctionDef) and callee is not fn \
+                    and facts.parents.get(callee) is facts.tree and _setter_shape(facts, callee, depth + 1):
+                unknown_pending = False  # a setter call is a set
+                continue
+        return False
+    return sets > 0 and not unknown_pending
+
+
+def _is_latch(facts, values, call: ast.Call, fn, var_keys: frozenset[str]) -> bool:
+    """Is `var.set(<constant>)` the latch of a once-per-Context guard: the function first
+    returns early when the same var already holds a value (`if var.get(): return`), then
+    sets it to a constant? (crewai `utilities/env.py`: `if _emitted.get(): return;
+    _emitted.set(True)`.) The flag is meant to stay set for the rest of the Context; the
+    value is a constant, so nothing request-specific is left bound."""
+    if not isinstance(call.args[0], ast.Constant):
+        return False
+    stmt = facts.enclosing_statement(call)
+    if facts.parents.get(stmt) is not fn or stmt not in fn.body:
+        return False
+    for before in fn.body[:fn.body.index(stmt)]:
+        if isinstance(before, ast.If) and before.body and isinstance(before.body[-1], ast.Return) \
+                and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get"
+                        and values.contextvar_keys(n.func.value) & var_keys for n in ast.walk(before.test)):
             return True
     return False

@@ -29,7 +29,11 @@ OpenTelemetry API; any other object's `start_span` (a class of this module, an
 unknown receiver) is not a tracer. Not flagged: `with tracer.start_span(...)`,
 `with span:`, `trace.use_span(span, end_on_exit=True)`, `.end()` in `finally`, a span
 returned, kept in a container, or handed to code outside the module or to a class
-that ends it on every close path.
+that ends it on every close path. A span put in a plain record of this module (a class
+with no close path of its own, e.g. `_Carrier(span=span)`) is followed with the record:
+kept in a container on `self` that a method of the class takes back out and ends
+(litellm's OTel logger: `self._open_llm_calls[id] = carrier` ... `carrier.span.end()`
+in `_finish_carrier`) is handed to an owner; a record no method ends is reported.
 
 ## Why is this bad
 `start_span` (unlike `start_as_current_span` in a `with`) leaves ending to the
@@ -165,7 +169,7 @@ def _escape(facts, fn, keys: set, skip) -> str | None:
         if not (isinstance(n, (ast.Name, ast.Attribute)) and isinstance(n.ctx, ast.Load)
                 and values.binding(n) in keys):
             continue
-        p = facts.parents.get(n)
+        p = owners.call_of_arg(facts, n)
         if isinstance(p, ast.withitem) and p.context_expr is n:
             return "escaped"
         if isinstance(p, (ast.Return, ast.Yield, ast.YieldFrom)):

@@ -17,7 +17,8 @@ from ctxlint.semantic.python.tasks import (
 class TaskReferenceDiscarded(Rule):
     code = "CTX107"
     name = "task-reference-discarded"
-    summary = "asyncio.create_task()/ensure_future() result dropped: the loop holds tasks only weakly."
+    summary = ("asyncio.create_task()/ensure_future() result dropped: its exception is never retrieved, "
+               "shutdown cannot cancel or await it, and the loop holds it only weakly.")
     tokens = ("create_task", "ensure_future")
     fix_safety = SAFE
     doc = """\
@@ -38,11 +39,27 @@ Flags an asyncio Task whose only strong reference is thrown away:
   `loop.add_signal_handler(sig, lambda: asyncio.create_task(stop()))`.
 Only the plain statement gets a fix.
 
+A task created inside `__del__` is reported too: the owner is being finalised,
+so the reference cannot live on `self`, but a module-level set (what the fix
+adds) keeps it, and such a task is usually the only close of a client or
+session, so losing it leaks the connection.
+
 ## Why is this bad
-The event loop keeps only a weak reference to running tasks. A task nobody
-references can be garbage-collected before it finishes ("Task was destroyed but
-it is pending!"), silently dropping the work — a request log, a KV-cache
-write-back, a usage record — and any exception it raised is never seen.
+A dropped task costs three things, in order of how surely they happen:
+- its exception is never retrieved: nobody awaits the task, so a failure shows
+  up at best as a "Task exception was never retrieved" log line when the task
+  is collected, never as an error of the code that started it;
+- shutdown cannot cancel or await it: nothing holds it to `cancel()` or
+  `gather()`, so a write-back, a usage record or a log entry still in flight
+  when the loop stops is lost without a trace;
+- the event loop keeps only a weak reference to tasks (the `asyncio.create_task`
+  docs: "a task that isn't referenced elsewhere may get garbage collected at any
+  time, even before it's done"). In practice a task waiting on I/O is usually
+  kept alive by the I/O it waits on (the future the socket callback holds), so
+  the disappearance mid-run is the rarer hazard; it bites tasks that wait on
+  nothing external (an `asyncio.Event`, a queue only they reference).
+How much this matters depends on the work: a metrics hook that loses one data
+point costs little; a cache write-back or a client close costs much.
 
 ## Example
 ```python
@@ -98,9 +115,10 @@ of this function"); ruff RUF006; bolna-ai/bolna#462.
                            "no task is ever created (and if it were, the loop would hold it "
                            "only weakly); keep the tasks in a set or gather them")
                 else:
-                    msg = (f"comprehension of `{what}()` results is discarded; the event loop "
-                           "keeps only weak references, so the tasks can be garbage-collected "
-                           "before they finish (keep them in a set or gather them)")
+                    msg = (f"comprehension of `{what}()` results is discarded: nothing awaits the "
+                           "tasks, so their exceptions are never retrieved and shutdown cannot cancel "
+                           "or await them, and the loop holds them only weakly (keep them in a set or "
+                           "gather them)")
                 yield facts.finding(self, call, msg)
             return
         if not isinstance(value, ast.Call):
@@ -109,17 +127,15 @@ of this function"); ruff RUF006; bolna-ai/bolna#462.
             fix = Fix(description="keep the task in a module-level set until it is done",
                       safety=SAFE, codemod="keep_task_reference",
                       data={"line": value.lineno, "col": value.col_offset})
-            yield facts.finding(self, value, f"`{_what(facts, value)}()` result is discarded; the event loop "
-                                "keeps only a weak reference, so the task can be garbage-collected "
-                                "before it finishes", fix=fix)
+            yield facts.finding(self, value, f"`{_what(facts, value)}()` result is discarded"
+                                f"{_in_del(facts, value)}: {_COSTS}", fix=fix)
             return
         # `asyncio.create_task(c).add_done_callback(cb)`: the callback is held by the task,
         # not the other way round, so the task is still dropped
         inner = value.func.value if isinstance(value.func, ast.Attribute) else None
         if isinstance(inner, ast.Call) and is_task_factory_call(facts, inner):
             yield facts.finding(self, inner, f"`{_what(facts, inner)}()` result is used for one "
-                                f"`.{value.func.attr}()` call and then dropped; the event loop keeps "
-                                "only a weak reference, so the task can be garbage-collected before it finishes")
+                                f"`.{value.func.attr}()` call and then dropped{_in_del(facts, inner)}: {_COSTS}")
 
     # ---------------------------------------------------- unread local names
     def _unread_binding(self, facts, assign):
@@ -146,8 +162,7 @@ of this function"); ruff RUF006; bolna-ai/bolna#462.
                and pos(n) > pos(assign) for n in facts.walk(fn)):
             return None
         return facts.finding(self, call, f"`{_what(facts, call)}()` result is bound to `{name}`, which nothing "
-                             "reads: the reference ends with the function, and the event loop keeps only "
-                             "a weak one, so the task can be garbage-collected before it finishes")
+                             f"reads, so the reference ends with the function: {_COSTS}")
 
     # --------------------------------------------- callbacks that drop tasks
     def _scheduled_callback(self, facts, call: ast.Call):
@@ -157,13 +172,27 @@ of this function"); ruff RUF006; bolna-ai/bolna#462.
         for a in call.args:
             if is_task_factory_ref(facts, a):
                 return facts.finding(self, call, f"`{facts.dotted(a) or 'create_task'}` is scheduled through "
-                                     f"`{f.attr}()`, which drops the callback's return value: the task it "
-                                     "creates is referenced only weakly and can be garbage-collected mid-run")
+                                     f"`{f.attr}()`, which drops the callback's return value, so nothing "
+                                     f"keeps the task it creates: {_COSTS}")
             if isinstance(a, ast.Lambda) and isinstance(a.body, ast.Call) and is_task_factory_call(facts, a.body):
                 return facts.finding(self, a.body, f"the callback handed to `{f.attr}()` returns the task from "
-                                     f"`{_what(facts, a.body)}()`, and `{f.attr}()` drops it: the task is "
-                                     "referenced only weakly and can be garbage-collected mid-run")
+                                     f"`{_what(facts, a.body)}()`, and `{f.attr}()` drops it: {_COSTS}")
         return None
+
+
+#: What a dropped task costs, surest first (see the doc's "Why is this bad").
+_COSTS = ("nothing awaits the task, so its exception is never retrieved and shutdown cannot cancel "
+          "or await it; the loop holds it only weakly, so unless what it waits on keeps it alive "
+          "it can be garbage-collected mid-run")
+
+
+def _in_del(facts, node: ast.AST) -> str:
+    """" in `__del__` (keep it in a module-level set: `self` is being finalised)" when `node`
+    runs in a finaliser, else ""."""
+    fn = facts.enclosing_function(node)
+    if fn is not None and getattr(fn, "name", "") == "__del__" and facts.enclosing_class(fn) is not None:
+        return " in `__del__` (the owner is being finalised: keep the task in a module-level set)"
+    return ""
 
 
 def _what(facts, call: ast.Call) -> str:

@@ -16,8 +16,10 @@
   LangChain/LlamaIndex with `template_format="jinja2"`);
 - `literal_templates`, `render_sites`: literal template text reaching a compile
   site, and render calls with the variable names they pass;
-- `literal_values`, `is_trusted_source`, `str_evidence`, `data_evidence`: whether a
-  string expression is the developers' own text or comes from outside the program;
+- `literal_values`, `is_trusted_source`: whether a string expression is the developers'
+  own text; `external_origin`: positive evidence that it comes from outside the program
+  (input, environment, files, databases, requests); `str_evidence`, `data_evidence`: the
+  weaker "looks like data" evidence used for prompt templates, which are configuration;
 - `formatter_kind`, `prompt_library`: format strings (`string.Formatter`, and the
   prompt classes' own formatters).
 
@@ -50,6 +52,53 @@ _LC_PROMPTS = {"PromptTemplate", "ChatPromptTemplate", "SystemMessagePromptTempl
 #: "key-only": only `{key}` is substituted from a dict, attribute and index fields are
 #: left as text (llama_index.core.prompts.utils.SafeFormatter / format_string).
 PROMPT_FORMATTERS = {"langchain": "attribute-walk", "llama_index": "key-only"}
+#: Where text from outside the program enters it (CTX303 `external_origin`).
+#: Calls returning such text or data: builtins.input; os.getenv / os.environ.get (the
+#: environment); json.load / yaml.safe_load / yaml.load / yaml.full_load / tomllib.load /
+#: toml.load (a file's content, parsed); HTTP clients (requests, httpx, urllib.request.urlopen);
+#: python-dotenv `dotenv_values` (a .env file); Streamlit text widgets (what the user typed).
+EXTERNAL_CALLS = {
+    "input", "os.getenv", "os.environ.get", "os.getenvb",
+    "json.load", "yaml.safe_load", "yaml.load", "yaml.full_load", "yaml.unsafe_load", "tomllib.load", "toml.load",
+    "requests.get", "requests.post", "requests.request", "httpx.get", "httpx.post", "httpx.request",
+    "urllib.request.urlopen", "dotenv.dotenv_values", "dotenv.main.dotenv_values",
+    "streamlit.text_input", "streamlit.text_area", "streamlit.chat_input",
+}
+#: Pure transforms of text: their result comes from outside when an argument does
+#: (json/tomllib/toml `loads`, yaml.safe_load of a string, textwrap/inspect dedenting,
+#: base64 decoding, html/URL unescaping).
+_TEXT_TRANSFORMS = {"json.loads", "tomllib.loads", "toml.loads", "textwrap.dedent", "inspect.cleandoc",
+                    "base64.b64decode", "html.unescape", "urllib.parse.unquote", "urllib.parse.unquote_plus"}
+#: Objects holding text from outside: os.environ, sys.argv, sys.stdin, and the current
+#: request of Flask/Quart (flask.globals.request, quart.globals.request).
+EXTERNAL_OBJECTS = {"os.environ", "sys.argv", "sys.stdin", "flask.request", "quart.request"}
+#: Classes whose instances hold text from outside: configuration parsers (configparser),
+#: web requests (flask/werkzeug Request, starlette/fastapi Request, django HttpRequest,
+#: aiohttp web.Request), HTTP responses (requests.Response, httpx.Response) and the
+#: command line (argparse.ArgumentParser: `parse_args()` returns what the user typed).
+EXTERNAL_CLASSES = {
+    "configparser.ConfigParser", "configparser.RawConfigParser", "configparser.SafeConfigParser",
+    "flask.Request", "werkzeug.Request", "werkzeug.wrappers.Request", "quart.Request",
+    "starlette.requests.Request", "fastapi.Request", "fastapi.requests.Request",
+    "django.http.HttpRequest", "django.http.request.HttpRequest", "aiohttp.web.Request", "aiohttp.web_request.Request",
+    "requests.Response", "requests.models.Response", "httpx.Response",
+    "argparse.ArgumentParser",
+}
+#: Methods that read from a file, stream, socket or database: io (read, readline,
+#: readlines, read_text, read_bytes), socket.recv, PEP 249 DB-API cursors (fetchone,
+#: fetchmany, fetchall), encode/databases (fetch_one, fetch_all, fetch_val), asyncpg
+#: (fetchrow, fetchval). A read of the package's own files is excluded by `is_trusted_source`.
+READ_METHODS = {"read", "readline", "readlines", "read_text", "read_bytes", "recv",
+                "fetchone", "fetchmany", "fetchall", "fetch_one", "fetch_all", "fetch_val", "fetchrow", "fetchval"}
+#: Settings classes whose fields are read from environment variables and .env files when
+#: an instance is built (pydantic-settings BaseSettings; pydantic v1 pydantic.BaseSettings).
+SETTINGS_BASES = {"pydantic_settings.BaseSettings", "pydantic_settings.main.BaseSettings", "pydantic.BaseSettings"}
+#: Route-registering application classes besides Flask/Quart: FastAPI and its APIRouter
+#: (fastapi.applications.FastAPI, fastapi.routing.APIRouter); their decorated handlers'
+#: parameters are request data.
+_ROUTER_CLASSES = {"fastapi.FastAPI", "fastapi.applications.FastAPI", "fastapi.APIRouter", "fastapi.routing.APIRouter"}
+#: Read-only mapping wrappers of a literal dict (types.MappingProxyType, dict(...)).
+_MAPPING_WRAPPERS = {"types.MappingProxyType", "dict"}
 #: Framework application classes and globals whose `jinja_env` is a plain
 #: `jinja2.Environment` (flask.app.Flask.jinja_environment = templating.Environment,
 #: a jinja2.Environment subclass; quart.app.Quart likewise).
@@ -316,7 +365,8 @@ class CallSites:
 
         Resolves module constants, class constants, local names, `+` of literals,
         `"".join([...])`, `textwrap.dedent`/`inspect.cleandoc`/`.strip()`, conditional
-        expressions and subscripts of literal dicts. Returns (value, the Constant node
+        expressions, subscripts and `.get()` of constant dicts (also wrapped in
+        `MappingProxyType`/`dict`) and subscripts of constant lists/tuples. Returns (value, the Constant node
         when the value is one unmodified constant) pairs, or None when any part is not literal.
         """
         if depth > 6 or expr is None:
@@ -358,6 +408,18 @@ class CallSites:
             if isinstance(expr.func, ast.Attribute) and expr.func.attr in ("strip", "lstrip", "rstrip") and not expr.args:
                 v = self.literal_values(expr.func.value, depth + 1)
                 return None if v is None else [(getattr(s, expr.func.attr)(), None) for s, _ in v]
+            if (isinstance(expr.func, ast.Attribute) and expr.func.attr == "get" and 1 <= len(expr.args) <= 2
+                    and not expr.keywords and self._dict_literal(expr.func.value, depth) is not None):
+                # `TABLE.get(key)` / `TABLE.get(key, default)` of a constant dict
+                table = self._dict_literal(expr.func.value, depth)
+                parts = [*table.values, *expr.args[1:]]  # type: ignore[union-attr]
+                out_get: list = []
+                for v in parts:
+                    lv = self.literal_values(v, depth + 1)
+                    if lv is None:
+                        return None
+                    out_get.extend(lv)
+                return out_get or None
             if (isinstance(expr.func, ast.Attribute) and expr.func.attr == "join" and len(expr.args) == 1
                     and isinstance(expr.args[0], (ast.List, ast.Tuple))):
                 sep = self.literal_values(expr.func.value, depth + 1)
@@ -369,7 +431,16 @@ class CallSites:
         if isinstance(expr, ast.Subscript):
             base = self._dict_literal(expr.value, depth)
             if base is None:
-                return None
+                seq = self._seq_literal(expr.value, depth)
+                if seq is None:
+                    return None
+                out_seq: list = []
+                for e in seq.elts:
+                    lv = self.literal_values(e, depth + 1)
+                    if lv is None:
+                        return None
+                    out_seq.extend(lv)
+                return out_seq or None
             key = expr.slice
             if isinstance(key, ast.Constant):
                 for k, v in zip(base.keys, base.values):
@@ -420,11 +491,26 @@ class CallSites:
         return None
 
     def _dict_literal(self, expr: ast.AST, depth: int) -> ast.Dict | None:
+        """The dict literal `expr` holds: a literal, a constant bound to one, or a read-only
+        wrapper of one (`MappingProxyType({...})`, `dict({...})`)."""
         if isinstance(expr, ast.Dict):
+            return expr
+        if (isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords
+                and (self.f.qualname(expr.func) or "") in _MAPPING_WRAPPERS):
+            return self._dict_literal(expr.args[0], depth + 1)
+        if isinstance(expr, (ast.Name, ast.Attribute)) and depth < 6:
+            vals = self.values_of(expr)
+            if vals and len(vals) == 1 and not isinstance(vals[0], tuple):
+                return self._dict_literal(vals[0], depth + 1)
+        return None
+
+    def _seq_literal(self, expr: ast.AST, depth: int) -> ast.List | ast.Tuple | None:
+        """The list/tuple literal `expr` holds: a literal or a constant bound to one."""
+        if isinstance(expr, (ast.List, ast.Tuple)):
             return expr
         if isinstance(expr, (ast.Name, ast.Attribute)) and depth < 6:
             vals = self.values_of(expr)
-            if vals and len(vals) == 1 and isinstance(vals[0], ast.Dict):
+            if vals and len(vals) == 1 and isinstance(vals[0], (ast.List, ast.Tuple)):
                 return vals[0]
         return None
 
@@ -524,9 +610,9 @@ class CallSites:
         the environment or input, a config lookup with a string default
         (`cfg.get("llm", "prompt", fallback="...")`), a template-named parameter annotated
         `str` without a default, or a string built (methods, `+`, `%`, f-string) from one?
-        Strings built only from literals and code are not evidence. Used to tell
-        `fmt.format()` on such a string from `.format()` of other objects
-        (logging.Formatter, PromptTemplate) and from developer-built format strings."""
+        Strings built only from literals and code are not evidence. Weaker than
+        `external_origin` (a bare parameter counts): used, through `data_evidence`, for
+        prompt-template sources only, which are configuration by design."""
         if depth > 5 or expr is None:
             return False
         if isinstance(expr, ast.JoinedStr):
@@ -579,22 +665,8 @@ class CallSites:
         fn = self.f.parents.get(self.f.parents.get(arg))
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return False
-        params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]]
-        method = self._is_method(fn)
         seen = False
-        for call in self.f.nodes(ast.Call):
-            f = call.func
-            if isinstance(f, ast.Name) and f.id == fn.name:
-                shift = 0
-            elif (isinstance(f, ast.Attribute) and f.attr == fn.name and isinstance(f.value, ast.Name)
-                  and self._is_instance_ref(f.value)):
-                shift = 1 if method else 0
-            else:
-                continue
-            val = keyword_arg(call, arg.arg)
-            if val is None and arg.arg in params:
-                i = params.index(arg.arg) - shift
-                val = call.args[i] if 0 <= i < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[: i + 1]) else None
+        for val in self._call_site_args(fn, arg):
             if val is None:
                 return False
             if self.literal_values(val) is None and not self.is_trusted_source(val):
@@ -632,6 +704,213 @@ class CallSites:
             return any(not isinstance(v, tuple) and isinstance(v, (ast.Subscript, ast.Attribute))
                        and self.data_evidence(v) for v in vals)
         return False
+
+    def external_origin(self, expr: ast.AST, depth: int = 0) -> bool:
+        """Positive evidence that `expr` holds text from outside the program (CTX303).
+
+        True when the value is, or is built from (`+`, `%`, f-string, a method call on,
+        a _TEXT_TRANSFORMS call of, a field `x["k"]` / `x.k` / `x.get("k")` of), one of: a call in EXTERNAL_CALLS (input,
+        environment, a parsed file, an HTTP response); an object in EXTERNAL_OBJECTS
+        (`os.environ`, Flask's `request`); a file, stream or database read (READ_METHODS on
+        anything but the package's own files); an instance of EXTERNAL_CLASSES (a config
+        parser, a web request, an HTTP response: a parameter annotated with one or a value
+        built by one); a parameter of a web route handler (Flask/Quart view, FastAPI route);
+        the return value of a function of this module that returns such a value; or a
+        parameter that some call of its function in this module fills with such a value.
+        Followed through local names, `self.` attributes and module names. A bare parameter
+        with no such caller is the caller's (a developer's) text: not evidence. Never
+        decided by what a name is called."""
+        if depth > 6 or expr is None:
+            return False
+        d = depth + 1
+        if isinstance(expr, ast.JoinedStr):
+            return any(isinstance(v, ast.FormattedValue) and self.external_origin(v.value, d) for v in expr.values)
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Mod)):
+            return self.external_origin(expr.left, d) or self.external_origin(expr.right, d)
+        if isinstance(expr, ast.IfExp):
+            return self.external_origin(expr.body, d) or self.external_origin(expr.orelse, d)
+        if isinstance(expr, ast.BoolOp):
+            return any(self.external_origin(v, d) for v in expr.values)
+        if isinstance(expr, ast.Await):
+            return self.external_origin(expr.value, d)
+        q = self.f.qualname(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
+        if q in EXTERNAL_OBJECTS:
+            return True
+        if isinstance(expr, ast.Call):
+            fq = self.f.qualname(expr.func) or ""
+            if fq in EXTERNAL_CALLS:
+                # a loader of the package's own file (`json.load(open(HERE / "p.json"))`) is the author's text
+                return not any(self._package_file(a) for a in expr.args)
+            if fq in EXTERNAL_CLASSES or self._settings_class(expr.func):
+                return True
+            if (fq == "str" or fq in _TEXT_TRANSFORMS) and expr.args:
+                return self.external_origin(expr.args[0], d)
+            if fq in ("open", "io.open", "codecs.open") and expr.args:
+                return not self._package_file(expr.args[0])  # a file handle: iterating it reads the file
+            if isinstance(expr.func, ast.Attribute):
+                attr = expr.func.attr
+                if attr in READ_METHODS:
+                    return not (self.is_trusted_source(expr) or self._package_file(expr.func.value))
+                if self.external_origin(expr.func.value, d):
+                    # a method of outside data returns outside data: `request.get_json()`,
+                    # `cfg.get("llm", "prompt")`, `text.strip()`, `resp.json()`
+                    return True
+            local = self._local_function(expr.func)
+            if local is not None and depth < 4:
+                return any(isinstance(r, ast.Return) and r.value is not None and self.external_origin(r.value, d)
+                           for r in self._own_returns(local))
+            return False
+        if isinstance(expr, ast.Subscript):
+            return self.external_origin(expr.value, d)
+        if isinstance(expr, (ast.Name, ast.Attribute)):
+            vals = self.values_of(expr)
+            if not vals:
+                if isinstance(expr, ast.Attribute):
+                    return self.external_origin(expr.value, d)
+                return False
+            for v in vals:
+                if isinstance(v, tuple):
+                    if v[0] == "param" and self._external_param(v[1], depth):
+                        return True
+                    if v[0] == "opaque" and isinstance(v[1], (ast.For, ast.AsyncFor, ast.comprehension)) \
+                            and self.external_origin(v[1].iter, d):
+                        return True
+                    if v[0] == "opaque" and isinstance(v[1], (ast.With, ast.AsyncWith)):
+                        continue
+                    continue
+                if self.external_origin(v, d):
+                    return True
+        return False
+
+    def _package_file(self, expr: ast.AST, depth: int = 0) -> bool:
+        """Does `expr` (a path, an open file) name one of the package's own files: built
+        from `__file__`/`__name__`/`__package__` or importlib.resources, directly or through
+        the names it uses (a `with open(...) as fh` binding included)?"""
+        if depth > 3 or expr is None:
+            return False
+        if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+            return self._project_file(expr.value)
+        for n in ast.walk(expr):
+            if isinstance(n, ast.Name) and n.id in ("__file__", "__name__", "__package__"):
+                return True
+            if isinstance(n, ast.Call) and (self.f.qualname(n.func) or "").startswith(("importlib.resources", "importlib_resources")):
+                return True
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+                vals = self.values_of(n) or ()
+                if vals and all(isinstance(v, tuple) and v[0] == "param" for v in vals):
+                    # a helper's path parameter: every call in this module passes one of the package's files
+                    fn = self.f.parents.get(self.f.parents.get(vals[0][1]))
+                    args = self._call_site_args(fn, vals[0][1]) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
+                    if args and all(a is not None and self._package_file(a, depth + 1) for a in args):
+                        return True
+                for v in vals:
+                    if isinstance(v, tuple):
+                        if v[0] == "opaque" and isinstance(v[1], (ast.With, ast.AsyncWith)) and any(
+                                self._package_file(i.context_expr, depth + 1) for i in v[1].items
+                                if i.optional_vars is not None and any(
+                                    isinstance(x, ast.Name) and x.id == n.id for x in ast.walk(i.optional_vars))):
+                            return True
+                    elif self._package_file(v, depth + 1):
+                        return True
+        return False
+
+    def _project_file(self, text: str) -> bool:
+        """Is literal path `text` a relative path naming a file that ships with the checked
+        code: it exists under the checked file's directory or one of its ancestors (a
+        data file of the source tree, read relative to the project root)?"""
+        if not text or len(text) > 255 or "\n" in text or text.startswith(("/", "~")) or "://" in text:
+            return False
+        here = self.path.resolve().parent
+        try:
+            return any((a / text).is_file() for a in (here, *list(here.parents)[:6]))
+        except (OSError, ValueError):
+            return False
+
+    def _settings_class(self, func: ast.AST, depth: int = 0) -> bool:
+        """Is `func` a settings class that loads its fields from the environment and .env
+        files at runtime (a subclass of one in SETTINGS_BASES, defined here or imported)?"""
+        if depth > 4:
+            return False
+        if (self.f.qualname(func) or "") in SETTINGS_BASES:
+            return True
+        if isinstance(func, ast.Name):
+            for c in self.f.nodes(ast.ClassDef):
+                if c.name == func.id and any(self._settings_class(b, depth + 1) for b in c.bases):
+                    return True
+        return False
+
+    def _own_returns(self, fn) -> list:
+        """The `return` statements of `fn` itself (not of functions nested in it)."""
+        out = []
+        stack = list(fn.body)
+        while stack:
+            n = stack.pop()
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                continue
+            if isinstance(n, ast.Return):
+                out.append(n)
+            stack.extend(ast.iter_child_nodes(n))
+        return out
+
+    def _external_param(self, arg: ast.arg, depth: int) -> bool:
+        """Is parameter `arg` external data: annotated with an EXTERNAL_CLASSES type, a
+        parameter of a web route handler, or filled with external data by some call of
+        its function in this module?"""
+        fn = self.f.parents.get(self.f.parents.get(arg))
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False
+        ann = arg.annotation
+        if ann is not None:
+            base = ann.slice if isinstance(ann, ast.Subscript) and ast.unparse(ann.value).endswith("Optional") else ann
+            if (self.f.qualname(base) or "") in EXTERNAL_CLASSES or self._settings_class(base):
+                return True
+        if self._is_method(fn) and [*fn.args.posonlyargs, *fn.args.args][0] is arg:
+            return False  # self / cls
+        if self._route_handler(fn):
+            return True
+        if depth >= 4:
+            return False
+        return any(v is not None and self.external_origin(v, depth + 2) for v in self._call_site_args(fn, arg))
+
+    def _route_handler(self, fn) -> bool:
+        """A Flask/Quart view or a FastAPI route handler (`@app.get(...)` / `@router.post(...)`
+        on an object built by a _ROUTER_CLASSES class): its parameters carry request data."""
+        if self._flask_view(fn):
+            return True
+        for dec in fn.decorator_list:
+            f = dec.func if isinstance(dec, ast.Call) else dec
+            if isinstance(f, ast.Attribute) and f.attr in _VIEW_DECORATORS | {"api_route", "websocket"}:
+                vals = self.values_of(f.value) if isinstance(f.value, (ast.Name, ast.Attribute)) else None
+                if any(isinstance(v, ast.Call) and (self.f.qualname(v.func) or "") in _ROUTER_CLASSES for v in vals or ()):
+                    return True
+        return False
+
+    def _call_site_args(self, fn, arg: ast.arg) -> list:
+        """The expressions the calls of `fn` in this module pass for parameter `arg` (None for a
+        call that passes nothing for it or passes it through `*args`/`**kwargs`). Calls are
+        `fn(...)` for a module function, `self.fn(...)` / `cls.fn(...)` / `Class.fn(...)` for a
+        method of this module's class."""
+        params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]]
+        method = self._is_method(fn)
+        owner = self.f.parents.get(fn)
+        out: list = []
+        for call in self.f.nodes(ast.Call):
+            f = call.func
+            if isinstance(f, ast.Name) and f.id == fn.name and not isinstance(owner, ast.ClassDef):
+                shift = 0
+            elif isinstance(f, ast.Attribute) and f.attr == fn.name and isinstance(f.value, ast.Name) and (
+                    self._is_instance_ref(f.value)
+                    or (isinstance(owner, ast.ClassDef) and f.value.id == owner.name)):
+                shift = 1 if method else 0
+            else:
+                continue
+            val = keyword_arg(call, arg.arg)
+            if val is None and arg.arg in params:
+                i = params.index(arg.arg) - shift
+                val = call.args[i] if 0 <= i < len(call.args) and not any(
+                    isinstance(a, ast.Starred) for a in call.args[: i + 1]) else None
+            out.append(val)
+        return out
 
     # ----------------------------------------------------------- environments
     def _class_kind(self, name: str, depth: int = 0) -> str | None:

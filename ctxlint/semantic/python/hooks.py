@@ -129,15 +129,22 @@ def owner_chain(facts, expr: ast.AST) -> str | None:
 
 def runs_model_after(facts, fn: ast.AST, call: ast.Call) -> bool:
     """After registering `call`, does `fn` call the hooked module itself, or an object
-    that owns it (`self.model(x)` after `self.model.layers[i].register_forward_hook(...)`)?
-    Calling a method of it (`model.get_input_embeddings()`) is not running it."""
+    that owns it (`self.model(x)` after `self.model.layers[i].register_forward_hook(...)`),
+    or hand either to a callable positionally (`body(self.model)`)? Calling a method of
+    it (`model.get_input_embeddings()`) is not running it."""
     target = owner_chain(facts, call.func.value)
     if not target or target in ("self", "cls"):
         return False
+    def owns(t: str | None) -> bool:
+        return bool(t) and t not in ("self", "cls") and (target == t or target.startswith(t + "."))
+
     for n in facts.walk(fn):
         if isinstance(n, ast.Call) and n is not call and getattr(n, "lineno", 0) >= call.lineno:
-            t = facts.dotted(n.func)
-            if t and t not in ("self", "cls") and (target == t or target.startswith(t + ".")):
+            if owns(facts.dotted(n.func)):
+                return True
+            # The hooked model handed to a callable that runs it (`body(self.base_model)`,
+            # `trainer.step(model)`): the call may run it; its hooks fire per call.
+            if any(owns(facts.dotted(a)) for a in n.args):
                 return True
     return False
 

@@ -366,13 +366,86 @@ def handoff(facts: PythonFacts, call: ast.Call, arg: ast.AST, release: Release, 
         p = _param_for(init, call, arg, method=True)
         if p is None:
             return Handoff(ESCAPED, defn)
-        return _class_takes(facts, defn, init, p, release, depth)
+        h = _class_takes(facts, defn, init, p, release, depth)
+        if h.kind == NOT_RELEASED and _is_record(values, defn):
+            # a plain record (`_Carrier(span=span)`, no close path of its own) keeps the
+            # resource without ending it: the instance now carries it, so its owner is
+            # whoever keeps the instance. (A class with a close path took ownership: if
+            # that path does not release, that is the finding.)
+            carried = holder_fate(facts, call, release, depth)
+            if carried.kind in (RELEASED, ESCAPED):
+                return carried
+        return h
     method = facts.enclosing_class(defn) is not None and facts.parents.get(defn) is facts.enclosing_class(defn) \
         and isinstance(call.func, ast.Attribute)
     p = _param_for(defn, call, arg, method=method)
     if p is None:
         return Handoff(ESCAPED, defn)
     return _function_takes(facts, defn, p, release, depth)
+
+
+def _is_record(values: ModuleValues, cls: ast.ClassDef) -> bool:
+    """A class with no close path (`close`/`aclose`/`__exit__`/`__aexit__`/`__del__`, an
+    iterator's `__next__`/`__anext__`) in it or its module bases: it only carries data."""
+    for c in (*values.bases(cls), cls):
+        if any(n in values.methods(c) for n in (*EARLY_EXIT_METHODS, *EXHAUSTION_METHODS)):
+            return False
+    return True
+
+
+def call_of_arg(facts: PythonFacts, node: ast.AST) -> ast.AST | None:
+    """The parent of `node`, with a keyword argument lifted to its call (`f(x=node)` -> the
+    `f(...)` call), so `node in call.args or any(k.value is node ...)` can be asked of it."""
+    p = facts.parents.get(node)
+    if isinstance(p, ast.keyword):
+        p = facts.parents.get(p)
+    return p
+
+
+def holder_fate(facts: PythonFacts, make: ast.Call, release: Release, depth: int = 0) -> Handoff:
+    """Where the object built by `make` (a class of this module that keeps a resource on an
+    attribute but never releases it itself: a carrier/record) goes, as the owner of the
+    resource it carries. RELEASED when it is stored on `self` (an attribute or a container
+    attribute, `self._open[k] = carrier`) and some method of that class releases what it
+    takes back out (`c = self._open.pop(k)` ... `c.span.end()`, also through a helper it
+    passes `c` to), or handed to a function that does; ESCAPED when it is returned,
+    yielded or handed to code outside the module; NOT_RELEASED otherwise.
+    (litellm's OTel logger keeps `_LLMCallSpan(span=...)` in `self._open_llm_calls` and
+    ends the span in `_finish_carrier`.)"""
+    values = module_values(facts)
+    p = call_of_arg(facts, make)
+    if isinstance(p, (ast.Return, ast.Yield, ast.YieldFrom)):
+        return Handoff(ESCAPED)
+    if isinstance(p, ast.Call) and (make in p.args or any(k.value is make for k in p.keywords)):
+        if depth > 3:
+            return Handoff(ESCAPED)
+        return handoff(facts, p, make, release, depth + 1)
+    if isinstance(p, (ast.Assign, ast.AnnAssign)) and p.value is make:
+        targets = p.targets if isinstance(p, ast.Assign) else [p.target]
+        if len(targets) != 1:
+            return Handoff(NOT_RELEASED)
+        t = targets[0]
+        if isinstance(t, ast.Subscript):
+            t = t.value
+        b = values.binding(t)
+        if b is None:
+            return Handoff(NOT_RELEASED)
+        if b[0] == "attr":
+            cls = facts.enclosing_class(make)
+            if cls is None or depth > 1:
+                return Handoff(ESCAPED)  # (deeper: as `_onward` treats a store; bounds recursion)
+            kind, rel = class_releases_attrs(facts, cls, {b}, release)
+            return Handoff(kind, cls, rel)
+        fn = facts.enclosing_function(make)
+        if isinstance(t, ast.Name) and fn is not None and b[0] == "local" and depth <= 3:
+            keys = refs(values, fn, b)
+            rel = _releases(values, fn, keys, release)
+            if rel:
+                return Handoff(RELEASED, fn, rel[0])
+            on = _onward(facts, fn, keys, release, depth + 1)
+            if on is not None:
+                return on
+    return Handoff(NOT_RELEASED)
 
 
 def _uses(values: ModuleValues, fn: ast.AST, keys: set[tuple]) -> list[ast.AST]:
@@ -410,7 +483,7 @@ def _onward(facts: PythonFacts, fn: ast.AST, keys: set[tuple], release: Release,
     best: Handoff | None = None
     rank = {NOT_RELEASED: 0, EXHAUSTION_ONLY: 0, ACROSS_YIELD: 0, BORROWED: 1, ESCAPED: 2, RELEASED: 3}
     for u in _uses(values, fn, keys):
-        p = facts.parents.get(u)
+        p = call_of_arg(facts, u)
         h = None
         if isinstance(p, (ast.Return, ast.Yield, ast.YieldFrom)):
             h = Handoff(ESCAPED)
@@ -490,7 +563,7 @@ def class_releases_attrs(facts: PythonFacts, cls: ast.ClassDef, attrs: set[tuple
             releasing[id(m)] = rel[0]
             continue
         for u in _uses(values, m, keys):
-            p = facts.parents.get(u)
+            p = call_of_arg(facts, u)
             if isinstance(p, (ast.Return, ast.Yield)) or (
                     isinstance(p, ast.Call) and (u in p.args or any(k.value is u for k in p.keywords))
                     and handoff(facts, p, u, release, 2).kind in (ESCAPED, RELEASED)):
@@ -583,17 +656,84 @@ def restores_previous(facts: PythonFacts, set_call: ast.Call) -> bool:
     fn = facts.enclosing_function(set_call)
     cls = facts.enclosing_class(set_call)
     if fn is not None and cls is not None and fn in exit_closure(facts, cls):
-        enter = [m for name in ENTER_METHODS if (m := values.lookup_method(cls, name)) is not None]
-        scope = {id(f) for m in enter for f in values.self_closure(m)}
-        return any(id(f) in scope and values.contextvar_keys(c.func.value) & var_keys
-                   for c, f in contextvar_sets(facts))
+        return _enter_sets(facts, cls, var_keys)
     return False
+
+
+def _enter_sets(facts: PythonFacts, cls: ast.ClassDef, var_keys: frozenset[str]) -> bool:
+    """Does what `cls`'s `__enter__`/`__aenter__` runs set one of the ContextVars `var_keys`?"""
+    values = module_values(facts)
+    scope = {id(f) for f in enter_closure(facts, cls)}
+    return any(id(f) in scope and values.contextvar_keys(c.func.value) & var_keys
+               for c, f in contextvar_sets(facts))
+
+
+def enter_closure(facts: PythonFacts, cls: ast.ClassDef) -> list[ast.AST]:
+    """What runs when `cls`'s with-block starts: `__enter__`/`__aenter__` and the methods they call."""
+    values = module_values(facts)
+    out: list[ast.AST] = []
+    for name in ENTER_METHODS:
+        m = values.lookup_method(cls, name)
+        if m is not None:
+            out.extend(x for x in values.self_closure(m) if x not in out)
+    return out
+
+
+def saved_on_enter(facts: PythonFacts, cls: ast.ClassDef) -> set[tuple]:
+    """Bindings `("attr", ...)` of the `self` attributes that what `__enter__` runs saves a
+    value into: assigns (`self._prev = ...`) or pushes onto (`self._old.append(...)`).
+    (`__init__` does not count: a value captured at construction is not the one the
+    with-block replaces.)"""
+    def compute():
+        values = module_values(facts)
+        out: set[tuple] = set()
+        for m in enter_closure(facts, cls):
+            for n in facts.walk(m, into_defs=True):
+                targets: list[ast.AST] = []
+                if isinstance(n, (ast.Assign, ast.AnnAssign)):
+                    targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+                elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.args \
+                        and n.func.attr in ("append", "appendleft", "insert", "push", "put"):
+                    targets = [n.func.value]
+                for t in targets:
+                    if isinstance(t, ast.Subscript):
+                        t = t.value
+                    if isinstance(t, ast.Attribute):
+                        b = values.binding(t)
+                        if b is not None and b[0] == "attr":
+                            out.add(b)
+        return out
+    return facts.memo(f"owners.saved_on_enter:{id(cls)}", compute)
+
+
+def puts_back_saved(facts: PythonFacts, set_call: ast.Call) -> bool:
+    """Is `var.set(x)`, run by a class's `__exit__`, putting back a value that `__enter__`
+    saved on `self` (`self._old.append(Hub.current)` ... `old = self._old.pop();
+    var.set(old)`) while `__enter__` also sets `var`? That is the save/restore pair of a
+    re-entrant context manager (sentry-sdk `Hub.__enter__`/`__exit__`), whatever the saved
+    value was read through (a property, a helper that calls `var.get()`)."""
+    if not (isinstance(set_call.func, ast.Attribute) and set_call.args):
+        return False
+    values = module_values(facts)
+    fn = facts.enclosing_function(set_call)
+    cls = facts.enclosing_class(set_call)
+    if fn is None or cls is None or fn not in exit_closure(facts, cls):
+        return False
+    saved = saved_on_enter(facts, cls)
+    if not saved:
+        return False
+    keys: set[tuple] = set()
+    for b in saved:
+        keys |= refs(values, fn, b)
+    return reads(values, set_call.args[0], keys) \
+        and _enter_sets(facts, cls, values.contextvar_keys(set_call.func.value))
 
 
 def undoes_in(facts: PythonFacts, scopes: Iterable[ast.AST], var_keys: frozenset[str]) -> ast.Call | None:
     """In `scopes` (what a class's `__exit__` runs): a `reset(...)` of one of the ContextVars
     `var_keys`, or a `set()` of it back to a value read from it with `get()` (wherever it was
-    read: saved in `__init__` and put back on exit is an undo too). None when nothing undoes it."""
+    read: saved in `__init__` and put back on exit is an undo too), or back to a value
+    `__enter__` saved on `self` (`puts_back_saved`). None when nothing undoes it."""
     values = module_values(facts)
     for s in scopes:
         for n in facts.walk(s, into_defs=True):
@@ -603,6 +743,8 @@ def undoes_in(facts: PythonFacts, scopes: Iterable[ast.AST], var_keys: frozenset
                     return n
                 v = values.value(n.args[0])
                 if CV_VALUE in v.kinds and v.vars & var_keys:
+                    return n
+                if puts_back_saved(facts, n):
                     return n
     return None
 
@@ -616,7 +758,8 @@ def restores_in(facts: PythonFacts, scopes: Iterable[ast.AST], var_keys: frozens
         for n in facts.walk(s, into_defs=True):
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("set", "reset") \
                     and n.args and values.contextvar_keys(n.func.value) & var_keys:
-                if (include_reset and n.func.attr == "reset") or (n.func.attr == "set" and restores_previous(facts, n)):
+                if (include_reset and n.func.attr == "reset") or (n.func.attr == "set" and (
+                        restores_previous(facts, n) or puts_back_saved(facts, n))):
                     return n
     return None
 
