@@ -318,6 +318,8 @@ RULE_GAPS: dict[str, str] = {}
 NO_FIX: dict[str, str] = {
     "CTX103/bad/enter_without_exit_reset.py": "the rule offers no fix (the value is set in a start hook)",
     "CTX103/bad/token_never_reset.py": "the rule offers no fix",
+    "CTX103/bad/enter_saves_previous_but_exit_drops_it.py":
+        "the fix declines: the set() is in __enter__, its value must outlive the method",
     "CTX103/bad/walrus_reset_not_finally.py": "the rule offers no fix",
     "CTX104/bad/restore_by_second_attach.py": "the rule offers no fix",
     "CTX103/bad/enter_applies_captured_pairs.py": "no fix inside __enter__: the undo belongs in __exit__",
