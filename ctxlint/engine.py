@@ -38,8 +38,8 @@ SUFFIX_LANGUAGE: dict[str, str] = {
     ".j2": "jinja", ".jinja": "jinja", ".jinja2": "jinja",
 }
 LANGUAGE_MODULES: dict[str, str] = {
-    "python": "ctxlint.languages.python",
-    "go": "ctxlint.languages.go",
+    "python": "ctxlint.semantic.python.facts",
+    "go": "ctxlint.semantic.go.facts",
     "jinja": "ctxlint.semantic.jinja.templates",
 }
 #: Suffixes of files under a template directory that are linted as Jinja.
@@ -364,7 +364,7 @@ def lint_text(display: str, text: str, language: str, rules: list, config: Confi
     findings = _per_file_ignores(findings, display, config)
     findings, sups = apply_suppressions(findings, text, language)
     if any(r.code == "CTX001" for r in rules):
-        from ctxlint.rules.meta import unused_suppressions
+        from ctxlint.rules.common.ctx001_unused_noqa import unused_suppressions
         findings.extend(unused_suppressions(display, sups, {r.code for r in rules}, text))
     findings.sort(key=Finding.sort_key)
     return (findings, sups) if with_suppressions else findings
@@ -376,8 +376,9 @@ def _syntax_only(display: str, text: str, language: str, config: Config) -> list
         from ctxlint.languages.python import parse
         err = parse(display, text)[1]
     elif language == "go":
-        from ctxlint.languages import go
-        err = go.parse_error(go.facts_for(display, text, config))
+        from ctxlint.languages.go import parse_error
+        from ctxlint.semantic.go.facts import facts_for
+        err = parse_error(facts_for(display, text, config))
     else:
         return _language_module(language).lint(display, text, [], config)
     return [err] if err is not None else []

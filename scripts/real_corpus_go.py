@@ -151,7 +151,7 @@ def mutants(trees: list[Path], limit: int) -> int:
     sys.path.insert(0, str(ROOT))
     from ctxlint import engine
     from ctxlint.config import Config
-    from ctxlint.languages import go as golang
+    from ctxlint.semantic.go import facts as golang
     from ctxlint.rules import select_rules
 
     rules = [r for r in select_rules(["CTX101"], [])]

@@ -72,7 +72,7 @@ def test_golden(case: Path):
 
 
 def test_golden_covers_every_codemod():
-    from ctxlint.fixers.python_codemods import CODEMODS
+    from ctxlint.fixers.codemods import CODEMODS
     used = {json.loads((c / "fix.json").read_text())["codemod"] for c in GOLDEN_CASES}
     assert set(CODEMODS) <= used, f"codemods without a golden case: {sorted(set(CODEMODS) - used)}"
 

@@ -18,7 +18,7 @@ from conftest import CORPUS, ROOT, SHARED_CASES
 
 from ctxlint import engine
 from ctxlint.config import Config
-from ctxlint.languages import go
+from ctxlint.semantic.go import facts as go
 from ctxlint.rules import select_rules
 from ctxlint.semantic.go import facts as gofacts
 

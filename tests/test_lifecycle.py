@@ -12,7 +12,7 @@ import pytest
 
 from ctxlint import engine
 from ctxlint.config import Config
-from ctxlint.languages import python as py
+from ctxlint.semantic.python import facts as py
 from ctxlint.rules import select_rules
 
 CODES = ["CTX103", "CTX104", "CTX105", "CTX106", "CTX107", "CTX108", "CTX109", "CTX203", "CTX204", "CTX205"]

@@ -15,7 +15,7 @@ import pytest
 
 from ctxlint import fixers
 from ctxlint.config import Config
-from ctxlint.languages import python as py
+from ctxlint.semantic.python import facts as py
 from ctxlint.rules import Rule, all_rules, facts_language, select_rules
 
 CODES = ["CTX203", "CTX204", "CTX205", "CTX206", "CTX407"]

@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from ctxlint.fixers.base import FixNotApplicable, NeedFullModule, edits_between  # noqa: F401  (re-exported)
 from ctxlint.findings import SAFE, Edit, Finding
 
 #: At most this many lint-and-fix rounds per file (ruff uses 100; each round
@@ -72,10 +73,6 @@ class FixOutcome:
     diff: str = ""
     notices: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
-
-
-class FixNotApplicable(Exception):
-    """A codemod cannot rewrite this code safely (the message says why)."""
 
 
 def wanted(finding: Finding, unsafe: bool) -> bool:
@@ -119,32 +116,6 @@ def _go_tree(text: str):
 
 
 # ------------------------------------------------------------- edits
-def edits_between(old: str, new: str) -> list[Edit]:
-    """Line-wise edits that turn `old` into `new` (offsets into `old`).
-
-    The common leading and trailing lines are cut off first, so only the changed
-    middle is compared (`difflib` is quadratic in the worst case)."""
-    a = old.split("\n")
-    b = new.split("\n")
-    a = [ln + "\n" for ln in a[:-1]] + ([a[-1]] if a[-1] else [])
-    b = [ln + "\n" for ln in b[:-1]] + ([b[-1]] if b[-1] else [])
-    lo = 0
-    while lo < len(a) and lo < len(b) and a[lo] == b[lo]:
-        lo += 1
-    hi_a, hi_b = len(a), len(b)
-    while hi_a > lo and hi_b > lo and a[hi_a - 1] == b[hi_b - 1]:
-        hi_a -= 1
-        hi_b -= 1
-    starts = [0]
-    for ln in a:
-        starts.append(starts[-1] + len(ln))
-    out = []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a[lo:hi_a], b[lo:hi_b], autojunk=False).get_opcodes():
-        if op != "equal":
-            out.append(Edit(starts[lo + i1], starts[lo + i2], "".join(b[lo + j1:lo + j2])))
-    return out
-
-
 def _conflict(a: Edit, b: Edit, line_of=None) -> bool:
     """Do two edits (of different fixes) overlap, touch or come within a line of
     each other? Near counts: two fixes that each insert a block at neighbouring
@@ -170,12 +141,6 @@ def apply_edits(text: str, edits: Iterable[Edit]) -> str:
         pos = e.end
     out.append(text[pos:])
     return "".join(out)
-
-
-class NeedFullModule(Exception):
-    """A codemod run on a window of a module (the enclosing top-level statement and
-    the import block) needs the whole module: a name, helper or definition it looks
-    for may lie outside the window. The fixer runs it again on the whole file."""
 
 
 class _Text:
@@ -292,7 +257,7 @@ def _fix_edits(rt: "_Text", finding: Finding, path: str, full_ctx) -> list[Edit]
         return list(fix.edits)
     if rt.language != "python":
         raise FixNotApplicable(f"no codemod for {rt.language}")
-    from ctxlint.fixers import python_codemods
+    from ctxlint.fixers import codemods as python_codemods
     data = dict(fix.data)
     # The finding's end disambiguates anchors that start at the same place
     # (`Template(s).render()`); libcst columns are 0-based, findings' 1-based.

@@ -1,7 +1,7 @@
 """CTX110 codemod: move a stream's release into `finally` around its loop.
 
 Registered as `stream_release_finally` in `python_codemods.CODEMODS` (this module
-is imported at the end of `python_codemods`).
+is imported by `ctxlint.fixers.codemods`).
 
 data:
     line, col        the acquiring call (`await pool.acquire()`, `client.send(req, stream=True)`),
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ctxlint.fixers import FixNotApplicable
+from ctxlint.fixers.base import FixNotApplicable
 from ctxlint.fixers.python_codemods import ModuleContext, codemod
 
 

@@ -12,15 +12,14 @@ Unsafe (the reader no longer sees the dropped fields). Refused (FixNotApplicable
 when the class is not at the anchor, already defines a pickling dunder, uses
 `__slots__`, or its body is on the `class` line.
 
-Registered in `python_codemods.CODEMODS` when imported; `python_codemods`
-imports this module at its end (as it does `ctx110_codemod`).
+Registered in `python_codemods.CODEMODS` when `ctxlint.fixers.codemods` imports it.
 """
 
 from __future__ import annotations
 
 import libcst as cst
 
-from ctxlint.fixers import FixNotApplicable
+from ctxlint.fixers.base import FixNotApplicable
 from ctxlint.fixers.python_codemods import ModuleContext, codemod, names_in, stmt
 
 _DUNDERS = ("__getstate__", "__setstate__", "__reduce__", "__reduce_ex__")

@@ -29,7 +29,7 @@ from typing import Callable, Iterable, Sequence
 import libcst as cst
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
 
-from ctxlint.fixers import FixNotApplicable, NeedFullModule
+from ctxlint.fixers.base import FixNotApplicable, NeedFullModule
 
 Codemod = Callable[["ModuleContext", dict], str]
 CODEMODS: dict[str, Codemod] = {}
@@ -161,7 +161,7 @@ class Window:
         Raises FixNotApplicable (the codemod refuses, or its output does not
         parse) and NeedFullModule (the window is not enough)."""
         from ctxlint.findings import Edit
-        from ctxlint.fixers import edits_between
+        from ctxlint.fixers.base import edits_between
         head = self._lines(*self.header) if self.header else ""
         body = self._lines(*self.chunk)
         if self.header:
@@ -1382,10 +1382,26 @@ def _held_elsewhere(ctx: ModuleContext, value: cst.BaseExpression, store: cst.CS
     if fn is None:
         return False
     returned = {ctx.code(r.value) for r in _returns(fn) if r.value is not None}
+    if ctx.code(value) in returned:
+        return True
     stmt_ = next((a for a in ctx.ancestors(store) if isinstance(a, (cst.Assign, cst.Expr))), None)
-    if isinstance(stmt_, cst.Assign):
-        return any(ctx.code(t.target) in returned for t in stmt_.targets)
-    return ctx.code(value) in returned
+    if isinstance(stmt_, cst.Assign) and any(ctx.code(t.target) in returned for t in stmt_.targets):
+        return True
+    if isinstance(value, cst.Name):
+        # The same object also stored on another attribute or container of the
+        # function (`self.adapters[name] = adapter`): that one holds it.
+        name = value.value
+        found = []
+
+        class V(cst.CSTVisitor):
+            def visit_Assign(self, n: cst.Assign) -> None:
+                if n is not stmt_ and isinstance(n.value, cst.Name) and n.value.value == name and any(
+                        isinstance(t.target, (cst.Attribute, cst.Subscript)) for t in n.targets):
+                    found.append(n)
+
+        fn.visit(V())
+        return bool(found)
+    return False
 
 
 def _returns(fn: cst.FunctionDef) -> list[cst.Return]:
@@ -2057,8 +2073,3 @@ def detach_accumulation(ctx: ModuleContext, data: dict) -> str:
     new = cst.Call(func=cst.Attribute(value=inner, attr=cst.Name(method)), lpar=node.lpar if isinstance(node, _ATOMIC) else (),
                    rpar=node.rpar if isinstance(node, _ATOMIC) else ())
     return ctx.module.deep_replace(node, new).code  # type: ignore[union-attr]
-
-
-# Codemods kept in modules of their own register themselves when imported.
-from ctxlint.fixers import ctx110_codemod  # noqa: E402,F401  (CTX110: stream_release_finally, stream_async_with)
-from ctxlint.fixers import ctx407_codemod  # noqa: E402,F401  (CTX407 actor_plain_state)

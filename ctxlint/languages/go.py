@@ -3,8 +3,7 @@
 This module turns Go source into a tree-sitter `Tree` and reports where a file
 does not parse (CTX000). Everything derived from the tree — the node-type index,
 imports, the control-flow graph, escape and ctx-in-scope facts — lives in
-`ctxlint.semantic.go`; `facts_for` and `lint` are re-exported from there for the
-engine and the tools, imported lazily.
+`ctxlint.semantic.go` (`facts_for` and `lint` are in `ctxlint.semantic.go.facts`).
 
 `tree_sitter` and `tree_sitter_go` are imported inside functions only, so linting
 a Python file never imports them.
@@ -12,9 +11,7 @@ a Python file never imports them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 
-from ctxlint.config import Config
 from ctxlint.findings import Finding
 
 SUFFIXES = (".go",)
@@ -104,20 +101,3 @@ def parse_error(facts) -> Finding | None:
         end_col = col + 1
     return Finding("CTX000", "parse-error", facts.path, line, col, end_line, end_col, msg)
 
-
-def facts_for(path: str, text: str, config: Config | None = None):
-    """Parse `text` and return its `GoFacts` (see `ctxlint.semantic.go.facts.facts_for`)."""
-    from ctxlint.semantic.go.facts import facts_for as _facts_for
-    return _facts_for(path, text, config)
-
-
-def lint(path: str, text: str, rules: list, config: Config, tree=None) -> list[Finding]:
-    """Lint one Go source (see `ctxlint.semantic.go.facts.lint`)."""
-    from ctxlint.semantic.go.facts import lint as _lint
-    return _lint(path, text, rules, config, tree)
-
-
-def run_rules(facts, rules: Iterable) -> list[Finding]:
-    """Run the rules over the shared facts (see `ctxlint.rules.run_checks`)."""
-    from ctxlint.rules import run_checks
-    return run_checks(facts, rules)

@@ -1,7 +1,7 @@
 """Python: decode-independent parsing with stdlib `ast` (parsing only).
 
-The per-file analyses live in `ctxlint.semantic.python`; `lint` (which builds the
-facts and runs the rules) is re-exported from there for the engine.
+The per-file analyses, and `lint` (which builds the facts and runs the rules), live
+in `ctxlint.semantic.python.facts`.
 """
 
 from __future__ import annotations
@@ -32,8 +32,3 @@ def parse(path: str, text: str) -> tuple[ast.Module | None, Finding | None]:
                              f"cannot parse Python: {type(exc).__name__}: {exc}")
 
 
-
-def lint(path, text, rules, config, tree=None):
-    """Lint one Python source (see `ctxlint.semantic.python.facts.lint`)."""
-    from ctxlint.semantic.python.facts import lint as _lint
-    return _lint(path, text, rules, config, tree)

@@ -33,14 +33,10 @@ if TYPE_CHECKING:
 
 #: Packages whose every module is a rule module.
 RULE_PACKAGES: tuple[str, ...] = (
+    "ctxlint.rules.common",
     "ctxlint.rules.python",
     "ctxlint.rules.go",
     "ctxlint.rules.jinja",
-)
-#: Modules still holding several rules (being split into RULE_PACKAGES).
-FAMILIES: tuple[str, ...] = (
-    "ctxlint.rules.meta",
-    "ctxlint.rules.lifecycle",
 )
 
 _REGISTRY: dict[str, "Rule"] = {}
@@ -208,7 +204,7 @@ def all_rules() -> dict[str, Rule]:
     global _loaded
     if not _loaded:
         import pkgutil
-        mods = list(FAMILIES)
+        mods: list[str] = []
         for pkg in RULE_PACKAGES:
             p = importlib.import_module(pkg)
             mods.extend(f"{pkg}.{m.name}" for m in pkgutil.iter_modules(p.__path__) if not m.name.startswith("_"))

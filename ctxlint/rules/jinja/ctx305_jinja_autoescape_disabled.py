@@ -6,7 +6,7 @@ import ast
 
 from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
-from ctxlint.semantic.jinja.call_sites import HTML_SUFFIXES, HTML_TAG, call_sites, last_part
+from ctxlint.semantic.jinja.call_sites import HTML_SUFFIXES, call_sites, last_part, looks_like_html
 
 
 class JinjaAutoescapeDisabled(Rule):
@@ -22,7 +22,10 @@ autoescape (the default, or `autoescape=False`) when there is positive evidence
 that it renders HTML:
 - its loader directory holds `.html`/`.htm`/`.xml` files, or a `get_template()` /
   `select_template()` call on it names one;
-- a template it compiles (`from_string(...)`, `Template(...)`) is markup;
+- a template it compiles (`from_string(...)`, `Template(...)`) is HTML markup: a
+  doctype, a closing tag of a known HTML element (`</p>`), an element tag with an
+  attribute (`<div class="x">`) or a void element (`<br>`) — a bare `<path>` or
+  `<A,B>` placeholder of a CLI usage text is not markup;
 - what it renders is wrapped in `Markup(...)`, handed to a web response
   (`HTMLResponse`, Flask `make_response`/`Response`, Django `HttpResponse`, ...) or
   returned from a Flask/Quart view (served as text/html).
@@ -74,7 +77,7 @@ qodo-ai/qodo-cover PR 95; agent-os issue 850 (prompt-only environment, not a bug
             if site.kind != "Template" or id(site.call) in seen or site.env is None or site.env.autoescape == "on":
                 continue
             lv = cs.literal_values(site.src)
-            if lv and any(HTML_TAG.search(t) for t, _ in lv):
+            if lv and any(looks_like_html(t) for t, _ in lv):
                 yield self._finding(facts, site.call, "its template source is HTML markup")
             else:
                 sink = self._html_sink(facts, cs, [site.call])
@@ -125,7 +128,7 @@ qodo-ai/qodo-cover PR 95; agent-os issue 850 (prompt-only environment, not a bug
             arg = call.args[0]
             if fn.attr == "from_string":
                 for t, _ in cs.literal_values(arg) or ():
-                    if HTML_TAG.search(t):
+                    if looks_like_html(t):
                         return "it compiles an HTML literal"
                 continue
             names = arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from ctxlint.rules import Rule
-from ctxlint.semantic.python.calls import call_graph
+from ctxlint.semantic.python.calls import call_graph, function_index
 from ctxlint.semantic.python.cleanup import (
     catches_cancellation,
     field_of,
@@ -32,10 +32,11 @@ class _Site:
     inserts), the container, the key expression, and the local names the entry is
     built from (for the hand-off test)."""
 
-    __slots__ = ("node", "fn", "container", "key", "names", "via")
+    __slots__ = ("node", "fn", "container", "key", "names", "via", "ins")
 
-    def __init__(self, node, fn, container, key, names, via=None):
+    def __init__(self, node, fn, container, key, names, via=None, ins=None):
         self.node, self.fn, self.container, self.key, self.names, self.via = node, fn, container, key, names, via
+        self.ins = ins  # the innermost insertion (`ContainerSite`), in `fn` or in a helper
 
 
 class RegistrationNotCancellationSafe(Rule):
@@ -110,6 +111,10 @@ vllm-project/vllm#57061; sgl-project/sglang#28380; Python docs, "asyncio: Task C
                 continue
             if _attached_to_registered_request(facts, site):
                 continue  # the request's own registration (and its terminal path) owns the entry
+            if _owned_by_spawned_task(facts, graph, site, removal_methods):
+                continue  # the task stored in the entry removes it in its own `finally`
+            if _settled_ids_reset_wholesale(facts, site):
+                continue  # a record of finished work's ids, reset wholesale elsewhere
             limit = None
             for r in c.removals:
                 if r.function is fn and pos(r.node) > pos(site.node) and not any(
@@ -118,9 +123,11 @@ vllm-project/vllm#57061; sgl-project/sglang#28380; Python docs, "asyncio: Task C
             if any(r.function is not fn and r.function is not None
                    and fn in facts.ancestors(r.function) for r in c.removals):
                 continue  # a callback/task defined here removes the entry
-            for aw in _awaits_after(facts, fn, pos(site.node)):
+            for aw in _awaits_after(facts, fn, site.node):
                 if limit is not None and pos(aw) > limit:
                     break
+                if not _on_path_after(facts, fn, site.node, aw):
+                    continue  # another branch, or past a `return`/`raise` of the insertion's path
                 if _guard_removes(facts, graph, aw, fn, c, removal_methods):
                     continue
                 if _spawns_between(facts, fn, site.node, aw):
@@ -147,7 +154,7 @@ def _sites(facts, graph) -> list[_Site]:
         for site in c.inserts:
             fn = site.function
             if isinstance(fn, ast.AsyncFunctionDef) and site.key is not None:
-                out.append(_Site(site.node, fn, c, site.key, _names_of(site.key, site.value)))
+                out.append(_Site(site.node, fn, c, site.key, _names_of(site.key, site.value), ins=site))
     for fn in facts.nodes(ast.AsyncFunctionDef):
         for call, reg in graph.registrations_by_calls(fn):
             c = reg.container
@@ -166,7 +173,8 @@ def _sites(facts, graph) -> list[_Site]:
             names.discard("cls")
             if not names:
                 continue  # only the receiver flows in: not this request's entry
-            out.append(_Site(call, fn, c, reg.key, names, via=facts.segment(call.func) or last_name(call.func)))
+            out.append(_Site(call, fn, c, reg.key, names, via=facts.segment(call.func) or last_name(call.func),
+                             ins=reg.site))
     out.sort(key=lambda s: pos(s.node))
     return out
 
@@ -202,10 +210,149 @@ def _names_of(key, value) -> set[str]:
     return out
 
 
-def _awaits_after(facts, fn, start):
-    out = [n for n in facts.walk(fn) if isinstance(n, (ast.Await, ast.AsyncFor, ast.AsyncWith)) and pos(n) > start]
-    out.sort(key=pos)
+#: Simple statements whose sub-expressions all run before the insertion they make
+#: (`self.live[rid] = await make(rid)` stores only once the await has completed).
+_SIMPLE_STMTS = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr)
+
+
+def _awaits_after(facts, fn, site_node):
+    """The awaits of `fn`'s own body after the insertion `site_node`, in source order,
+    without those inside the insertion's own simple statement (evaluated before it)."""
+    start = pos(site_node)
+    stmt = facts.enclosing_statement(site_node)
+    own = stmt if isinstance(stmt, _SIMPLE_STMTS) else None
+    out = []
+    for n in function_index(facts, fn).awaits:
+        if pos(n) > start and (own is None or facts.enclosing_statement(n) is not own):
+            out.append(n)
     return out
+
+
+def _chain(facts, node, fn) -> list:
+    """`node`'s enclosing statement and its ancestors up to (excluding) `fn`, innermost first."""
+    out = [facts.enclosing_statement(node)]
+    for a in facts.ancestors(out[0]):
+        if a is fn:
+            break
+        out.append(a)
+    return out
+
+
+def _exits(stmts) -> bool:
+    return any(isinstance(s, (ast.Return, ast.Raise)) for s in stmts)
+
+
+def _on_path_after(facts, fn, a: ast.AST, b: ast.AST) -> bool:
+    """Can control reach `b` after `a` (b later in the source) within one run of `fn`?
+
+    False when they sit in exclusive branches of one statement (`if`/`elif`/`else`
+    bodies, two `match` cases, two `except` handlers, a handler and the `else`) that
+    no enclosing loop re-enters, or when an unconditional `return`/`raise` follows
+    `a` on its path before `b` (a `finally` holding `b` still runs). Decided on the
+    syntax tree: a conditional exit (`if x: return`) does not count.
+    """
+    ca_chain = _chain(facts, a, fn)
+    cb_chain = _chain(facts, b, fn)
+    cb_ids = {id(x): i for i, x in enumerate(cb_chain)}
+    lca = None
+    ia = ib = -1
+    for i, x in enumerate(ca_chain):
+        if id(x) in cb_ids:
+            lca, ia, ib = x, i, cb_ids[id(x)]
+            break
+    if lca is None:  # both directly in `fn`'s body: compare top-level statements
+        lca, ia, ib = fn, len(ca_chain), len(cb_chain)
+        ca_chain = [*ca_chain, fn]
+        cb_chain = [*cb_chain, fn]
+    if ia == 0 or ib == 0:
+        return True  # one contains the other (an `if` test, a loop header)
+    sa, sb = ca_chain[ia - 1], cb_chain[ib - 1]
+    fa, fb = field_of(lca, sa), field_of(lca, sb)
+    if isinstance(lca, ast.ExceptHandler) or (fa is None and not isinstance(sa, ast.match_case)):
+        fa = fa or "body"
+    in_loop = any(isinstance(x, (ast.For, ast.AsyncFor, ast.While)) and field_of(x, y) == "body"
+                  for x, y in zip(ca_chain[ia:] + [fn], ca_chain[ia - 1:]))
+    if not in_loop:
+        if isinstance(lca, ast.If) and {fa, fb} == {"body", "orelse"}:
+            return False
+        if isinstance(sa, ast.match_case) and isinstance(sb, ast.match_case) and sa is not sb:
+            return False
+        if isinstance(lca, ast.Try) or type(lca).__name__ == "TryStar":
+            if fa == "handlers" and fb in ("handlers", "orelse") and sa is not sb:
+                return False
+    if isinstance(lca, (ast.Try,)) and fb == "finalbody" and fa != "finalbody":
+        return True
+    # an unconditional exit after `a` in one of its blocks, below the common statement
+    for x in ca_chain[:ia - 1]:
+        parent = facts.parents.get(x)
+        seq = getattr(parent, field_of(parent, x) or "", None)
+        if isinstance(seq, list):
+            i = next(k for k, y in enumerate(seq) if y is x)
+            if _exits(seq[i + 1:]):
+                return False
+    if fa == fb and fa is not None:
+        seq = getattr(lca, fa)
+        i = next(k for k, y in enumerate(seq) if y is sa)
+        j = next(k for k, y in enumerate(seq) if y is sb)
+        if _exits(seq[i + 1:j]):
+            return False
+    return True
+
+
+def _owned_by_spawned_task(facts, graph, site, removal_methods) -> bool:
+    """Is the entry's value a task spawned here (`task = self.create_task(self._run(job_id))`,
+    `self.tasks[job_id] = task`) whose coroutine, a def of this module, removes the
+    entry from the container in its own `finally`? Then cancelling the spawner
+    leaves nothing behind: the task cleans up after itself whenever it ends."""
+    ins = site.ins
+    value = getattr(ins, "value", None)
+    if value is None or ins.function is None:
+        return False
+    if isinstance(value, ast.Name):
+        spawn = None
+        for n in facts.walk(ins.function):
+            if isinstance(n, ast.Assign) and pos(n) < pos(ins.node) and any(
+                    isinstance(t, ast.Name) and t.id == value.id for t in n.targets):
+                spawn = n.value
+        value = spawn
+    if not (isinstance(value, ast.Call) and last_name(value.func) in _SPAWNS and value.args
+            and isinstance(value.args[0], ast.Call)):
+        return False
+    target = graph.resolve(value.args[0])
+    if target is None:
+        return False
+    for t in facts.walk(target):
+        if isinstance(t, ast.Try) or type(t).__name__ == "TryStar":
+            for b in t.finalbody:
+                for n in facts.walk(b):
+                    if _removes(facts, graph, n, site.container, removal_methods):
+                        return True
+    return False
+
+
+def _settled_ids_reset_wholesale(facts, site) -> bool:
+    """Is the entry a bare id of finished work in a container that is reset wholesale?
+
+    All three must hold: the entry holds no object (a set's `add(id)`, or a dict
+    value that is a constant); the inserting function awaited before inserting (the
+    work the id records is done, `await self._send(...)` then `done.add(call_id)`);
+    and the container is cleared or reassigned in a method other than the one that
+    creates it (a session reset). Such a record is bounded by the reset, and a
+    cancellation leaves no state of an unfinished request behind.
+    """
+    ins, c = site.ins, site.container
+    if ins is None or ins.function is None:
+        return False
+    if ins.kind == "add":
+        pass
+    elif ins.kind in ("subscript", "setdefault", "__setitem__") and isinstance(ins.value, ast.Constant):
+        pass
+    else:
+        return False
+    if not any(pos(a) < pos(ins.node) for a in function_index(facts, ins.function).awaits):
+        return False
+    return any(r.kind in ("clear", "reassign") and r.method is not None and r.method is not c.creation_method
+               and r.function is not ins.function for r in c.removals)
 
 
 def _removes(facts, graph, n: ast.AST, container, removal_methods: set[str]) -> bool:
@@ -275,8 +422,8 @@ def _per_request_key(facts, key: ast.AST) -> bool:
 
 
 def _spawns_between(facts, fn, start: ast.AST, end: ast.AST) -> bool:
-    for n in facts.walk(fn):
-        if isinstance(n, ast.Call) and last_name(n.func) in _SPAWNS and pos(start) < pos(n) < pos(end):
+    for n in function_index(facts, fn).calls:
+        if last_name(n.func) in _SPAWNS and pos(start) < pos(n) < pos(end):
             return True
     return False
 

@@ -6,7 +6,7 @@ import ast
 
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.hooks import hook_methods
-from ctxlint.semantic.python.tensors import NON_ACTIVATION_ATTR_HINTS
+from ctxlint.semantic.python.tensors import NON_ACTIVATION_ATTR_HINTS, is_plain_data, plain_locals
 from ctxlint.semantic.python.registries import (
     names_in,
 )
@@ -96,7 +96,8 @@ huggingface/transformers issues on output-capturing hooks holding tensors.
                     continue
                 if cleared is None:
                     cleared = _cleared_attrs(facts, methods)
-                derived = _derived_locals(body, inputs)
+                plain = plain_locals(facts, m)
+                derived = _derived_locals(body, inputs) - plain
                 first_read: dict[str, int] = {}
                 for n in body:
                     if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) \
@@ -104,8 +105,9 @@ huggingface/transformers issues on output-capturing hooks holding tensors.
                         first_read[n.attr] = min(first_read.get(n.attr, n.lineno), n.lineno)
                 for n in stores:
                     t = n.targets[0]
-                    if t.attr in cleared or not _is_tensor_from(n.value, derived):
-                        continue
+                    if t.attr in cleared or is_plain_data(n.value, plain, facts) \
+                            or not _is_tensor_from(n.value, derived):
+                        continue  # plain data (`h` of `b, c, h, w = x.shape`) holds no activation
                     if first_read.get(t.attr, 10**9) <= n.lineno:
                         continue  # read back before the store: a cache, not a leak
                     yield facts.finding(self, t,

@@ -88,12 +88,17 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
             fn = sink.function
             reach = ck.reach(fn)
             demanded = self._demanded(ck, sink, reach.demanded(include_self=self._self_ids_count(facts, sink)))
+            # on a path where the scope id is known None (`if user_id is None: return base_id`)
+            # the key is the shared bucket by design: there is no id to carry
+            demanded = [(sid, text) for sid, text in demanded if not ck.known_none(fn, sink.node, text)]
             if not demanded:
                 continue
             if sink.kind == "container" and not ck.container_shared(fn, sink.container):
                 continue
             clo = ck.closure(fn, sink.keys)
             if ck.hits(fn, clo) or label_use(ck, fn, clo) or scope_object_id(facts, clo):
+                continue
+            if sink.kind == "hash" and self._digest_only_part(ck, sink):
                 continue
             if sink.kind == "container" and not self._value_depends_on_scope(ck, sink):
                 continue
@@ -142,6 +147,14 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
         cls = facts.enclosing_class(sink.function)
         words = set(ident_words(sink.function.name)) | set(ident_words(cls.name if cls else ""))
         return bool(words & {"block", "blocks", "prefix", "kv"})
+
+    @staticmethod
+    def _digest_only_part(ck, sink) -> bool:
+        """Is the digest only a part of what the builder returns, and does every returned
+        key built from it carry a scope id (`f"{base[:n]}_{md5(base)}__{user_id}"`: the
+        digest shortens a long base name, the key still includes the user)?"""
+        rets = ck.returns_using(sink.function, sink.node)
+        return bool(rets) and all(ck.hits(sink.function, ck.closure(sink.function, [r])) for r in rets)
 
     @staticmethod
     def _demanded(ck, sink, demanded):

@@ -7,8 +7,8 @@ import ast
 from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.tensors import (
-    LOSS_CALL_HINTS, LOSS_NAME_HINTS, backward_names, loop_trains, reduced, returns_graph_tensor,
-    returns_reduced,
+    LOSS_CALL_HINTS, LOSS_NAME_HINTS, backward_names, is_plain_data, loop_trains, plain_locals, reduced,
+    returns_graph_tensor, returns_reduced,
 )
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -160,6 +160,9 @@ def _tensor_value(facts, x: ast.AST, fn, stmt, depth: int = 2) -> str | None:
     """Text of the loss/output tensor inside `x` that is accumulated unreduced, else None."""
     if reduced(x) or isinstance(x, ast.Constant):
         return None
+    plain = plain_locals(facts, fn) if fn is not None else frozenset()
+    if is_plain_data(x, plain, facts):
+        return None  # a Python number (`loss.item()` handed back by a helper) holds no graph
     graph = backward_names(facts, fn) if fn is not None else set()
     for n in ast.walk(x):
         if isinstance(n, ast.Call):
@@ -176,6 +179,8 @@ def _tensor_value(facts, x: ast.AST, fn, stmt, depth: int = 2) -> str | None:
             if isinstance(n, ast.Name):
                 if n.id in graph:
                     return text  # `.backward()` is called on it: it carries the graph
+                if n.id in plain:
+                    continue  # every assignment of it is plain data
                 srcs = _assigned_values(facts, fn, n.id, stmt)
                 if srcs:
                     src = srcs[-1]

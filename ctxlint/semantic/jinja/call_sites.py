@@ -129,7 +129,25 @@ _RENDER_METHODS = {"render", "render_async", "stream", "generate", "generate_asy
 _STR_METHODS = {"read", "read_text", "decode", "strip", "lstrip", "rstrip", "replace", "join", "lower",
                 "upper", "format", "getenv", "removeprefix", "removesuffix", "expandtabs", "title"}
 HTML_SUFFIXES = (".html", ".htm", ".xml", ".xhtml", ".svg")
-HTML_TAG = re.compile(r"<\s*(!doctype|html|head|body|div|table|tr|td|th|p|span|a|ul|ol|li|pre|code|script|style|form|input|h[1-6]|br|img|meta)\b", re.I)
+#: HTML element names (WHATWG HTML Living Standard, "Elements" index; the common subset).
+HTML_ELEMENTS = ("html|head|body|title|meta|link|div|span|p|a|b|i|u|em|strong|small|sub|sup|table|thead|"
+                 "tbody|tfoot|tr|td|th|caption|ul|ol|li|dl|dt|dd|pre|code|blockquote|script|style|form|"
+                 "input|button|label|select|option|textarea|iframe|h[1-6]|br|hr|img|section|article|nav|"
+                 "header|footer|main|aside|figure|figcaption|details|summary|svg|canvas|video|audio|source")
+#: An opening or closing tag of a known HTML element: the name is followed by whitespace
+#: (attributes), `/` or `>` (`<p class="x">`, `</div>`, `<br/>`) — not `<A,B>`, `<path>`.
+HTML_TAG = re.compile(rf"<\s*(?:!doctype\s+html|/?(?:{HTML_ELEMENTS})(?=[\s/>]))", re.I)
+_HTML_CLOSE = re.compile(rf"</\s*(?:{HTML_ELEMENTS})\s*>", re.I)
+_HTML_STRONG = re.compile(rf"<\s*(?:!doctype\s+html|(?:{HTML_ELEMENTS})\s+[\w-]+\s*=|(?:br|hr|img|meta|input|link)\s*/?>)", re.I)
+
+
+def looks_like_html(text: str) -> bool:
+    """Is `text` HTML markup: a doctype, a closing tag of a known element (`</p>`), a known
+    element's tag with an attribute (`<div class="x">`) or a void element (`<br>`)? A bare
+    `<word>` — a CLI usage placeholder such as `<path>` or `<A,B>` — is not markup."""
+    if not isinstance(text, str) or "<" not in text:
+        return False
+    return bool(_HTML_CLOSE.search(text) or _HTML_STRONG.search(text))
 
 
 @dataclass
@@ -541,8 +559,9 @@ class CallSites:
         if q.startswith(("importlib.resources", "importlib_resources", "pkgutil.get_data", "pkg_resources.resource_string")):
             return True
         if isinstance(expr.func, ast.Attribute) and expr.func.attr in ("read_text", "read_bytes") and (
-                self.path_value(expr.func.value) is not None or self._constant_paths(expr.func.value)):
-            return True
+                self.path_value(expr.func.value) is not None or self._constant_paths(expr.func.value)
+                or self._package_file(expr.func.value)):
+            return True  # a file shipped inside the package (a helper's path param included)
         if isinstance(expr.func, ast.Attribute) and expr.func.attr in ("read_text", "read", "read_bytes", "decode", "strip", "get_data"):
             for n in ast.walk(expr):
                 if isinstance(n, ast.Name) and n.id in ("__file__", "__name__", "__package__"):
@@ -786,13 +805,20 @@ class CallSites:
         """Does `expr` (a path, an open file) name one of the package's own files: built
         from `__file__`/`__name__`/`__package__` or importlib.resources, directly or through
         the names it uses (a `with open(...) as fh` binding included)?"""
-        if depth > 3 or expr is None:
+        if depth > 6 or expr is None:
             return False
         if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
             return self._project_file(expr.value)
         for n in ast.walk(expr):
             if isinstance(n, ast.Name) and n.id in ("__file__", "__name__", "__package__"):
                 return True
+            if isinstance(n, ast.Attribute) and n.attr == "__file__":
+                return True  # `Path(pkg.cli.__file__).parent`: an imported package's own directory
+            if isinstance(n, ast.Call) and depth < 6:
+                helper = self._local_function(n.func)
+                if helper is not None and (rets := self._own_returns(helper)) and all(
+                        r.value is not None and self._package_file(r.value, depth + 1) for r in rets):
+                    return True  # `self._templates_dir() / "x"`: a helper returning a package path
             if isinstance(n, ast.Call) and (self.f.qualname(n.func) or "").startswith(("importlib.resources", "importlib_resources")):
                 return True
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
@@ -805,6 +831,9 @@ class CallSites:
                         return True
                 for v in vals:
                     if isinstance(v, tuple):
+                        if v[0] == "opaque" and isinstance(v[1], (ast.For, ast.AsyncFor, ast.comprehension)) \
+                                and self._package_file(v[1].iter, depth + 1):
+                            return True  # `for item in pkg_dir.rglob("*")`: an entry of the package's files
                         if v[0] == "opaque" and isinstance(v[1], (ast.With, ast.AsyncWith)) and any(
                                 self._package_file(i.context_expr, depth + 1) for i in v[1].items
                                 if i.optional_vars is not None and any(
@@ -1278,8 +1307,8 @@ class CallSites:
                 if src is None:
                     continue
                 env = self.env_of(fn.value)
-                if env is None and not self.f.imports_module("jinja2"):
-                    continue  # `.from_string` of some other library
+                if env is None and (not self.f.imports_module("jinja2") or self._non_jinja_receiver(fn.value)):
+                    continue  # `.from_string` of some other library, or of the project's own class
                 out.append(CompileSite(call, src, "from_string", env))
             elif last_part(q) == "render_template_string" and ("flask" in q or "quart" in q):
                 if src is not None:
@@ -1289,6 +1318,60 @@ class CallSites:
                 if src is not None:
                     out.append(CompileSite(call, src, "langchain", EnvInfo(kind="sandbox")))
         return out
+
+    def _non_jinja_receiver(self, expr: ast.AST, depth: int = 0) -> bool:
+        """Does the receiver of a `.from_string(...)` call resolve to something that is not
+        jinja2: a name imported from another module (`from app.pagination import Cursor`),
+        a class or function defined in this file, or a local whose every value is built by
+        such a callee (`c = Cursor(...)`)? An unresolvable receiver (a parameter, an
+        attribute of an unknown object) is not decided here."""
+        if depth > 3:
+            return False
+        if isinstance(expr, ast.Attribute):
+            root = expr
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            q = self.f.qualname(expr)
+            return isinstance(root, ast.Name) and root.id in self.f.imports and self.values_of(root) is None \
+                and bool(q) and self._non_jinja_qualname(q)
+        if isinstance(expr, ast.Call):
+            q = self.f.qualname(expr.func)
+            root = expr.func
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if q and isinstance(root, ast.Name) and root.id in self.f.imports and self._non_jinja_qualname(q):
+                return True
+            if self.env_of(expr) is not None:
+                return False
+            if isinstance(expr.func, ast.Name) and self._local_class(expr.func.id):
+                return True  # `Cursor(...)`: an instance of this file's own (non-Environment) class
+            helper = self._local_function(expr.func)
+            rets = self._own_returns(helper) if helper is not None else []
+            return bool(rets) and all(r.value is not None and self._non_jinja_receiver(r.value, depth + 1)
+                                      for r in rets)
+        if isinstance(expr, ast.Name):
+            vals = self.values_of(expr)
+            if vals is None:
+                if expr.id in self.f.imports:
+                    return self._non_jinja_qualname(self.f.imports[expr.id])
+                return self._local_class(expr.id)
+            return all(not isinstance(v, tuple) and self._non_jinja_receiver(v, depth + 1) for v in vals)
+        return False
+
+    def _local_class(self, name: str) -> bool:
+        """Is `name` a module-level class of this file that does not derive from a jinja2
+        Environment (see `_class_kind`)?"""
+        return name not in self.f.imports and self._class_kind(name) is None and any(
+            c.name == name and self.f.enclosing_function(c) is None and self.f.enclosing_class(c) is None
+            for c in self.f.nodes(ast.ClassDef))
+
+    @staticmethod
+    def _non_jinja_qualname(q: str) -> bool:
+        """Is import-resolved name `q` outside jinja2 (and outside the template libraries
+        that wrap it)? Names that merely end a dotted path of an unknown object stay
+        undecided: only a resolved module path (with a dot) counts."""
+        return "." in q and not q.startswith(("jinja2", "flask", "quart", "starlette.templating",
+                                               "fastapi.templating", "sanic_ext", "aiohttp_jinja2"))
 
     def _is_langchain(self, fn: ast.AST) -> bool:
         """Is `fn` (a call's callee) a prompt-template class of a library in PROMPT_FORMATTERS?"""

@@ -66,6 +66,12 @@ _DIGEST_MODULES = ("hashlib.", "xxhash.", "mmh3.", "blake3.")
 #: Callable names that are hash functions by convention in serving code.
 _HASH_FN_NAMES = frozenset({"hash_function", "hash_fn", "hasher", "sha256", "sha256_cbor", "md5",
                             "blake2b", "blake2s", "sha1", "sha512", "xxh64", "xxh3_64", "xxh128"})
+#: Callables whose result is fresh per call (a random salt, nonce or uuid): a value built
+#: from one is never reproduced, so it cannot be looked up as a cache key (a bcrypt
+#: password hash `hashpw(pw, gensalt())` is stored, not looked up). Sources: bcrypt
+#: (`gensalt`), Python stdlib docs (`os.urandom`, `secrets`, `uuid.uuid1/uuid4`, `random`).
+FRESH_VALUE_QUALNAMES = ("bcrypt.gensalt", "os.urandom", "secrets.", "uuid.uuid1", "uuid.uuid4",
+                         "random.", "nacl.utils.random")
 #: Attributes that carry a human-chosen label rather than a unique identity (CTX503).
 LABEL_ATTRS = frozenset({"name", "label", "display_name", "alias", "title", "lora_name", "adapter_name"})
 #: Dunder methods where hashing is identity plumbing, not a cache key.
@@ -698,7 +704,8 @@ class CacheKeyFacts:
         facts = self.facts
         rets = [n for n in facts.walk(fn) if isinstance(n, ast.Return) and n.value is not None
                 and not isinstance(n.value, ast.Constant)
-                and not (isinstance(n.value, (ast.Tuple, ast.List)) and not n.value.elts)]
+                and not (isinstance(n.value, (ast.Tuple, ast.List)) and not n.value.elts)
+                and not self.fresh_built(fn, n.value)]
         if not rets:
             return []
         clo = self.closure(fn, [r.value for r in rets])
@@ -714,6 +721,73 @@ class CacheKeyFacts:
             return []
         return [KeySink("return", rt.value, [rt.value], fn) for rt in rets
                 if not isinstance(rt.value, (ast.Dict, ast.ListComp, ast.DictComp, ast.Compare, ast.BoolOp))]
+
+    def fresh_built(self, fn: ast.AST, expr: ast.AST) -> bool:
+        """Is `expr` (followed through `fn`'s locals) built from a per-call random value
+        (`FRESH_VALUE_QUALNAMES`: `bcrypt.gensalt()`, `os.urandom(16)`, `uuid4()`)? Such a
+        value differs on every call, so it is never a lookup key."""
+        for n in self.closure(fn, [expr]):
+            if isinstance(n, ast.Call):
+                q = self.facts.qualname(n.func) or ""
+                if q.startswith(FRESH_VALUE_QUALNAMES):
+                    return True
+        return False
+
+    def returns_using(self, fn: ast.AST, node: ast.AST) -> list[ast.AST]:
+        """Returned values of `fn` (its own returns, not nested defs') whose closure contains
+        `node` (the digest a key builder's result is built from)."""
+        out = []
+        for r in self.facts.walk(fn):
+            if isinstance(r, ast.Return) and r.value is not None and self.facts.enclosing_function(r) is fn:
+                if any(n is node for n in self.closure(fn, [r.value])):
+                    out.append(r.value)
+        return out
+
+    def known_none(self, fn: ast.AST, node: ast.AST, name: str) -> bool:
+        """Is local `name` known to be None (or falsy) wherever `node` runs? True when `node`
+        sits in the body of `if name is None:` / `if not name:` (or the else of
+        `if name is not None:` / `if name:`), or follows, in the same block, such an `if`
+        whose other branch always returns (`if user_id is not None: return scoped`). That
+        path is the unscoped, shared bucket: a key there has no scope id to carry."""
+        def test_none(t) -> bool | None:
+            """True: test holds iff name is None/falsy; False: iff name is set; None: unrelated."""
+            if isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.left, ast.Name) \
+                    and t.left.id == name and isinstance(t.comparators[0], ast.Constant) \
+                    and t.comparators[0].value is None:
+                if isinstance(t.ops[0], (ast.Is, ast.Eq)):
+                    return True
+                if isinstance(t.ops[0], (ast.IsNot, ast.NotEq)):
+                    return False
+            if isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not) and isinstance(t.operand, ast.Name) \
+                    and t.operand.id == name:
+                return True
+            if isinstance(t, ast.Name) and t.id == name:
+                return False
+            return None
+
+        def always_returns(body) -> bool:
+            return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise))
+
+        parents = self.facts.parents
+        child = node
+        cur = parents.get(node)
+        while cur is not None:
+            if isinstance(cur, ast.If):
+                v = test_none(cur.test)
+                if v is True and child in cur.body or v is False and child in cur.orelse:
+                    return True
+            for field in ("body", "orelse", "finalbody"):
+                block = getattr(cur, field, None)
+                if isinstance(block, list) and child in block:
+                    for prev in block[:block.index(child)]:
+                        if isinstance(prev, ast.If):
+                            v = test_none(prev.test)
+                            if v is False and always_returns(prev.body) and not prev.orelse:
+                                return True
+            if cur is fn:
+                break
+            child, cur = cur, parents.get(cur)
+        return False
 
     def _assigned_name(self, node: ast.AST) -> str | None:
         p = self.facts.parents.get(node)

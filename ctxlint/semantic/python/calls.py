@@ -28,7 +28,11 @@ of a class of this module (`pool = SlotPool(8)`) to that class's method; a neste
 def called by its name inside its parent. Anything else (other modules, unknown
 receivers) resolves to None: the summary is unknown, never guessed.
 
-Computed lazily and memoized on `PythonFacts` (`call_graph(facts)`).
+Computed lazily and memoized on `PythonFacts` (`call_graph(facts)`): each
+function's own nodes of interest (`function_index`) are collected by one walk and
+memoized per def node, each call is resolved once, and `registrations_by_calls`
+only resolves calls whose callee name can reach an insertion at all (resolution
+always lands on a def of that name, so this prefilter never drops a result).
 """
 
 from __future__ import annotations
@@ -131,6 +135,48 @@ def _names(expr: ast.AST | None) -> set[str]:
     return {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
 
 
+class FunctionIndex:
+    """The nodes of one def's own body (nested defs excluded) that the call-graph
+    analyses ask about, collected by one walk (`function_index(facts, fn)`).
+
+    Attributes:
+        calls: every `ast.Call`, in source order.
+        awaits: every `Await`/`async for`/`async with`, in source order.
+        returns: every `ast.Return`, in source order.
+    """
+
+    __slots__ = ("calls", "awaits", "returns")
+
+    def __init__(self, facts: PythonFacts, fn: ast.AST):
+        calls, awaits, returns = [], [], []
+        for n in facts.walk(fn):
+            t = n.__class__
+            if t is ast.Call:
+                calls.append(n)
+            elif t is ast.Await or t is ast.AsyncFor or t is ast.AsyncWith:
+                awaits.append(n)
+            elif t is ast.Return:
+                returns.append(n)
+        key = _pos
+        calls.sort(key=key)
+        awaits.sort(key=key)
+        returns.sort(key=key)
+        self.calls, self.awaits, self.returns = calls, awaits, returns
+
+
+def function_index(facts: PythonFacts, fn: ast.AST) -> FunctionIndex:
+    """`FunctionIndex` of `fn` (any node with a body, usually a def), memoized per
+    node on `facts` (one walk per def per file)."""
+    return facts.memo(f"calls.index.{id(fn)}", lambda: FunctionIndex(facts, fn))
+
+
+def _pos(n: ast.AST) -> tuple[int, int]:
+    return (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))
+
+
+_UNRESOLVED = object()
+
+
 class CallGraph:
     """Resolution of calls to defs of this module, and memoized summaries.
 
@@ -152,6 +198,13 @@ class CallGraph:
             if isinstance(s, FunctionNode):
                 self.module_functions[s.name] = s
         self._locals: dict[int, set[str]] = {}
+        self._nested: dict[int, dict[str, ast.AST]] = {}
+        self._resolved: dict[int, ast.AST | None] = {}
+        self._calls_in: dict[int, list] = {}
+        self._regs_by_calls: dict[int, list] = {}
+        self._registering_names: frozenset[str] | None = None
+        #: id(def) -> its calls whose last name is in `registering_names()`
+        self._candidate_calls: dict[int, list[ast.Call]] = {}
         self._sites: tuple[dict, dict] | None = None
         # module-level `x = SomeClass(...)` instances of classes of this module
         self.module_instances: dict[str, ast.ClassDef] = {}
@@ -187,7 +240,14 @@ class CallGraph:
         return None
 
     def resolve(self, call: ast.Call) -> ast.AST | None:
-        """The def of this module that `call` runs, or None (see the module docstring)."""
+        """The def of this module that `call` runs, or None (see the module docstring).
+        Memoized per call node."""
+        got = self._resolved.get(id(call), _UNRESOLVED)
+        if got is _UNRESOLVED:
+            got = self._resolved[id(call)] = self._resolve(call)
+        return got
+
+    def _resolve(self, call: ast.Call) -> ast.AST | None:
         f = call.func
         facts = self.facts
         if isinstance(f, ast.Name):
@@ -195,9 +255,9 @@ class CallGraph:
             # a nested def of an enclosing function, by lexical scope
             scope = caller
             while scope is not None:
-                for s in ast.iter_child_nodes(scope):
-                    if isinstance(s, FunctionNode) and s.name == f.id and s is not caller:
-                        return s
+                nested = self._nested_defs(scope).get(f.id)
+                if nested is not None and nested is not caller:
+                    return nested
                 scope = facts.enclosing_function(scope)
             if caller is not None and f.id in self.local_names(caller):
                 return None
@@ -232,7 +292,18 @@ class CallGraph:
         """Names `fn` binds (parameters and assignments), memoized."""
         got = self._locals.get(id(fn))
         if got is None:
-            got = self._locals[id(fn)] = _local_names(fn)
+            got = self._locals[id(fn)] = _local_names(fn, self.facts)
+        return got
+
+    def _nested_defs(self, scope: ast.AST) -> dict[str, ast.AST]:
+        """Defs that are direct children of `scope`, by name (the first wins), memoized."""
+        got = self._nested.get(id(scope))
+        if got is None:
+            got = {}
+            for s in ast.iter_child_nodes(scope):
+                if isinstance(s, FunctionNode):
+                    got.setdefault(s.name, s)
+            self._nested[id(scope)] = got
         return got
 
     def _container_sites(self) -> tuple[dict, dict]:
@@ -280,12 +351,48 @@ class CallGraph:
         return None
 
     def calls_in(self, fn: ast.AST) -> Iterable[tuple[ast.Call, ast.AST]]:
-        """(call, resolved def) for every call in `fn`'s own body that resolves."""
-        for n in self.facts.walk(fn):
-            if isinstance(n, ast.Call):
+        """(call, resolved def) for every call in `fn`'s own body that resolves, in
+        source order (computed once per def)."""
+        got = self._calls_in.get(id(fn))
+        if got is None:
+            got = []
+            for n in function_index(self.facts, fn).calls:
                 t = self.resolve(n)
                 if t is not None and t is not fn:
-                    yield n, t
+                    got.append((n, t))
+            self._calls_in[id(fn)] = got
+        return got
+
+    def registering_names(self) -> frozenset[str]:
+        """Names a call must end in to run a def of this module that may register: the
+        names of the defs that insert into a long-lived container, closed under "a def
+        containing a call ending in one of these names" (an over-approximation by
+        name). `resolve` only returns a def whose name is the call's last name, so
+        skipping other calls loses no registration; it saves resolving and
+        summarising calls that cannot register."""
+        if self._registering_names is None:
+            facts = self.facts
+            ins, _ = self._container_sites()
+            names = {sites[0][1].function.name for sites in ins.values() if sites}
+            if names:
+                by_name: dict[str, list[ast.Call]] = {}
+                for c in facts.nodes(ast.Call):
+                    by_name.setdefault(_last(c.func), []).append(c)
+                todo = list(names)
+                cand = self._candidate_calls
+                while todo:
+                    for c in by_name.get(todo.pop(), ()):
+                        caller = facts.enclosing_scope(c)  # the scope `facts.walk(def)` stops at
+                        if not isinstance(caller, FunctionNode):
+                            continue
+                        cand.setdefault(id(caller), []).append(c)
+                        if caller.name not in names:
+                            names.add(caller.name)
+                            todo.append(caller.name)
+                for calls in cand.values():
+                    calls.sort(key=_pos)
+            self._registering_names = frozenset(names)
+        return self._registering_names
 
     # ------------------------------------------------------------- summaries
     def summary(self, fn: ast.AST) -> FunctionSummary:
@@ -308,21 +415,21 @@ class CallGraph:
         facts = self.facts
         pnames = params_of(fn)
         index = {p: i for i, p in enumerate(pnames)}
-        awaits = [n for n in facts.walk(fn) if isinstance(n, (ast.Await, ast.AsyncFor, ast.AsyncWith))]
-
-        def pos(n):
-            return (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))
+        fx = function_index(facts, fn)
+        awaits = fx.awaits
+        last_await = _pos(awaits[-1]) if awaits else None
+        pos = _pos
 
         # direct insertions / removals of long-lived containers
         ins, rem = self._container_sites()
         for c, site in ins.get(id(fn), ()):
             params = {index[x] for x in _names(site.key) | _names(site.value) if x in index}
-            after = any(pos(a) > pos(site.node) for a in awaits)
+            after = last_await is not None and last_await > pos(site.node)
             s.registers.append(RegisterSummary(c, site.key, site.value, params, site, after))
         s.removes |= rem.get(id(fn), set())
         # releases of parameters, and what is returned
-        for n in facts.walk(fn):
-            if isinstance(n, ast.Call):
+        for n in fx.calls:
+            if True:
                 f = n.func
                 if isinstance(f, ast.Attribute) and f.attr in RELEASE_METHODS and isinstance(f.value, ast.Name) \
                         and f.value.id in index:
@@ -330,7 +437,8 @@ class CallGraph:
                 if _last(f) in RELEASE_ARG_CALLS and n.args and isinstance(n.args[0], ast.Name) \
                         and n.args[0].id in index:
                     s.releases.add(index[n.args[0].id])
-            elif isinstance(n, ast.Return) and n.value is not None and s.returns is None:
+        for n in fx.returns:
+            if n.value is not None and s.returns is None:
                 s.returns = self._kind_of(n.value, fn)
         # composition through helpers
         for call, target in self.calls_in(fn):
@@ -340,7 +448,7 @@ class CallGraph:
                 inner = self.summary(target)
             if inner is None:
                 continue
-            after = any(pos(a) > pos(call) for a in awaits)
+            after = last_await is not None and last_await > pos(call)
             for reg in inner.registers:
                 params: set[int] = set()
                 for i in reg.params:
@@ -376,10 +484,18 @@ class CallGraph:
         """(call in `fn`, what it registers) for every call of a helper of this module
         that inserts into a long-lived container: the helper's insertion counts as
         `fn`'s own at the call (issue 11: `self._init_req_state(obj)`)."""
+        got = self._regs_by_calls.get(id(fn))
+        if got is not None:
+            return got
         out = []
-        for call, target in self.calls_in(fn):
-            for reg in self.summary(target).registers:
-                out.append((call, reg))
+        if self.registering_names():
+            for call in self._candidate_calls.get(id(fn), ()):
+                target = self.resolve(call)
+                if target is None or target is fn:
+                    continue
+                for reg in self.summary(target).registers:
+                    out.append((call, reg))
+        self._regs_by_calls[id(fn)] = out
         return out
 
     def removes_from(self, call: ast.Call, container) -> bool:
@@ -401,11 +517,11 @@ def call_graph(facts: PythonFacts) -> CallGraph:
     return facts.memo("calls.graph", lambda: CallGraph(facts))
 
 
-def _local_names(fn: ast.AST) -> set[str]:
+def _local_names(fn: ast.AST, facts: PythonFacts | None = None) -> set[str]:
     out = set(params_of(fn))
     a = fn.args
     out.update(p.arg for p in a.kwonlyargs)
-    for n in ast.walk(fn):
+    for n in (facts.walk(fn, into_defs=True) if facts is not None else ast.walk(fn)):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
             out.add(n.id)
     return out

@@ -8,8 +8,12 @@ file through `PythonFacts.containers` / `PythonFacts.long_lived_containers`.
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
-from ctxlint.semantic.python.facts import FunctionNode, PythonFacts
+from ctxlint.semantic.python.syntax import FunctionNode, dotted
+
+if TYPE_CHECKING:
+    from ctxlint.semantic.python.facts import PythonFacts
 
 #: Constructor (last dotted component) -> container kind.
 CONTAINER_KINDS: dict[str, str] = {
@@ -213,7 +217,7 @@ def _self_name(method: ast.AST | None) -> str | None:
         return None
     args = method.args.posonlyargs + method.args.args
     for d in method.decorator_list:
-        if (PythonFacts.dotted(d) or "").split(".")[-1] == "staticmethod":
+        if (dotted(d) or "").split(".")[-1] == "staticmethod":
             # a staticmethod that names its first parameter `self` is called with the instance
             return "self" if args and args[0].arg == "self" else None
     return args[0].arg if args else None
@@ -431,7 +435,7 @@ def _class_chain(cls: ast.ClassDef, classes: dict[str, ast.ClassDef],
     while todo:
         k = todo.pop(0)
         for b in k.bases:
-            name = PythonFacts.dotted(b)
+            name = dotted(b)
             base = classes.get(name.split(".")[-1]) if name else None
             if base is not None and base not in out:
                 out.append(base)

@@ -27,8 +27,7 @@ if TYPE_CHECKING:
 N = TypeVar("N", bound=ast.AST)
 
 
-FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)
-ScopeNode = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+from ctxlint.semantic.python.syntax import FunctionNode, ScopeNode, dotted as _dotted  # noqa: E402,F401
 
 
 class PythonFacts:
@@ -182,14 +181,7 @@ class PythonFacts:
     @staticmethod
     def dotted(expr: ast.AST) -> str | None:
         """Unresolved dotted text of a Name/Attribute chain (`self.cache.get`)."""
-        parts: list[str] = []
-        while isinstance(expr, ast.Attribute):
-            parts.append(expr.attr)
-            expr = expr.value
-        if isinstance(expr, ast.Name):
-            parts.append(expr.id)
-            return ".".join(reversed(parts))
-        return None
+        return _dotted(expr)
 
     def imports_module(self, prefix: str) -> bool:
         return any(q == prefix or q.startswith(prefix + ".") for q in self.imports.values())

@@ -177,3 +177,177 @@ def loop_trains(facts, loop: ast.AST) -> bool:
                 and is_optimizer(facts, n.func.value):
             return True
     return calls_backward(facts, loop)
+
+
+# --- plain data: values that are Python numbers/strings, never tensors -----------------
+#
+# A value is a tensor only if it flows from a tensor-producing operation. These produce
+# plain Python data instead (PyTorch docs, torch.Tensor: `shape`/`size()` return a
+# `torch.Size` (a tuple of ints), `dim()`/`numel()`/`element_size()`/`stride()` ints,
+# `item()` a Python number, `tolist()` nested Python lists; `dtype`/`device` are
+# descriptors; the builtins `len`/`int`/`float`/`bool`/`round`/`str` return Python values).
+
+#: Tensor attributes whose value is plain data (a `torch.Size`, a dtype/device, an int).
+PLAIN_ATTRS = frozenset({"shape", "ndim", "dtype", "device", "is_cuda", "requires_grad", "layout"})
+#: Tensor methods whose result is plain data.
+PLAIN_METHODS = frozenset({"size", "dim", "ndimension", "numel", "nelement", "item", "tolist",
+                           "element_size", "stride", "data_ptr", "get_device", "is_contiguous",
+                           "is_floating_point"})
+#: Builtins whose result is a plain Python value (never a tensor).
+PLAIN_BUILTINS = frozenset({"len", "int", "float", "bool", "round", "str", "repr", "hash", "id",
+                            "isinstance", "type", "range", "math.ceil", "math.floor", "math.sqrt",
+                            "math.prod", "math.log", "math.log2"})
+#: Annotations that declare a plain value (`seq_len: int`).
+PLAIN_ANNOTATIONS = frozenset({"int", "float", "bool", "str", "bytes"})
+
+
+def is_plain_data(x: ast.AST, plain: set[str] | frozenset = frozenset(), facts=None, depth: int = 1) -> bool:
+    """Is expression `x` plain Python data (never a tensor)?
+
+    `plain` holds local names already known to be plain. Plain: constants, f-strings,
+    `t.shape`/`t.dtype` (and subscripts of them: `t.shape[0]`), `t.size()`/`t.item()`/
+    `t.tolist()`..., `len(...)`/`int(...)`/`float(...)`, arithmetic and tuples of plain
+    values, and (with `facts`, `depth` levels deep) a call of same-file functions whose
+    every return is plain. Never raises on odd input."""
+    if isinstance(x, (ast.Constant, ast.JoinedStr)):
+        return True
+    if isinstance(x, ast.Name):
+        return x.id in plain
+    if isinstance(x, ast.Attribute):
+        return x.attr in PLAIN_ATTRS
+    if isinstance(x, ast.Subscript):
+        return is_plain_data(x.value, plain, facts, depth)
+    if isinstance(x, ast.Starred):
+        return is_plain_data(x.value, plain, facts, depth)
+    if isinstance(x, ast.Call):
+        f = x.func
+        if isinstance(f, ast.Attribute) and f.attr in PLAIN_METHODS:
+            return True
+        dotted = ast.unparse(f) if isinstance(f, (ast.Name, ast.Attribute)) else ""
+        if dotted in PLAIN_BUILTINS:
+            return True
+        if facts is not None and depth > 0:
+            return call_returns_plain(facts, x, None, depth - 1)
+        return False
+    if isinstance(x, ast.BinOp):
+        return is_plain_data(x.left, plain, facts, depth) and is_plain_data(x.right, plain, facts, depth)
+    if isinstance(x, ast.UnaryOp):
+        return is_plain_data(x.operand, plain, facts, depth)
+    if isinstance(x, ast.IfExp):
+        return is_plain_data(x.body, plain, facts, depth) and is_plain_data(x.orelse, plain, facts, depth)
+    if isinstance(x, (ast.Tuple, ast.List)):
+        return all(is_plain_data(e, plain, facts, depth) for e in x.elts)
+    if isinstance(x, (ast.Compare, ast.BoolOp)):
+        parts = [x.left, *x.comparators] if isinstance(x, ast.Compare) else x.values
+        return all(is_plain_data(e, plain, facts, depth) for e in parts)
+    return False
+
+
+def _element_plain(value: ast.AST, index: int | None, plain, facts, depth: int) -> bool:
+    """Is element `index` of `value` (the whole value when None) plain data? A tuple
+    unpacked from `t.shape` / `t.size()` gives ints; from a literal tuple, its element."""
+    if index is None:
+        return is_plain_data(value, plain, facts, depth)
+    if isinstance(value, (ast.Tuple, ast.List)):
+        if any(isinstance(e, ast.Starred) for e in value.elts) or index >= len(value.elts):
+            return False
+        return is_plain_data(value.elts[index], plain, facts, depth)
+    if isinstance(value, ast.Call) and facts is not None and depth > 0 and not is_plain_data(value, plain):
+        return call_returns_plain(facts, value, index, depth - 1)
+    return is_plain_data(value, plain, facts, depth)
+
+
+def plain_locals(facts, fn: ast.AST, depth: int = 1) -> frozenset:
+    """Locals of `fn` every assignment of which is plain data (`b, c, h, w = x.shape`,
+    `n = len(xs)`, `total = loss.item()`, `a, b = self.helper()` where the helper returns
+    plain values in those positions), plus arguments annotated `int`/`float`/`bool`/`str`.
+    Flow-insensitive: one tensor assignment anywhere makes the name not plain. Computed
+    as a least fixed point; memoised per function."""
+    def build():
+        assigns: dict[str, list] = {}
+
+        def add(target, value, index=None):
+            if isinstance(target, ast.Name):
+                assigns.setdefault(target.id, []).append((value, index))
+            elif isinstance(target, (ast.Tuple, ast.List)):
+                if any(isinstance(e, ast.Starred) for e in target.elts):
+                    for e in target.elts:
+                        for m in ast.walk(e):
+                            if isinstance(m, ast.Name):
+                                assigns.setdefault(m.id, []).append((None, None))
+                    return
+                for i, e in enumerate(target.elts):
+                    if index is None:
+                        add(e, value, i)
+                    else:  # nested unpacking: give up on precision
+                        for m in ast.walk(e):
+                            if isinstance(m, ast.Name):
+                                assigns.setdefault(m.id, []).append((None, None))
+
+        fixed: set[str] = set()
+        args = getattr(fn, "args", None)
+        if args is not None:
+            for a in args.posonlyargs + args.args + args.kwonlyargs:
+                if a.annotation is not None and ast.unparse(a.annotation) in PLAIN_ANNOTATIONS:
+                    fixed.add(a.arg)
+                else:
+                    assigns.setdefault(a.arg, []).append((None, None))
+            for a in (args.vararg, args.kwarg):
+                if a is not None:
+                    assigns.setdefault(a.arg, []).append((None, None))
+        for n in facts.walk(fn):
+            if isinstance(n, ast.Assign):
+                for t in n.targets:
+                    add(t, n.value)
+            elif isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name):
+                if ast.unparse(n.annotation) in PLAIN_ANNOTATIONS and n.value is not None \
+                        and is_plain_data(n.value):
+                    continue  # declared and initialised plain; other assignments still count
+                if n.value is not None:
+                    add(n.target, n.value)
+            elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+                add(n.target, n.value)
+            elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)):
+                it = n.iter
+                rng = isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+                for m in ast.walk(n.target):
+                    if isinstance(m, ast.Name):
+                        assigns.setdefault(m.id, []).append((ast.Constant(0) if rng else None, None))
+            elif isinstance(n, (ast.With, ast.AsyncWith)):
+                for item in n.items:
+                    if item.optional_vars is not None:
+                        for m in ast.walk(item.optional_vars):
+                            if isinstance(m, ast.Name):
+                                assigns.setdefault(m.id, []).append((None, None))
+            elif isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name):
+                add(n.target, n.value)
+        plain = set(fixed)
+        changed = True
+        while changed:
+            changed = False
+            for name, vals in assigns.items():
+                if name in plain:
+                    continue
+                if vals and all(v is not None and _element_plain(v, i, plain, facts, depth) for v, i in vals):
+                    plain.add(name)
+                    changed = True
+        return frozenset(plain)
+    return facts.memo(f"tensors.plain.{id(fn)}.{depth}", build)
+
+
+def call_returns_plain(facts, call: ast.Call, index: int | None = None, depth: int = 0) -> bool:
+    """Does `call` reach only same-file functions whose every `return` is plain data (at
+    tuple position `index` when given: `total, parts = self._train_step(b)` with
+    `return loss.item(), parts`)? False when no same-file function is reached."""
+    defs = same_file_callees(facts, call)
+    if not defs:
+        return False
+    for d in defs:
+        rets = [r.value for r in facts.walk(d)
+                if isinstance(r, ast.Return) and r.value is not None and facts.enclosing_function(r) is d]
+        if not rets:
+            return False
+        plain = plain_locals(facts, d, depth)
+        if not all(_element_plain(v, index, plain, None, 0) for v in rets):
+            return False
+    return True

@@ -1,44 +1,9 @@
-"""Meta rules: CTX000 parse-error (emitted by the languages) and CTX001 unused-noqa."""
+"""CTX001 unused-noqa: a suppression comment that suppresses no finding (off by default)."""
 
 from __future__ import annotations
 
 from ctxlint.findings import Finding
 from ctxlint.rules import Rule
-
-
-class ParseError(Rule):
-    code = "CTX000"
-    name = "parse-error"
-    language = "any"
-    summary = "A file that cannot be decoded or parsed."
-    doc = """\
-## What it does
-Reports a file ctxlint could not decode (not UTF-8, binary) or parse (a syntax
-error in Python, tree-sitter ERROR nodes in Go, a Jinja2 TemplateSyntaxError),
-at the location the parser gives.
-
-## Why is this bad
-A file that does not parse is not analysed at all: every other rule is silent on
-it, so a leak in it would go unnoticed.
-
-## Example
-```python
-def handler(request:
-    ...
-```
-
-## Use instead
-Fix the syntax error, or exclude the file (`exclude` in `[tool.ctxlint]`).
-
-## Fix safety
-No fix.
-
-## Source
-ruff's E999 / syntax-error diagnostics.
-"""
-
-    def check(self, facts):
-        return ()
 
 
 class UnusedNoqa(Rule):

@@ -1,0 +1,25 @@
+"""Small syntax helpers every Python semantic module shares (no facts, no state):
+the function node types and the dotted text of a Name/Attribute chain. Kept apart
+from `facts` so the modules `facts` builds on can import them without a cycle."""
+
+from __future__ import annotations
+
+import ast
+
+#: The ast classes of a `def` / `async def`.
+FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: The ast classes that open a scope.
+ScopeNode = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def dotted(expr: ast.AST) -> str | None:
+    """Unresolved dotted text of a Name/Attribute chain (`self.cache.get`); None for
+    anything else (a call, a subscript)."""
+    parts: list[str] = []
+    while isinstance(expr, ast.Attribute):
+        parts.append(expr.attr)
+        expr = expr.value
+    if isinstance(expr, ast.Name):
+        parts.append(expr.id)
+        return ".".join(reversed(parts))
+    return None
