@@ -1,4 +1,4 @@
-# expect: 16 CTX108
+# expect: 17 CTX108
 """The entry holds a spawned task, but the task's coroutine never removes it (only the
 finish path does): cancelled at the hand-off, the entry stays."""
 import asyncio

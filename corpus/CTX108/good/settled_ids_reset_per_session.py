@@ -5,7 +5,7 @@ finished work, not an unfinished request's state.
 Reduced from pipecat-ai pipecat/services/ultravox/llm.py (_completed_tool_calls)."""
 
 
-class RealtimeLLM:
+class RealtimeLLMService:
     def __init__(self, ws):
         self.ws = ws
         self._completed_tool_calls: set[str] = set()

@@ -18,7 +18,11 @@ class TemplateFromVariable(Rule):
 Flags `jinja2.Template(src)`, `env.from_string(src)` on a plain (not sandboxed)
 `Environment`, and Flask's `render_template_string(src)` when `src` is not a
 literal: not a string constant, a module or class constant, or text read from the
-package's own files (`Path(__file__).parent / ...`, `importlib.resources`).
+package's own files (`Path(__file__).parent / ...`, `importlib.resources`, also
+through a helper's path parameter or a walk of the package directory).
+A `.from_string(...)` counts only when its receiver can be jinja2's: a receiver
+that resolves to another module's name or to this file's own class
+(`Cursor.from_string(text)` parsing a pagination cursor) is not a template.
 
 What an environment is — plain, sandboxed or immutable-sandboxed — is decided by
 the value assigned, followed through local names, module globals and `self.`

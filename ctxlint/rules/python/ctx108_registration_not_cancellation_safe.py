@@ -55,6 +55,15 @@ CancelledError` removes the entry. An insertion made by a helper of this module
 (`self._init_req_state(obj)`, found through the call graph's function summaries)
 counts as the `async def`'s own, reported at the helper call.
 
+Only an `await` on the insertion's own control-flow path counts: not one in
+another `if`/`elif`/`else` branch, `match` case or `except` handler, not one past
+an unconditional `return`/`raise` that follows the insertion, and not the await
+inside the inserting statement (`self.live[rid] = await make(rid)` stores only once
+it completed). Not flagged either: an entry holding a task spawned here whose
+coroutine (a def of this module) removes the entry in its own `finally`, and a bare
+id of finished work (added after an awaited call on that id) in a set or
+constant-valued dict that another method clears or reassigns wholesale.
+
 A registry entry held by a streaming generator handed to a response is CTX110's;
 cleanup after `yield` in a `@contextmanager` is CTX106's.
 
@@ -268,8 +277,6 @@ def _on_path_after(facts, fn, a: ast.AST, b: ast.AST) -> bool:
         return True  # one contains the other (an `if` test, a loop header)
     sa, sb = ca_chain[ia - 1], cb_chain[ib - 1]
     fa, fb = field_of(lca, sa), field_of(lca, sb)
-    if isinstance(lca, ast.ExceptHandler) or (fa is None and not isinstance(sa, ast.match_case)):
-        fa = fa or "body"
     in_loop = any(isinstance(x, (ast.For, ast.AsyncFor, ast.While)) and field_of(x, y) == "body"
                   for x, y in zip(ca_chain[ia:] + [fn], ca_chain[ia - 1:]))
     if not in_loop:
@@ -280,23 +287,30 @@ def _on_path_after(facts, fn, a: ast.AST, b: ast.AST) -> bool:
         if isinstance(lca, ast.Try) or type(lca).__name__ == "TryStar":
             if fa == "handlers" and fb in ("handlers", "orelse") and sa is not sb:
                 return False
-    if isinstance(lca, (ast.Try,)) and fb == "finalbody" and fa != "finalbody":
+    if (isinstance(lca, ast.Try) or type(lca).__name__ == "TryStar") and fb == "finalbody" and fa != "finalbody":
         return True
     # an unconditional exit after `a` in one of its blocks, below the common statement
     for x in ca_chain[:ia - 1]:
         parent = facts.parents.get(x)
         seq = getattr(parent, field_of(parent, x) or "", None)
-        if isinstance(seq, list):
-            i = next(k for k, y in enumerate(seq) if y is x)
-            if _exits(seq[i + 1:]):
-                return False
+        i = _index(seq, x)
+        if i is not None and _exits(seq[i + 1:]):
+            return False
     if fa == fb and fa is not None:
-        seq = getattr(lca, fa)
-        i = next(k for k, y in enumerate(seq) if y is sa)
-        j = next(k for k, y in enumerate(seq) if y is sb)
-        if _exits(seq[i + 1:j]):
+        seq = getattr(lca, fa, None)
+        i, j = _index(seq, sa), _index(seq, sb)
+        if i is not None and j is not None and _exits(seq[i + 1:j]):
             return False
     return True
+
+
+def _index(seq, x) -> int | None:
+    """Position of `x` (by identity) in the statement list `seq`, or None."""
+    if isinstance(seq, list):
+        for k, y in enumerate(seq):
+            if y is x:
+                return k
+    return None
 
 
 def _owned_by_spawned_task(facts, graph, site, removal_methods) -> bool:
@@ -330,12 +344,22 @@ def _owned_by_spawned_task(facts, graph, site, removal_methods) -> bool:
     return False
 
 
+def _awaited_with(aw: ast.AST, names: set[str]) -> bool:
+    """Is `aw` an `await` of a call passed one of `names` (the work done on that id)?"""
+    if not isinstance(aw, ast.Await) or not isinstance(aw.value, ast.Call):
+        return False
+    call = aw.value
+    return any(isinstance(n, ast.Name) and n.id in names
+               for a in [*call.args, *(k.value for k in call.keywords)] for n in ast.walk(a))
+
+
 def _settled_ids_reset_wholesale(facts, site) -> bool:
     """Is the entry a bare id of finished work in a container that is reset wholesale?
 
     All three must hold: the entry holds no object (a set's `add(id)`, or a dict
-    value that is a constant); the inserting function awaited before inserting (the
-    work the id records is done, `await self._send(...)` then `done.add(call_id)`);
+    value that is a constant); the inserting function awaited a call passed that id
+    before inserting (the work the id records is done: `await self._send(call_id, r)`
+    then `done.add(call_id)`);
     and the container is cleared or reassigned in a method other than the one that
     creates it (a session reset). Such a record is bounded by the reset, and a
     cancellation leaves no state of an unfinished request behind.
@@ -349,7 +373,10 @@ def _settled_ids_reset_wholesale(facts, site) -> bool:
         pass
     else:
         return False
-    if not any(pos(a) < pos(ins.node) for a in function_index(facts, ins.function).awaits):
+    ids = {n.id for n in ast.walk(ins.key) if isinstance(n, ast.Name)} if ins.key is not None else set()
+    ids -= {"self", "cls"}
+    if not ids or not any(pos(a) < pos(ins.node) and _awaited_with(a, ids)
+                          for a in function_index(facts, ins.function).awaits):
         return False
     return any(r.kind in ("clear", "reassign") and r.method is not None and r.method is not c.creation_method
                and r.function is not ins.function for r in c.removals)

@@ -27,7 +27,10 @@ registers as a torch hook (`register_forward_hook(self.m)`) when the value is co
 local derived from one), it is not reduced to a Python value (`.item()`,
 `.tolist()`, `.shape`), the attribute is not cache-like (read back in the same
 method before the store, or named `*cache*`), and no method of the class ever
-clears it (`self.<attr> = None`, `del self.<attr>`).
+clears it (`self.<attr> = None`, `del self.<attr>`). A value is a tensor only
+if it flows from a tensor-producing operation: `b, c, h, w = x.shape`,
+`x.size(0)`, `len(...)`, `int(...)`, `.item()`/`.tolist()` and arithmetic on
+them are plain Python data (see `semantic/python/tensors.py`, `plain_locals`).
 
 ## Why is this bad
 The stored tensor — and, during training, the whole autograd graph behind it —

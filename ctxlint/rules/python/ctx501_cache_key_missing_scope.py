@@ -41,7 +41,11 @@ The message names the missing scope plainly: "the key does not include the tenan
 (`req.tenant_id` is available here)". A request id alone does not demand scoping (a shared cache keyed on
 it would never hit), a key holding a scope object's own id (`request.id`, `seq.uuid`,
 `session.id`) is per-request or already scoped, and a container stored in the value must depend on the scope:
-a cache of scope-independent values is not reported.
+a cache of scope-independent values is not reported. A key on a path where the
+scope id is known to be None (`if user_id is None: return base_id`) is the shared
+bucket by design; a digest that only shortens part of a returned key that carries
+the id is not the key; a value built from a fresh random value (`bcrypt.gensalt()`,
+`os.urandom`, `uuid4()`: a password hash) is never looked up, so it is no key.
 
 ## Why is this bad
 A cache that outlives one request serves every tenant. If the key does not say

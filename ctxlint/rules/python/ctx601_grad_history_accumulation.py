@@ -31,6 +31,10 @@ value (`loss.backward(); return loss`), or (a hint, for values from outside the
 file) a loss, a criterion result or a model output, not reduced by `.item()`, `float()`,
 `.detach()` or `.tolist()`, and `acc` lives across iterations (it is not reset
 inside the loop, as gradient-accumulation code does before its `backward()`).
+A value that is plain data is never reported: every assignment of it is a
+`.item()`/`float()`/`.shape`/`len()` result, or it is unpacked from a same-file
+helper whose returns hold plain data at that position
+(`total, parts = self._train_step(b)` with `return loss.item(), parts`).
 
 ## Why is this bad
 A tensor that requires grad carries its autograd graph. Summing it into a

@@ -37,6 +37,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Iterable
 
+from ctxlint.semantic.python.cleanup import catches_cancellation, field_of, pos, protected  # noqa: F401
 from ctxlint.semantic.python.facts import FunctionNode, PythonFacts
 from ctxlint.semantic.python.values import CONTEXT, CV_VALUE, ModuleValues, module_values
 
@@ -125,50 +126,9 @@ def contextvar_sets(facts: PythonFacts) -> list[tuple[ast.Call, ast.AST]]:
 
 
 # ------------------------------------------------------------------ flow helpers
-def pos(n: ast.AST) -> tuple[int, int]:
-    """(line, column) of a node, for source-order comparisons."""
-    return (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))
-
-
-def field_of(parent: ast.AST, child: ast.AST) -> str | None:
-    """Name of the list field of `parent` that holds statement `child`."""
-    for name in ("body", "orelse", "finalbody", "handlers"):
-        seq = getattr(parent, name, None)
-        if isinstance(seq, list) and any(s is child for s in seq):
-            return name
-    return None
-
-
-def catches_all(handler: ast.ExceptHandler, include_exception: bool = False) -> bool:
-    """Does `except ...:` catch cancellation (bare, BaseException, CancelledError, GeneratorExit)?"""
-    t = handler.type
-    if t is None:
-        return True
-    names = [t] if not isinstance(t, ast.Tuple) else list(t.elts)
-    ok = {"BaseException", "CancelledError", "GeneratorExit"} | ({"Exception"} if include_exception else set())
-    for n in names:
-        last = n.attr if isinstance(n, ast.Attribute) else getattr(n, "id", "")
-        if last in ok:
-            return True
-    return False
-
-
-def protected(facts: PythonFacts, node: ast.AST, stop: ast.AST | None, include_exception: bool = False) -> bool:
-    """Is `node` inside a `finally:` block or an except-all handler below `stop`, or in a
-    nested def/lambda (a callback registered to run at release time)?"""
-    child = node
-    for a in facts.ancestors(node):
-        if a is stop:
-            return False
-        if isinstance(a, ast.Try) or type(a).__name__ == "TryStar":
-            if field_of(a, child) == "finalbody":
-                return True
-        if isinstance(a, ast.ExceptHandler) and catches_all(a, include_exception):
-            return True
-        if isinstance(a, _DEFS) and a is not stop:
-            return True
-        child = a
-    return False
+# pos, field_of, catches_all (= cleanup.catches_cancellation) and protected are the
+# cleanup module's; re-exported here for the rules that import them from owners.
+catches_all = catches_cancellation
 
 
 def has_risk(stmts: Iterable[ast.stmt]) -> bool:
