@@ -1,10 +1,12 @@
-# expect: 10 CTX301
-"""The receiver is jinja2's own Environment (imported under another name): the
-request's text is compiled unsandboxed."""
-from jinja2 import Environment as Env
+# expect: 12 CTX301
+"""The receiver is a module-level jinja2 Environment (the file also imports another
+module's names): the request's text is compiled unsandboxed."""
+from json import loads
 
-ENV = Env()
+from jinja2 import Environment
+
+ENV = Environment()
 
 
-def render_user_template(body: dict) -> str:
-    return ENV.from_string(body["template"]).render(user=body.get("user"))
+def render_user_template(body: str) -> str:
+    return ENV.from_string(loads(body)["template"]).render(user=None)

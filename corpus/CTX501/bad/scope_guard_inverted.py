@@ -10,7 +10,7 @@ def hash_string_sha256(text: str) -> str:
 
 
 class ScopedStore:
-    def _scoped_cache_key(self, base_id: str, user_id: Optional[str]) -> str:
+    def _scoped_cache_key(self, base_id: str, user_id: Optional[str]):
         if user_id is None:
             return hash_string_sha256(base_id)
-        return base_id
+        return ("doc", base_id)

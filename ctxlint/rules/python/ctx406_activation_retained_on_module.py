@@ -102,10 +102,12 @@ huggingface/transformers issues on output-capturing hooks holding tensors.
                 plain = plain_locals(facts, m)
                 derived = _derived_locals(body, inputs) - plain
                 first_read: dict[str, int] = {}
+                reads: dict[str, list] = {}
                 for n in body:
                     if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) \
                             and isinstance(n.value, ast.Name) and n.value.id == selfname:
                         first_read[n.attr] = min(first_read.get(n.attr, n.lineno), n.lineno)
+                        reads.setdefault(n.attr, []).append(n)
                 for n in stores:
                     t = n.targets[0]
                     if t.attr in cleared or is_plain_data(n.value, plain, facts) \
@@ -113,10 +115,30 @@ huggingface/transformers issues on output-capturing hooks holding tensors.
                         continue  # plain data (`h` of `b, c, h, w = x.shape`) holds no activation
                     if first_read.get(t.attr, 10**9) <= n.lineno:
                         continue  # read back before the store: a cache, not a leak
+                    if any(_exclusive_branches(facts, n, r) for r in reads.get(t.attr, ())):
+                        continue  # a later call's other branch reuses it: deliberate state
                     yield facts.finding(self, t,
                                         f"`{m.name}()` stores a per-call tensor on `{selfname}.{t.attr}` and no "
                                         f"method clears it: the activation (and its autograd graph) stays alive "
                                         f"until the next call")
+
+
+def _exclusive_branches(facts, a: ast.AST, b: ast.AST) -> bool:
+    """Do `a` and `b` lie in opposite branches of one `if` (`if reset: self.x = p.detach()
+    else: p = self.x`)? Then `b` reads what an earlier call of the method stored."""
+    chain_a = {}
+    child = a
+    for anc in facts.ancestors(a):
+        if isinstance(anc, ast.If):
+            chain_a[id(anc)] = "body" if child in anc.body else "orelse" if child in anc.orelse else "test"
+        child = anc
+    child = b
+    for anc in facts.ancestors(b):
+        if isinstance(anc, ast.If) and id(anc) in chain_a:
+            side = "body" if child in anc.body else "orelse" if child in anc.orelse else "test"
+            return {side, chain_a[id(anc)]} == {"body", "orelse"}
+        child = anc
+    return False
 
 
 def _is_static_or_class(facts, fn) -> bool:
