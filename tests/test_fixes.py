@@ -518,7 +518,12 @@ def test_stdin_fix_prints_the_fixed_source(tmp_path):
 
 
 # ---------------------------------------------------------------- behaviour harness
-HARNESS = SHARED_CASES.parent / "tools" / "check_fix_behaviour.py"
+#: The team's shared harness where it is beside this checkout, else ctxlint's own
+#: (scripts/check_fix_behaviour.py: same contract and output), so CI runs the cases too.
+SHARED_HARNESS = SHARED_CASES.parent / "tools" / "check_fix_behaviour.py"
+HARNESS = SHARED_HARNESS if SHARED_HARNESS.is_file() else ROOT / "scripts" / "check_fix_behaviour.py"
+#: The handed fix cases: ../shared/cases/fix, else the snapshot in tests/handed_cases/fix.
+HANDED_FIX = SHARED_CASES / "fix" if (SHARED_CASES / "fix").is_dir() else ROOT / "tests" / "handed_cases" / "fix"
 FIX_CASES = Path(__file__).resolve().parent / "fix_cases"
 
 
@@ -527,7 +532,6 @@ def _harness(*paths: Path) -> subprocess.CompletedProcess:
                            *map(str, paths)], capture_output=True, text=True, cwd=ROOT, timeout=900)
 
 
-@pytest.mark.skipif(not HARNESS.is_file(), reason="../shared/tools/check_fix_behaviour.py is not beside this checkout")
 def test_fix_behaviour_harness_on_own_cases():
     """Every codemod's own fix case (tests/fix_cases) keeps its behaviour under
     `--fix --unsafe-fixes`, converges in one run and keeps comments; each case
@@ -542,12 +546,10 @@ def test_fix_behaviour_harness_on_own_cases():
             f"{case.name}: expected {want.group(1)}\n{proc.stdout}")
 
 
-@pytest.mark.skipif(not (SHARED_CASES / "fix").is_dir() or not HARNESS.is_file(),
-                    reason="../shared/cases/fix is not beside this checkout")
 def test_fix_behaviour_harness_on_shared_cases():
     """The handed fix cases: F02, F04, F05, F06 rewritten with the same behaviour;
     F01 and F03 (correct code) left unchanged."""
-    proc = _harness(SHARED_CASES / "fix")
+    proc = _harness(HANDED_FIX)
     assert "broken: 0" in proc.stdout, proc.stdout + proc.stderr
     for name, want in (("F01", "same"), ("F02", "kept"), ("F03", "same"), ("F04", "kept"), ("F05", "kept"),
                        ("F06", "kept")):
@@ -557,10 +559,7 @@ def test_fix_behaviour_harness_on_shared_cases():
 def test_rounds_fix_only_reported_findings_and_count_them():
     """F06's two identical statements are both fixed in one run; a finding that a
     fix makes appear is reported (notice) and left unfixed; the count is the fixes applied."""
-    text = (SHARED_CASES / "fix" / "F06_identical_statements.py").read_text() if (SHARED_CASES / "fix").is_dir() \
-        else None
-    if text is None:
-        pytest.skip("no shared fix cases")
+    text = (HANDED_FIX / "F06_identical_statements.py").read_text()
     rules = select_rules([], [])
     found = engine.lint_text("f.py", text, "python", rules, Config())
     new, n, left, notices = fixers.fix_source("f.py", text, "python", found, rules, Config(), unsafe=False)
@@ -689,3 +688,21 @@ def test_ctx401_fix_adds_no_dependency_the_project_lacks(tmp_path):
     f = _golden_finding(case, text)
     out = fixers.fix_text(str(tmp_path / "m.py"), text, "python", [f], unsafe=True, rules=[], config=Config())
     assert "from cachetools import LRUCache" in out and "LRUCache(maxsize=64)" in out
+
+
+def test_own_harness_reports_kept_same_and_broken(tmp_path: Path):
+    """scripts/check_fix_behaviour.py (what CI runs without ../shared) tells a kept
+    rewrite from an untouched file, and flags a behaviour change as broken."""
+    own = ROOT / "scripts" / "check_fix_behaviour.py"
+    ok = subprocess.run([sys.executable, str(own), "--unsafe", str(FIX_CASES / "FC107_task_reference.py"),
+                         str(FIX_CASES / "FC303_own_literal.py")], capture_output=True, text=True, cwd=ROOT)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert re.search(r"^kept\s+\S*FC107_task_reference\.py$", ok.stdout, re.M)
+    assert re.search(r"^same\s+\S*FC303_own_literal\.py$", ok.stdout, re.M)
+    # A case whose behaviour() reads its own source: any rewrite changes the value.
+    case = tmp_path / "reads_itself.py"
+    case.write_text("import asyncio\n\n\nasync def work():\n    return 1\n\n\nasync def main():\n"
+                    "    asyncio.create_task(work())\n    await asyncio.sleep(0)\n\n\n"
+                    "def behaviour():\n    asyncio.run(main())\n    return len(open(__file__).read())\n")
+    bad = subprocess.run([sys.executable, str(own), str(case)], capture_output=True, text=True, cwd=ROOT)
+    assert bad.returncode == 1 and "BROKEN" in bad.stdout, bad.stdout + bad.stderr
