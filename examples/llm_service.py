@@ -4,6 +4,8 @@ import contextvars
 from functools import lru_cache
 
 current_tenant: contextvars.ContextVar[str] = contextvars.ContextVar("current_tenant")
+# Keyed by the prompt alone, and fine: the cached value is the prompt prefix itself,
+# the same for every tenant, so sharing it across tenants leaks nothing.
 _prefix_cache: dict = {}
 
 

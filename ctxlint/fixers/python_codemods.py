@@ -1594,7 +1594,12 @@ def per_instance_cache(ctx: ModuleContext, data: dict) -> str:
         body = [new_init if s is init else s for s in body]
     else:
         me = fn.params.params[0].name.value
-        if init_name == "__init__":
+        defines_new = any(isinstance(s_, cst.FunctionDef) and s_.name.value == "__new__" for s_ in body)
+        if init_name == "__init__" and not cls.bases and not defines_new:
+            # No base class and no __init__: instances are built with no arguments
+            # (object.__init__ takes none), so the new __init__ takes none either.
+            src = f"def __init__({me}):\n    {me}.{method} = {dec_code}({me}.{method})\n"
+        elif init_name == "__init__":
             src = (f"def __init__({me}, *args, **kwargs):\n    super().__init__(*args, **kwargs)\n"
                    f"    {me}.{method} = {dec_code}({me}.{method})\n")
         else:
@@ -1608,11 +1613,11 @@ def per_instance_cache(ctx: ModuleContext, data: dict) -> str:
             new_init = new_init.with_changes(leading_lines=body[at].leading_lines if not isinstance(
                 body[at], cst.FunctionDef) or not body[at].decorators else body[at].leading_lines)
             if not new_init.leading_lines and at > 0:
-                new_init = new_init.with_changes(leading_lines=[cst.EmptyLine()])
+                new_init = new_init.with_changes(leading_lines=[cst.EmptyLine(indent=False)])
             if not body[at].leading_lines:
-                body[at] = body[at].with_changes(leading_lines=[cst.EmptyLine()])
+                body[at] = body[at].with_changes(leading_lines=[cst.EmptyLine(indent=False)])
         elif at > 0:
-            new_init = new_init.with_changes(leading_lines=[cst.EmptyLine()])
+            new_init = new_init.with_changes(leading_lines=[cst.EmptyLine(indent=False)])
         body.insert(at, new_init)
     return ctx.replace(cls_block, cls_block.with_changes(body=body)).code
 

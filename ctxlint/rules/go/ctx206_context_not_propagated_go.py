@@ -56,7 +56,7 @@ It stays silent where a fresh context is the point:
 ## Why is this bad
 The caller's cancellation, deadline and trace stop at the fresh context: a client
 that hangs up or times out leaves the backend call running, and the backend's
-spans start a new trace (seed 000's cross-service trace loss).
+spans start a new trace: the trace is lost between services.
 
 ## Example
 ```go
@@ -84,7 +84,7 @@ decision.
 The `context` package docs ("Do not pass a nil Context ... pass context.TODO if
 you are unsure"; "The chain of function calls between them must propagate the
 Context"); the contextcheck linter (github.com/kkHAIKE/contextcheck), whose users
-report its noise (2 real of 43 in one project), hence the exemptions; seed 000.
+report its noise (2 real of 43 in one project), hence the exemptions.
 """
 
     def check(self, facts):

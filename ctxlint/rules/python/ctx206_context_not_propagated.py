@@ -91,8 +91,7 @@ import when the module does not import it yet.
 ## Source
 Python docs, `contextvars` ("each thread has its own current context") and
 `asyncio.to_thread` ("the current contextvars.Context is propagated");
-OpenTelemetry Python context docs; seed 000 §2.1 (trace context lost across a
-hop); agent/pipeline frameworks' "spans show up as separate traces" reports.
+OpenTelemetry Python context docs (trace context lost across a thread hop); agent/pipeline frameworks' "spans show up as separate traces" reports.
 """
 
     def check(self, facts):

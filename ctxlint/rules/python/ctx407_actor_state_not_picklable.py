@@ -118,8 +118,8 @@ without a pickling dunder.
 
 ## Source
 Ray docs, "Serialization" (objects that cannot be pickled, `__reduce__`
-customisation); Python `pickle` docs, "Pickling Class Instances"; seed 000
-§3.3 (actor state pickled with its CUDA tensors, locks and contexts).
+customisation); Python `pickle` docs, "Pickling Class Instances" (an actor's state pickled with its CUDA tensors,
+locks and contexts).
 """
 
     def check(self, facts):

@@ -4,8 +4,7 @@ from functools import cache
 class Tokenizer:
     vocab_file = "vocab.json"
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(self):
         self.encode = cache(self.encode)
 
     def encode(self, text):
