@@ -290,3 +290,26 @@ def test_template_ending_inside_an_unknown_tag_is_a_parse_error_not_a_hang(tmp_p
     out = cli(["check", "--no-cache", "--output-format", "json", "t.j2"], tmp_path)  # 120 s timeout
     assert out.returncode == 1, out.stderr
     assert [f["code"] for f in json.loads(out.stdout)] == ["CTX000"]
+
+
+
+def test_compiler_warnings_of_the_linted_code_are_not_printed(monkeypatch):
+    """ast.parse warns about the linted code on newer Pythons (SyntaxWarning for an
+    invalid escape like `"\\d"` from 3.12): that is the linted code's business, never
+    ctxlint's stderr. A parser that warns must not leak the warning out of `parse`."""
+    import ast
+    import warnings
+
+    from ctxlint.languages import python as pylang
+
+    real = ast.parse
+
+    def noisy(*args, **kwargs):
+        warnings.warn_explicit("invalid escape sequence '\\d'", SyntaxWarning, "x.py", 1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pylang.ast, "parse", noisy)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a leaked warning would raise here
+        tree, err = pylang.parse("x.py", 'import re\nx = re.compile("\\d+")\n')
+    assert err is None and tree is not None

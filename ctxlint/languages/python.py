@@ -7,6 +7,7 @@ in `ctxlint.semantic.python.facts`.
 from __future__ import annotations
 
 import ast
+import warnings
 
 from ctxlint.findings import Finding
 
@@ -14,9 +15,16 @@ SUFFIXES = (".py", ".pyi")
 
 
 def parse(path: str, text: str) -> tuple[ast.Module | None, Finding | None]:
-    """Parse Python source; on failure return a CTX000 finding at the parser's location."""
+    """Parse Python source; on failure return a CTX000 finding at the parser's location.
+
+    The compiler's own warnings on the linted code (SyntaxWarning for `"\\d"` or
+    `is` with a literal, DeprecationWarning) are the user's Python's business, not
+    ctxlint's output: they are silenced here rather than printed to stderr.
+    """
     try:
-        return ast.parse(text, filename=path, type_comments=False), None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(text, filename=path, type_comments=False), None
     except SyntaxError as exc:
         line = exc.lineno or 1
         col = max(exc.offset or 1, 1)
