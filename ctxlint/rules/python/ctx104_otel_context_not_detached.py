@@ -21,7 +21,11 @@ class OtelContextNotDetached(Rule):
 Flags `opentelemetry.context.attach(ctx)` (however imported: `from opentelemetry
 import context as otel_context`, `from opentelemetry.context import attach`) whose
 token is discarded, never passed to `detach()`, or detached only on the normal
-path instead of in `finally`. "Restoring" the parent by a second `attach()` is
+path instead of in `finally`. A token detached on the normal path and in an
+`except Exception:` handler is accepted in sync code (only KeyboardInterrupt and
+SystemExit, which end the process, escape) and reported in `async def`, where
+`asyncio.CancelledError` — a BaseException raised by every cancellation and
+timeout — skips both. "Restoring" the parent by a second `attach()` is
 flagged too: it pushes another context instead of popping one. A token handed to
 a function or class of this module is followed into it: a class must detach it on
 its close paths (by `__exit__` when attached in `__enter__`). A discarded token in
@@ -89,6 +93,14 @@ aws/aws-durable-execution-sdk-python#643 (fix PR #650).
             if fate.kind == "discarded":
                 msg = ("`attach()` token is discarded: the attached context is never detached "
                        "(a second attach does not restore the parent; detach the token in `finally`)")
+            elif fate.kind == "not_finally" and _detached_in_except_exception(facts, fn, fate.release):
+                if not isinstance(fn, ast.AsyncFunctionDef):
+                    # Sync code: `except Exception` + the normal path cover every error;
+                    # only KeyboardInterrupt/SystemExit, which end the process, escape.
+                    continue
+                msg = ("context is detached on the normal path and in "
+                       "`except Exception`, not in `finally`: `asyncio.CancelledError` is a BaseException, "
+                       "so a cancelled or timed-out await skips both and leaves the context attached")
             elif fate.kind == "not_finally":
                 msg = (f"context is detached only on the normal path (line {fate.release.lineno}), "
                        "not in `finally`: an exception leaves it attached")
@@ -105,6 +117,27 @@ aws/aws-durable-execution-sdk-python#643 (fix PR #650).
                           codemod="otel_detach_finally",
                           data={"line": call.lineno, "col": call.col_offset, "detach": detach})
             yield facts.finding(self, call, msg, fix=fix)
+
+
+def _detached_in_except_exception(facts, fn: ast.AST, release: ast.AST | None) -> bool:
+    """Is the token (the one `release` detaches) detached both in an `except Exception:`
+    handler of `fn` (one that catches ordinary errors but not BaseException) and on the
+    normal path? Then only BaseException (CancelledError, KeyboardInterrupt) skips it."""
+    if not (isinstance(release, ast.Call) and release.args):
+        return False
+    want = ast.dump(release.args[0])
+    in_handler = plain = False
+    for n in facts.walk(fn):
+        if not (isinstance(n, ast.Call) and owners.detach_release(n) and ast.dump(n.args[0]) == want):
+            continue
+        handler = next((a for a in facts.ancestors(n) if isinstance(a, (ast.ExceptHandler, *owners.FunctionNode))),
+                       None)
+        if isinstance(handler, ast.ExceptHandler):
+            if owners.catches_all(handler, include_exception=True) and not owners.catches_all(handler):
+                in_handler = True
+        else:
+            plain = True
+    return in_handler and plain
 
 
 def _detach_text(facts, call: ast.Call) -> str:
