@@ -294,7 +294,7 @@ def _add_jinja(line: str, codes: list[str]) -> str | None:
             return None
         return line[: m.start("codes")] + ", ".join([*have, *new]) + line[m.end("codes"):]
     body = line.rstrip()
-    return body + _jinja_comment(body, codes, _jinja_forms(body)[0]) + line[len(body):] if body else None
+    return body + _jinja_comment(codes, _jinja_forms(body)[0]) + line[len(body):] if body else None
 
 
 def _jinja_forms(body: str) -> list[str]:
@@ -313,7 +313,7 @@ def _jinja_forms(body: str) -> list[str]:
     return ["+#}", "#}", "-#}"]
 
 
-def _jinja_comment(body: str, codes: list[str], closer: str) -> str:
+def _jinja_comment(codes: list[str], closer: str) -> str:
     return f"{{# ctxlint: ignore {' '.join(codes)} {closer}"
 
 
@@ -368,7 +368,7 @@ def _neutral_jinja_line(lines: list[str], ln: int, codes: list[str]) -> str | No
         return None
     before = "\n".join(lines)
     for closer in _jinja_forms(body):
-        new = body + _jinja_comment(body, codes, closer) + line[len(body):]
+        new = body + _jinja_comment(codes, closer) + line[len(body):]
         if jinja_same_output(before, "\n".join([*lines[:ln - 1], new, *lines[ln:]])):
             return new
     return None

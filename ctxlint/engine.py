@@ -750,10 +750,10 @@ def lint_paths(paths: list[str], config: Config, rules: list, jobs: int | None =
             todo.append((sf, None, None))
 
     def consume(item, out):
-        (_sf, _raw, dg), (findings, notices, parsed) = item, out
+        (sf, _, dg), (findings, notices, parsed) = item, out
         internal = "__internal__" in notices
         if SKIPPED_MARKER in notices:
-            result.skipped.append((_sf.display, notices[0]))
+            result.skipped.append((sf.display, notices[0]))
         notices = [n for n in notices if n not in ("__internal__", SKIPPED_MARKER)]
         result.findings.extend(findings)
         result.notices.extend(notices)

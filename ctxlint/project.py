@@ -20,7 +20,7 @@ from typing import Callable
 from ctxlint.config import DEFAULT_EXCLUDES, Config
 from ctxlint.findings import Finding
 from ctxlint.languages.jinja import parse_template
-from ctxlint.semantic.jinja.call_sites import RenderSite, call_sites
+from ctxlint.semantic.jinja.call_sites import RenderSite, module_call_sites
 from ctxlint.semantic.jinja.templates import JinjaFacts, lint
 from ctxlint.suppress import apply_suppressions, file_ignored
 
@@ -100,9 +100,6 @@ def project_findings(paths: list[str], files: list, config: Config, rules: list,
     Nothing here is cached: the findings depend on more than one file.
     Never raises on bad input.
     """
-    from ctxlint.languages.python import parse as py_parse
-    from ctxlint.semantic.python.facts import PythonFacts
-
     res = ProjectResult()
     jinja_rules = list(rules)
     if not jinja_rules:
@@ -130,11 +127,11 @@ def project_findings(paths: list[str], files: list, config: Config, rules: list,
         text, err = hooks.decode(raw, "python", sf.display)
         if text is None:
             continue
-        tree, err = py_parse(sf.display, text)
-        if tree is None:
-            continue
         try:
-            cs = call_sites(PythonFacts(sf.display, text, tree, config))
+            # shared with `_imported_env`: a module another one imports is parsed once
+            cs = module_call_sites(os.fspath(_resolve_fast(sf.path)), config, text)
+            if cs is None:
+                continue
             alt_delimiters.extend(d for d in cs.delimiter_sets if d not in alt_delimiters)
             for env in cs.envs:
                 for d in env.loader_dirs:

@@ -43,6 +43,22 @@ class _HasReturn(cst.CSTVisitor):
         self.found = True
 
 
+def _no_return(stmts, between: str) -> None:
+    """Refuse when a `return` lies in `stmts` (outside nested scopes)."""
+    for s in stmts:
+        v = _HasReturn()
+        s.visit(v)
+        if v.found:
+            raise FixNotApplicable(f"a `return` between {between}")
+
+
+def _release_index(ctx: ModuleContext, rest: list, release: str, rel_line: int) -> int | None:
+    """Index in `rest` of the one-statement line `release` spanning `rel_line`, else None."""
+    return next((k for k, s in enumerate(rest) if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
+                 and ctx.code(s.body[0]).strip() == release
+                 and ctx.positions[s].start.line <= rel_line <= ctx.positions[s].end.line), None)
+
+
 @codemod("stream_release_finally")
 def stream_release_finally(ctx: ModuleContext, data: dict) -> str:
     """Wrap the stream's loop in try/finally with the release (see the module docstring).
@@ -59,23 +75,13 @@ def stream_release_finally(ctx: ModuleContext, data: dict) -> str:
     node = ctx.find(data, (cst.Call, cst.Subscript), "acquisition")
     _small, line = ctx.statement_line(node)
     blk, i = ctx.block_of(line)
-
-    def is_release(s: cst.BaseStatement) -> bool:
-        return (isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
-                and ctx.code(s.body[0]).strip() == release
-                and ctx.positions[s].start.line <= rel_line <= ctx.positions[s].end.line)
-
     rest = list(blk.body[i + 1:])
-    j = next((k for k, s in enumerate(rest) if is_release(s)), None)
+    j = _release_index(ctx, rest, release, rel_line)
     if j is None:
         raise FixNotApplicable("the release is not a statement after the acquisition in its block")
     if j == 0:
         raise FixNotApplicable("nothing runs between the acquisition and the release")
-    for s in rest[:j]:
-        v = _HasReturn()
-        s.visit(v)
-        if v.found:
-            raise FixNotApplicable("a `return` between the acquisition and the release")
+    _no_return(rest[:j], "the acquisition and the release")
     wrapped, rel, after = rest[:j], rest[j], rest[j + 1:]
     # the release keeps its own comment lines (not blank ones) inside `finally:`
     comments = [ln for ln in rel.leading_lines if ln.comment is not None]
@@ -153,16 +159,10 @@ def stream_async_with(ctx: ModuleContext, data: dict) -> str:
             and req.func.attr.value == "build_request" and ctx.code(req.func.value) == client):
         raise FixNotApplicable("the request is not built by the same client's build_request()")
     rest = list(blk.body[i + 1:])
-    j = next((k for k, s in enumerate(rest) if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
-              and ctx.code(s.body[0]).strip() == release
-              and ctx.positions[s].start.line <= rel_line <= ctx.positions[s].end.line), None)
+    j = _release_index(ctx, rest, release, rel_line)
     if not j:
         raise FixNotApplicable("no statement between the send and the release, or no release in the block")
-    for s in rest[:j]:
-        v = _HasReturn()
-        s.visit(v)
-        if v.found:
-            raise FixNotApplicable("a `return` between the send and the release")
+    _no_return(rest[:j], "the send and the release")
     inner = [rest[0].with_changes(leading_lines=()), *rest[1:j]]
     new_with = cst.With(
         asynchronous=cst.Asynchronous(),

@@ -5,13 +5,10 @@ from __future__ import annotations
 import ast
 
 from ctxlint.rules import Rule
+from ctxlint.semantic.python.cleanup import last_name
 from ctxlint.semantic.python.requests import request_scope
 from ctxlint.semantic.python.stores import globals_of, module_instantiated, store_kind
 from ctxlint.semantic.python.tasks import is_task_factory_call
-
-
-def _last(expr: ast.AST) -> str:
-    return expr.attr if isinstance(expr, ast.Attribute) else getattr(expr, "id", "")
 
 
 def _first_param(fn) -> str | None:
@@ -29,7 +26,7 @@ def _scope_through_callers(facts, fn, call: ast.AST, depth: int = 0) -> str | No
     n_defs = sum(1 for d in facts.nodes(ast.FunctionDef, ast.AsyncFunctionDef) if d.name == fn.name)
     for c in facts.nodes(ast.Call):
         f = c.func
-        if _last(f) != fn.name:
+        if last_name(f) != fn.name:
             continue
         if isinstance(f, ast.Attribute) and n_defs != 1:
             cls = facts.enclosing_class(c)
@@ -49,7 +46,7 @@ def _runs_forever(facts, call: ast.Call, fn) -> bool:
     if not call.args or not isinstance(call.args[0], ast.Call):
         return False
     f = call.args[0].func
-    name = _last(f)
+    name = last_name(f)
     cands = [d for d in facts.nodes(ast.AsyncFunctionDef) if d.name == name]
     if isinstance(f, ast.Attribute):
         cls = facts.enclosing_class(fn)

@@ -12,8 +12,9 @@ from ctxlint.findings import SAFE, Edit, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.asyncness import is_thread_executor
 from ctxlint.semantic.python.requests import current_context_at, is_otel_tracer
+from ctxlint.semantic.python.syntax import FunctionNode
 
-FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+FUNCS = FunctionNode
 #: Reads of the current Context (contextvars / OpenTelemetry API docs).
 _CONTEXT_READS = {"opentelemetry.trace.get_current_span": "the current span",
                   "opentelemetry.context.get_current": "the current OpenTelemetry context",

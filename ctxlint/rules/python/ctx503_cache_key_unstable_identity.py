@@ -11,6 +11,7 @@ from ctxlint.semantic.python.cache_keys import (
 from ctxlint.semantic.python.keys import (
     KEY_TOKENS, is_memoized, key_text, label_use, unique_of,
 )
+from ctxlint.semantic.python.syntax import FunctionNode
 
 
 class CacheKeyUnstableIdentity(Rule):
@@ -254,4 +255,4 @@ def _dunder_use(ck, fn, nodes):
     return None
 
 
-FunctionDefTypes = (ast.FunctionDef, ast.AsyncFunctionDef)
+FunctionDefTypes = FunctionNode

@@ -134,9 +134,6 @@ HTML_ELEMENTS = ("html|head|body|title|meta|link|div|span|p|a|b|i|u|em|strong|sm
                  "tbody|tfoot|tr|td|th|caption|ul|ol|li|dl|dt|dd|pre|code|blockquote|script|style|form|"
                  "input|button|label|select|option|textarea|iframe|h[1-6]|br|hr|img|section|article|nav|"
                  "header|footer|main|aside|figure|figcaption|details|summary|svg|canvas|video|audio|source")
-#: An opening or closing tag of a known HTML element: the name is followed by whitespace
-#: (attributes), `/` or `>` (`<p class="x">`, `</div>`, `<br/>`) — not `<A,B>`, `<path>`.
-HTML_TAG = re.compile(rf"<\s*(?:!doctype\s+html|/?(?:{HTML_ELEMENTS})(?=[\s/>]))", re.I)
 _HTML_CLOSE = re.compile(rf"</\s*(?:{HTML_ELEMENTS})\s*>", re.I)
 _HTML_STRONG = re.compile(rf"<\s*(?:!doctype\s+html|(?:{HTML_ELEMENTS})\s+[\w-]+\s*=|(?:br|hr|img|meta|input|link)\s*/?>)", re.I)
 
@@ -1125,7 +1122,7 @@ class CallSites:
             files = [base / rel.with_suffix(".py"), base / rel / "__init__.py"] if rel else [base / "__init__.py"]
             for f in files:
                 if f.is_file():
-                    other = _module_call_sites(str(f), self.f.config)
+                    other = module_call_sites(str(f), self.f.config)
                     if other is None or other.path.resolve() == self.path.resolve():
                         return None
                     return other, attr
@@ -1658,24 +1655,30 @@ def _looks_templated(text: str, options: dict) -> bool:
 _OTHER_MODULES: dict[tuple[str, float], "CallSites | None"] = {}
 
 
-def _module_call_sites(path: str, config) -> "CallSites | None":
-    """CallSites of another module of the project (for `_imported_env`), parsed at most
-    once per run and file version; None when it cannot be read or parsed."""
+def module_call_sites(path: str, config, text: str | None = None) -> "CallSites | None":
+    """CallSites of a module of the project, parsed at most once per run and file
+    version (`_imported_env`, and the project pass, which hands in the `text` it
+    decoded); None when it cannot be read or parsed."""
     import os
     try:
         st = os.stat(path)
     except OSError:
         return None
     key = (path, st.st_mtime)
-    if key not in _OTHER_MODULES:
+    cached = _OTHER_MODULES.get(key)
+    if key not in _OTHER_MODULES or (text is not None and (
+            cached is None or cached.f.text != text or cached.f.config is not config)):
         cs = None
-        if st.st_size <= getattr(config, "max_file_size", 1 << 20):
+        if text is not None or st.st_size <= getattr(config, "max_file_size", 1 << 20):
+            tree = None
             try:
-                with open(path, encoding="utf-8") as fh:
-                    text = fh.read()
-                tree = ast.parse(text)
-            except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError, MemoryError):
-                tree = None
+                if text is None:
+                    with open(path, encoding="utf-8") as fh:
+                        text = fh.read()
+                from ctxlint.languages.python import parse as py_parse
+                tree = py_parse(path, text)[0]
+            except (OSError, UnicodeDecodeError):
+                pass
             if tree is not None:
                 from ctxlint.semantic.python.facts import PythonFacts
                 cs = CallSites(PythonFacts(path, text, tree, config))

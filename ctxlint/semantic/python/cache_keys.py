@@ -58,9 +58,6 @@ KEY_BUILDER_WORDS = frozenset({"cache", "cached", "hash", "hashes", "prefix", "b
                                "memo", "extra", "lookup", "dedup", "fingerprint"})
 #: Words in a function name that say its returned digest is a key.
 DIGEST_FN_WORDS = frozenset({"key", "keys", "hash", "hashes", "digest", "digests", "fingerprint"})
-#: Container methods whose first argument is a key.
-KEY_METHODS = frozenset({"get", "setdefault", "pop", "put", "set", "add", "discard", "__getitem__",
-                         "__setitem__", "__contains__", "__delitem__"})
 #: hashlib / xxhash / mmh3 callables that digest their argument.
 _DIGEST_MODULES = ("hashlib.", "xxhash.", "mmh3.", "blake3.")
 #: Callable names that are hash functions by convention in serving code.

@@ -40,6 +40,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from ctxlint.semantic.python.cleanup import last_name, pos
 from ctxlint.semantic.python.facts import FunctionNode, PythonFacts
 
 #: Methods that release, end, close or reset the object they are called on
@@ -121,14 +122,6 @@ def params_of(fn: ast.AST) -> list[str]:
     return [p.arg for p in (*a.posonlyargs, *a.args)]
 
 
-def _last(expr: ast.AST) -> str:
-    if isinstance(expr, ast.Attribute):
-        return expr.attr
-    if isinstance(expr, ast.Name):
-        return expr.id
-    return ""
-
-
 def _names(expr: ast.AST | None) -> set[str]:
     if expr is None:
         return set()
@@ -157,7 +150,7 @@ class FunctionIndex:
                 awaits.append(n)
             elif t is ast.Return:
                 returns.append(n)
-        key = _pos
+        key = pos
         calls.sort(key=key)
         awaits.sort(key=key)
         returns.sort(key=key)
@@ -168,10 +161,6 @@ def function_index(facts: PythonFacts, fn: ast.AST) -> FunctionIndex:
     """`FunctionIndex` of `fn` (any node with a body, usually a def), memoized per
     node on `facts` (one walk per def per file)."""
     return facts.memo(f"calls.index.{id(fn)}", lambda: FunctionIndex(facts, fn))
-
-
-def _pos(n: ast.AST) -> tuple[int, int]:
-    return (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))
 
 
 _UNRESOLVED = object()
@@ -224,7 +213,7 @@ class CallGraph:
         while todo:
             k = todo.pop(0)
             for b in k.bases:
-                base = self.classes.get(_last(b))
+                base = self.classes.get(last_name(b))
                 if base is not None and base not in out:
                     out.append(base)
                     todo.append(base)
@@ -377,7 +366,7 @@ class CallGraph:
             if names:
                 by_name: dict[str, list[ast.Call]] = {}
                 for c in facts.nodes(ast.Call):
-                    by_name.setdefault(_last(c.func), []).append(c)
+                    by_name.setdefault(last_name(c.func), []).append(c)
                 todo = list(names)
                 cand = self._candidate_calls
                 while todo:
@@ -390,7 +379,7 @@ class CallGraph:
                             names.add(caller.name)
                             todo.append(caller.name)
                 for calls in cand.values():
-                    calls.sort(key=_pos)
+                    calls.sort(key=pos)
             self._registering_names = frozenset(names)
         return self._registering_names
 
@@ -417,8 +406,7 @@ class CallGraph:
         index = {p: i for i, p in enumerate(pnames)}
         fx = function_index(facts, fn)
         awaits = fx.awaits
-        last_await = _pos(awaits[-1]) if awaits else None
-        pos = _pos
+        last_await = pos(awaits[-1]) if awaits else None
 
         # direct insertions / removals of long-lived containers
         ins, rem = self._container_sites()
@@ -434,7 +422,7 @@ class CallGraph:
                 if isinstance(f, ast.Attribute) and f.attr in RELEASE_METHODS and isinstance(f.value, ast.Name) \
                         and f.value.id in index:
                     s.releases.add(index[f.value.id])
-                if _last(f) in RELEASE_ARG_CALLS and n.args and isinstance(n.args[0], ast.Name) \
+                if last_name(f) in RELEASE_ARG_CALLS and n.args and isinstance(n.args[0], ast.Name) \
                         and n.args[0].id in index:
                     s.releases.add(index[n.args[0].id])
         for n in fx.returns:
@@ -503,14 +491,6 @@ class CallGraph:
         t = self.resolve(call)
         return t is not None and id(container) in self.summary(t).removes
 
-    def releases_arg(self, call: ast.Call, arg: ast.AST) -> bool:
-        """Does `call` run a def of this module that releases the parameter filled by `arg`?"""
-        t = self.resolve(call)
-        if t is None:
-            return False
-        rel = self.summary(t).releases
-        return any(self.arg_for(call, t, i) is arg for i in rel)
-
 
 def call_graph(facts: PythonFacts) -> CallGraph:
     """The file's call graph (built once per file, on first use)."""
@@ -528,8 +508,8 @@ def _local_names(fn: ast.AST, facts: PythonFacts | None = None) -> set[str]:
 
 
 def _is_static(fn: ast.AST) -> bool:
-    return any(_last(d) == "staticmethod" for d in getattr(fn, "decorator_list", ()))
+    return any(last_name(d) == "staticmethod" for d in getattr(fn, "decorator_list", ()))
 
 
 def _is_classmethod(fn: ast.AST) -> bool:
-    return any(_last(d) == "classmethod" for d in getattr(fn, "decorator_list", ()))
+    return any(last_name(d) == "classmethod" for d in getattr(fn, "decorator_list", ()))

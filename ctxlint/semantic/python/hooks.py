@@ -21,12 +21,14 @@ from __future__ import annotations
 import ast
 import re
 
+from ctxlint.semantic.python.syntax import FunctionNode
+
 #: torch's hook-registering methods: `register_<kind>_hook` (torch.nn.Module,
 #: torch.Tensor, torch.nn.modules.module global hooks) and `Tensor.register_hook`.
 HOOK_REGISTRATION = re.compile(r"^register_(\w+_)?hook$")
 #: torch's per-call protocol methods (nn.Module.__call__ -> forward).
 PER_CALL_PROTOCOL = frozenset({"forward", "__call__"})
-_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_FUNCS = FunctionNode
 
 
 def is_hook_registration(call: ast.AST) -> bool:
@@ -81,29 +83,6 @@ def captures_self(facts, hook: ast.AST | None, fn: ast.AST) -> bool:
         for d in facts.walk(fn, into_defs=True):
             if isinstance(d, _FUNCS) and d.name == hook.id and d is not fn:
                 return any(isinstance(n, ast.Name) and n.id == "self" for n in ast.walk(d))
-    return False
-
-
-def called_in_loop(facts, fn: ast.AST) -> bool:
-    """Is `fn` called inside a loop by a same-file function (`self.fn(...)` from a method
-    of the same class, or `fn(...)` for a module function)?"""
-    cls = facts.enclosing_class(fn)
-    for call in facts.nodes(ast.Call):
-        f = call.func
-        hit = (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self"
-               and f.attr == fn.name and cls is not None and facts.enclosing_class(call) is cls) or \
-              (isinstance(f, ast.Name) and f.id == fn.name and cls is None)
-        if not hit:
-            continue
-        caller = facts.enclosing_function(call)
-        if caller is fn:
-            continue  # recursion over submodules: set-up, not once per call
-        for a in facts.ancestors(call):
-            if a is caller:
-                break
-            if isinstance(a, (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp,
-                              ast.GeneratorExp)):
-                return True
     return False
 
 

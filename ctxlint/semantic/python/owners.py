@@ -37,7 +37,9 @@ from __future__ import annotations
 import ast
 from typing import Callable, Iterable
 
-from ctxlint.semantic.python.cleanup import catches_cancellation, field_of, pos, protected  # noqa: F401
+from ctxlint.semantic.python.cleanup import (  # noqa: F401
+    catches_cancellation, field_of, is_contextmanager, is_generator, pos, protected, yields,
+)
 from ctxlint.semantic.python.facts import FunctionNode, PythonFacts
 from ctxlint.semantic.python.values import CONTEXT, CV_VALUE, ModuleValues, module_values
 
@@ -189,25 +191,6 @@ def followed_in_block(facts: PythonFacts, call: ast.Call) -> bool:
         block = getattr(parent, fld, None)
         if isinstance(block, list) and stmt in block:
             return block.index(stmt) < len(block) - 1
-    return False
-
-
-def yields(facts: PythonFacts, fn: ast.AST) -> list[ast.AST]:
-    """The `yield`/`yield from` expressions of `fn` itself (not of nested defs)."""
-    return [n for n in facts.walk(fn) if isinstance(n, (ast.Yield, ast.YieldFrom))]
-
-
-def is_generator(facts: PythonFacts, fn: ast.AST) -> bool:
-    return bool(yields(facts, fn))
-
-
-def is_contextmanager(facts: PythonFacts, fn: ast.AST) -> bool:
-    """Decorated with contextlib.contextmanager / asynccontextmanager (however imported)?"""
-    for d in getattr(fn, "decorator_list", ()):
-        target = d.func if isinstance(d, ast.Call) else d
-        q = facts.qualname(target) or ""
-        if q.split(".")[-1] in ("contextmanager", "asynccontextmanager"):
-            return True
     return False
 
 

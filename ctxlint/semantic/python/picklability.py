@@ -30,10 +30,12 @@ import ast
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ctxlint.semantic.python.syntax import FunctionNode
+
 if TYPE_CHECKING:
     from ctxlint.semantic.python.facts import PythonFacts
 
-FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+FUNCS = FunctionNode
 
 #: Synchronisation primitives (Python docs: threading, asyncio "Synchronization
 #: Primitives", multiprocessing): `pickle` raises "cannot pickle '_thread.lock' object".

@@ -43,10 +43,13 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from ctxlint.semantic.python.picklability import _self_assignments
+from ctxlint.semantic.python.syntax import FunctionNode
+
 if TYPE_CHECKING:
     from ctxlint.semantic.python.facts import PythonFacts
 
-FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+FUNCS = FunctionNode
 
 #: Web frameworks whose request classes are per-request objects (top-level packages).
 FRAMEWORKS = frozenset({"fastapi", "starlette", "flask", "aiohttp", "django", "werkzeug", "sanic", "quart",
@@ -392,21 +395,14 @@ def is_otel_tracer(facts: "PythonFacts", expr: ast.AST | None, fn=None, depth: i
 
 
 def _self_attr_values(facts: "PythonFacts", cls: ast.ClassDef) -> dict[str, list[tuple[ast.AST, ast.AST]]]:
-    """attr -> [(method, value)] for every `self.attr = value` in the class's methods."""
+    """attr -> [(method, value)] for every `self.attr = value` in the class's methods
+    (picklability's per-class index, less its dataclass fields and `self.attr[k]` stores)."""
     def compute():
         out: dict[str, list[tuple[ast.AST, ast.AST]]] = {}
-        for m in cls.body:
-            if not isinstance(m, FUNCS):
-                continue
-            pos = [*m.args.posonlyargs, *m.args.args]
-            if not pos:
-                continue
-            me = pos[0].arg
-            for n in facts.walk(m):
-                if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None:
-                    for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
-                        if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == me:
-                            out.setdefault(t.attr, []).append((m, n.value))
+        for attr, sites in _self_assignments(facts, cls).items():
+            kept = [(m, v) for m, v, ann in sites if m is not cls and not isinstance(ann, str)]
+            if kept:
+                out[attr] = kept
         return out
     return facts.memo(f"requests.self_attrs.{id(cls)}", compute)
 

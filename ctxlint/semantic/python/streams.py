@@ -43,6 +43,7 @@ from ctxlint.semantic.python.cleanup import (
     is_generator,
     last_name,
     pos,
+    yields,
 )
 
 #: Response classes/functions that consume a generator as the response body:
@@ -167,23 +168,19 @@ def _compute(facts) -> dict[int, Stream]:
             continue
         gen, gen_call = got
         if id(gen) not in out:
-            out[id(gen)] = Stream(gen, "generator", _yield_points(facts, gen), handler, call, gen_call)
+            out[id(gen)] = Stream(gen, "generator", yields(facts, gen), handler, call, gen_call)
     for fn in facts.nodes(ast.FunctionDef, ast.AsyncFunctionDef):
         if is_route_handler(facts, fn):
             for n in facts.walk(fn):
                 if isinstance(n, ast.Return) and n.value is not None:
                     got = _generator_of(facts, graph, n.value, fn)
                     if got and id(got[0]) not in out:
-                        out[id(got[0])] = Stream(got[0], "generator", _yield_points(facts, got[0]), fn, None, got[1])
+                        out[id(got[0])] = Stream(got[0], "generator", yields(facts, got[0]), fn, None, got[1])
         if writers and isinstance(fn, ast.AsyncFunctionDef) and id(fn) not in out:
             writes = _writer_points(facts, fn)
             if writes:
                 out[id(fn)] = Stream(fn, "writer", writes)
     return out
-
-
-def _yield_points(facts, fn) -> list[ast.AST]:
-    return [n for n in facts.walk(fn) if isinstance(n, (ast.Yield, ast.YieldFrom))]
 
 
 def _writer_points(facts, fn) -> list[ast.AST]:

@@ -15,8 +15,6 @@ Facts:
         object, the result of a helper) falls back to `LOOP_NAME_HINT` on its last
         name; one whose origin is a TaskGroup or an instance of a class of this
         module is not a loop.
-    is_task_group(facts, expr)         bound to `asyncio.TaskGroup()`, anyio's
-        `create_task_group()` or trio's `open_nursery()`.
 
 Sources: Python docs, asyncio "Coroutines and Tasks" (`create_task`: "Save a
 reference to the result of this function, to avoid a task disappearing
@@ -29,6 +27,7 @@ from __future__ import annotations
 import ast
 
 from ctxlint.semantic.python.calls import TASK_FACTORY_QUALNAMES
+from ctxlint.semantic.python.cleanup import last_name
 
 #: Callables (last component of the qualified name) that return an event loop.
 LOOP_FACTORIES = frozenset({"get_running_loop", "get_event_loop", "new_event_loop"})
@@ -44,14 +43,6 @@ CALLBACK_SCHEDULERS = frozenset({"call_soon", "call_soon_threadsafe", "call_late
 #: Hint for receivers whose origin cannot be resolved in this module: the
 #: conventional spelling of an event loop (`loop`, `self._loop`, `event_loop`).
 LOOP_NAME_HINT = "loop"
-
-
-def _last(expr: ast.AST) -> str:
-    if isinstance(expr, ast.Attribute):
-        return expr.attr
-    if isinstance(expr, ast.Name):
-        return expr.id
-    return ""
 
 
 def _origins(facts, expr: ast.AST) -> list[ast.AST] | None:
@@ -129,7 +120,7 @@ def _origin_kind(facts, v: ast.AST | None) -> str | None:
     if isinstance(v, ast.Constant) and isinstance(v.value, str):
         return "loop" if any(t in v.value for t in LOOP_TYPES) else None
     if isinstance(v, (ast.Name, ast.Attribute)):
-        last = _last(v)
+        last = last_name(v)
         if last in LOOP_TYPES:
             return "loop"
         if last in TASK_GROUP_FACTORIES:
@@ -149,11 +140,6 @@ def _kinds(facts, expr: ast.AST) -> set[str]:
         return {k} if k else set()
     origins = _origins(facts, expr) or []
     return {k for k in (_origin_kind(facts, v) for v in origins) if k}
-
-
-def is_task_group(facts, expr: ast.AST) -> bool:
-    """Is `expr` bound to a TaskGroup/nursery (which keeps its tasks)?"""
-    return "group" in _kinds(facts, expr)
 
 
 def is_event_loop(facts, expr: ast.AST) -> bool:

@@ -24,6 +24,8 @@ from __future__ import annotations
 import ast
 import re
 
+from ctxlint.semantic.python.syntax import FunctionNode
+
 #: Attributes whose use turns a tensor into a value without autograd history.
 REDUCER_ATTRS = frozenset({"item", "detach", "tolist", "numpy", "detach_", "data"})
 #: Builtins that turn a tensor into a Python value.
@@ -47,7 +49,7 @@ NON_ACTIVATION_ATTR_HINTS = re.compile(r"cache|cached|shape|len|size|step|count|
 OPTIMIZER_QUALNAMES = ("torch.optim.", "torch.cuda.amp.GradScaler", "torch.amp.GradScaler",
                        "torch.cuda.amp.grad_scaler.GradScaler", "transformers.optimization.")
 
-_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_FUNCS = FunctionNode
 
 
 def reduced(x: ast.AST) -> bool:
