@@ -305,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--base", help="git ref of the build to compare with")
     ap.add_argument("--show-unreviewed", type=int, default=40)
     ap.add_argument("--out", help="unreviewed: write verdict skeletons (JSON lines) here")
+    ap.add_argument("--dump", help="run: write every current finding with its verdict (JSON lines) here")
     ap.add_argument("extra", nargs="*", help="extra arguments for `ctxlint check` (after --)")
     args = ap.parse_args(argv)
     projects = [p for p in PROJECTS
@@ -314,6 +315,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.action == "fetch":
         return fetch(projects)
     rc, current = run(projects, args.base, args.extra, args.show_unreviewed)
+    if args.dump:
+        verdicts = load_verdicts()
+        with open(args.dump, "w", encoding="utf-8") as out:
+            for f in current:
+                v = verdicts.get(key(f)) or {}
+                out.write(json.dumps({**f, "verdict": v.get("verdict"), "reason": v.get("reason")}) + "\n")
     if args.action == "unreviewed":
         verdicts = load_verdicts()
         out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout
