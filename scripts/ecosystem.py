@@ -307,7 +307,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", help="unreviewed: write verdict skeletons (JSON lines) here")
     ap.add_argument("--dump", help="run: write every current finding with its verdict (JSON lines) here")
     ap.add_argument("extra", nargs="*", help="extra arguments for `ctxlint check` (after --)")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    tail: list[str] = []
+    if "--" in argv:  # everything after `--` goes to `ctxlint check` as is
+        i = argv.index("--")
+        argv, tail = argv[:i], argv[i + 1:]
     args = ap.parse_args(argv)
+    args.extra = [*args.extra, *tail]
     projects = [p for p in PROJECTS
                 if (args.set == "all" or p.set == args.set)
                 and (not args.project or p.name in args.project)

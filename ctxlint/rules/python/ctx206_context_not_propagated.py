@@ -128,6 +128,8 @@ OpenTelemetry Python context docs (trace context lost across a thread hop); agen
         # (b) a helper running any callable it was given
         param = job.runs_parameter()
         if param is not None and fn is not None:
+            if not _runner_loses_context(facts, fn, param):
+                return None
             return (f"`{fn.name}` runs any callable it is given (`{param}`) through `{what}` without a copy of "
                     "the Context: every caller's contextvars and current span are lost in the worker thread "
                     "(use `asyncio.to_thread` or `contextvars.copy_context().run`)")
@@ -246,6 +248,51 @@ class _Job:
     def reapplies(self) -> bool:
         """Does the job re-apply captured values itself (propagation by hand)?"""
         return any(_reapplies(self.facts, d, 0) for d in self.defs)
+
+
+def _runner_loses_context(facts, fn, param: str) -> bool:
+    """Is there evidence that the generic runner `fn` (it runs its parameter `param`
+    in an executor) loses a caller's context?
+
+    The helper's in-module call sites decide. With none, it is an exported runner
+    whose callers are elsewhere: every caller's context is lost, report. With some,
+    the helper runs what those call sites hand it: report only when one of them has
+    a current Context of its own (a ContextVar set, a current span, an attached OTel
+    context: `requests.current_context_at`) or hands it a callable of this module
+    that reads the Context, or when a call site cannot be read (its callable comes
+    through `*args`). Call sites that hand it only callables that read no Context
+    (an SDK method, a regex compile, a model's load) lose nothing: the blind review
+    of the tuning set found those harmless (a single-thread executor pinning MLX work
+    to one thread, a throwaway pool joined at once)."""
+    from ctxlint.semantic.python.calls import call_graph, params_of
+    cg = call_graph(facts)
+    names = params_of(fn)
+    if param not in names:
+        return True  # `*args`/`**kwargs` runner: positions unknown
+    index = names.index(param)
+    sites = []
+    for call in facts.nodes(ast.Call):
+        f = call.func
+        last = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+        if last == fn.name and cg.resolve(call) is fn:
+            sites.append(call)
+    if not sites:
+        return True
+    for call in sites:
+        caller = facts.enclosing_function(call)
+        if current_context_at(facts, caller, call) is not None:
+            return True
+        arg = cg.arg_for(call, fn, index)
+        if arg is None:
+            return True
+        job = _Job(facts, arg, caller)
+        if job.copies_context:
+            continue
+        if job.reads_context() is not None:
+            return True
+        if caller is not None and job.runs_parameter() is not None:
+            return True  # forwarded from the caller's own parameter: a runner chain
+    return False
 
 
 def _params_of(d: ast.AST) -> set[str]:
