@@ -8,7 +8,9 @@ import ast
 from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.calls import call_graph
+from ctxlint.semantic.python.requests import is_asgi_lifespan
 from ctxlint.semantic.python.cleanup import (
+    catches_cancellation,
     following_statements,
     is_cleanup_name,
     is_contextmanager,
@@ -37,6 +39,12 @@ is given), a `del`, assigning back a value saved before the `yield`, or returnin
 to a pool a resource taken before it (`pool.put(conn)`, `putconn`, `checkin`).
 A `yield` inside a `with` block whose context manager does the cleanup is fine
 (pylint W0135's known false positive): only statements after the `yield` count.
+
+Not flagged: a `yield` in a `try` whose except-all handler does cleanup of its
+own (`except BaseException: pool.remove(conn); raise` / `else: pool.put(conn)`),
+and an ASGI app's lifespan handler (`FastAPI(lifespan=...)`, or a first
+parameter annotated `FastAPI`/`Starlette`): the server exits it normally at
+shutdown, and an exception reaches its `yield` only when the process is ending.
 
 This is the rule for cleanup in a context-manager generator. A streaming
 generator handed to a response that releases its slot or upstream response only
@@ -81,7 +89,7 @@ huggingface/peft#3475; pylint W0135 (contextmanager-generator-missing-cleanup).
 
     def check(self, facts):
         for fn in facts.nodes(ast.FunctionDef, ast.AsyncFunctionDef):
-            if not is_contextmanager(facts, fn):
+            if not is_contextmanager(facts, fn) or is_asgi_lifespan(facts, fn):
                 continue
             assigned = [n for n in facts.walk(fn) if isinstance(n, ast.Assign)]
             for y in yields(facts, fn):
@@ -89,6 +97,8 @@ huggingface/peft#3475; pylint W0135 (contextmanager-generator-missing-cleanup).
                     continue
                 stmt = facts.enclosing_statement(y)
                 before = {t.id for n in assigned if pos(n) < pos(y) for t in n.targets if isinstance(t, ast.Name)}
+                if _handled_by_except_all(facts, y, fn, before):
+                    continue
                 cleanup = _cleanup_in(facts, following_statements(facts, stmt, fn), before)
                 if cleanup is None:
                     continue
@@ -98,6 +108,24 @@ huggingface/peft#3475; pylint W0135 (contextmanager-generator-missing-cleanup).
                           data={"line": y.lineno, "col": y.col_offset})
                 yield facts.finding(self, y, f"cleanup after `yield` (`{what}`, line {cleanup.lineno}) "
                                     "is not in `finally`: an exception in the with-body skips it", fix=fix)
+
+
+def _handled_by_except_all(facts, y: ast.AST, fn, saved: set[str]) -> bool:
+    """Is the `yield` in the body of a `try` whose except-all handler (bare,
+    `BaseException`, `Exception`) does cleanup of its own? Then the exceptional path
+    is the author's (`except BaseException: pool.remove(conn); raise` with the
+    normal-path `pool.put(conn)` in `else:`), and cleanup after the `try` is the
+    normal path's."""
+    child = y
+    for a in facts.ancestors(y):
+        if a is fn:
+            return False
+        if isinstance(a, ast.Try) and any(s is child for s in a.body):
+            for h in a.handlers:
+                if catches_cancellation(h, include_exception=True) and _cleanup_in(facts, h.body, saved) is not None:
+                    return True
+        child = a
+    return False
 
 
 def _cleanup_in(facts, stmts, saved: set[str]) -> ast.AST | None:

@@ -100,6 +100,10 @@ SCOPED_NAMES = {"celery.current_task": "Celery's `current_task`"}
 TRACER_FACTORIES = frozenset({"opentelemetry.trace.get_tracer"})
 #: Tracer methods that make a span current for a `with` block (OTel API).
 CURRENT_SPAN_METHODS = frozenset({"start_as_current_span"})
+#: ASGI application classes whose `lifespan=` context manager wraps the app's whole
+#: serving life: Starlette enters it at startup and exits it normally at shutdown
+#: (https://www.starlette.io/lifespan/, https://fastapi.tiangolo.com/advanced/events/).
+ASGI_APP_CLASSES = frozenset({"fastapi.FastAPI", "fastapi.applications.FastAPI", "starlette.applications.Starlette"})
 #: Builtins whose result carries nothing of their argument worth keeping.
 _PLAIN_RESULT = frozenset({"len", "bool", "isinstance", "hasattr", "callable", "id", "type", "issubclass"})
 
@@ -128,6 +132,24 @@ def _annotation_qualname(facts: "PythonFacts", ann: ast.AST | None) -> list[str]
             if q:
                 out.append(q)
     return out
+
+
+def is_asgi_lifespan(facts: "PythonFacts", fn) -> bool:
+    """Is the context-manager generator `fn` an ASGI app's lifespan handler?
+
+    Evidence, by value: its first parameter is annotated with an ASGI application
+    class (`ASGI_APP_CLASSES`: `async def lifespan(app: FastAPI)`), or the function
+    is handed to an app as `lifespan=` (directly or through one local name) in this
+    module. The server exits a lifespan normally at shutdown; an exception reaches
+    its `yield` only when the process is going down."""
+    params = [*fn.args.posonlyargs, *fn.args.args]
+    if params and any(q in ASGI_APP_CLASSES for q in _annotation_qualname(facts, params[0].annotation)):
+        return True
+    for call in facts.nodes(ast.Call):
+        for k in call.keywords:
+            if k.arg == "lifespan" and any(isinstance(n, ast.Name) and n.id == fn.name for n in ast.walk(k.value)):
+                return True
+    return False
 
 
 def is_request_type(qualname: str) -> bool:
