@@ -14,7 +14,8 @@ trees from Debian's golang-*-dev packages):
 Projects come in two sets that are kept apart:
     tuning     rules were tightened on these (vllm, sglang, ...; grpc, x/net, nats);
     measuring  never tuned on; their verdicts come from a reader who has not seen the
-               rules' code (langfuse, logfire, ...; etcd, moby, containerd).
+               rules' code (mcp, open-webui, weave, ...; etcd, moby, containerd,
+               quic-go, pgx, gin).
 A measuring project whose blind review then informs a fix moves to the tuning set
 (round 1's litellm, sentry-sdk, crewai, ...), and fresh projects take its place.
 Precision is reported for each set separately. A verdict is `true` (worth a
@@ -114,6 +115,19 @@ PROJECTS: tuple[Project, ...] = (
     Project("camel-ai", "pypi", "camel-ai==0.2.90", "tuning"),
     Project("llama-stack", "pypi", "llama-stack==0.2.12", "tuning"),
     Project("mirascope", "pypi", "mirascope==2.8.2", "tuning"),
+    # Python, round-4 measuring set: never linted before it was added; protocol servers,
+    # chat/serving UIs, guardrails, agent SDKs, tracing, RAG and vector stores. Reviewed
+    # blind; any project whose review informs a fix then moves to tuning.
+    Project("mcp", "pypi", "mcp==2.3.0", "measuring"),
+    Project("chainlit", "pypi", "chainlit==2.12.0", "measuring"),
+    Project("open-webui", "pypi", "open-webui==0.12.4", "measuring"),
+    Project("nemoguardrails", "pypi", "nemoguardrails==0.24.1", "measuring"),
+    Project("strands-agents", "pypi", "strands-agents==1.62.0", "measuring"),
+    Project("agentops", "pypi", "agentops==0.4.21", "measuring"),
+    Project("weave", "pypi", "weave==0.54.0", "measuring"),
+    Project("txtai", "pypi", "txtai==9.14.0", "measuring"),
+    Project("ragas", "pypi", "ragas==0.4.3", "measuring"),
+    Project("chromadb", "pypi", "chromadb==1.5.9", "measuring"),
     # Go, tuning set.
     Project("grpc", "go", "google.golang.org/grpc", "tuning", "golang-google-grpc-dev"),
     Project("x-net", "go", "golang.org/x/net", "tuning", "golang-golang-x-net-dev"),
@@ -123,6 +137,12 @@ PROJECTS: tuple[Project, ...] = (
     Project("moby", "go", "github.com/docker/docker", "measuring", "golang-github-docker-docker-dev"),
     Project("containerd", "go", "github.com/containerd/containerd", "measuring",
             "golang-github-containerd-containerd-dev"),
+    # Go, round-4 measuring set (never linted before it was added): a QUIC stack, a
+    # PostgreSQL driver with connection pools, an HTTP framework with pooled contexts.
+    Project("quic-go", "go", "github.com/lucas-clemente/quic-go", "measuring",
+            "golang-github-lucas-clemente-quic-go-dev"),
+    Project("pgx", "go", "github.com/jackc/pgx/v4", "measuring", "golang-github-jackc-pgx-v4-dev"),
+    Project("gin", "go", "github.com/gin-gonic/gin", "measuring", "golang-github-gin-gonic-gin-dev"),
 )
 
 
