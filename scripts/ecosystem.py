@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import shutil
 import os
 import subprocess
 import sys
@@ -157,14 +158,17 @@ def project_root(p: Project) -> Path:
 
 # ----------------------------------------------------------------------------- fetch
 def fetch(projects: list[Project]) -> int:
-    """pip-download and unpack each PyPI project into .ecosystem/<name>/; report missing Go trees."""
+    """pip-download and unpack each PyPI project into .ecosystem/<name>/; apt-get install
+    each missing Debian Go package (its source lands under /usr/share/gocode)."""
     wheels = DEST / "_wheels"
     wheels.mkdir(parents=True, exist_ok=True)
     rc = 0
     for p in projects:
         if p.kind == "go":
+            if not project_root(p).is_dir() and shutil.which("apt-get"):
+                subprocess.run(["apt-get", "install", "-y", "-q", p.debian], capture_output=True, text=True)
             if not project_root(p).is_dir():
-                print(f"{p.name}: missing {project_root(p)} (apt-get install -y {p.debian})")
+                print(f"{p.name}: missing {project_root(p)} (apt-get update && apt-get install -y {p.debian})")
                 rc = 1
             continue
         target = project_root(p)
