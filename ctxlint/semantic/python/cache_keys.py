@@ -647,9 +647,13 @@ class CacheKeyFacts:
                     groups.setdefault(ast.dump(s.key), []).append(s)
                 for ss in groups.values():
                     out.append(KeySink("container", ss[0].node, [ss[0].key], fn, c, values))
-        # 2. `SomethingKey(...)` constructors
+        # 2. `SomethingKey(...)` constructors of key classes of this module (an imported
+        #    `sqlalchemy.ForeignKey` or a crypto library's `PublicKey` is no cache key)
         for call in facts.nodes(ast.Call):
-            name = (facts.dotted(call.func) or "").split(".")[-1]
+            dotted = facts.dotted(call.func) or ""
+            name = dotted.split(".")[-1]
+            if dotted.split(".")[0] in facts.imports:
+                continue
             if len(name) > 3 and name.endswith("Key") and name[0].isupper() and (call.args or call.keywords):
                 fn = facts.enclosing_function(call)
                 if fn is None or fn.name in _NOT_KEY_FUNCS:
