@@ -9,8 +9,10 @@ from ctxlint.rules import Rule
 from ctxlint.semantic.python.cleanup import pos
 from ctxlint.semantic.python.tasks import (
     CALLBACK_SCHEDULERS,
+    handles_own_errors,
     is_task_factory_call,
     is_task_factory_ref,
+    task_coroutine_def,
 )
 
 
@@ -38,6 +40,11 @@ Flags an asyncio Task whose only strong reference is thrown away:
   `loop.call_soon_threadsafe(asyncio.create_task, coro)`, or
   `loop.add_signal_handler(sig, lambda: asyncio.create_task(stop()))`.
 Only the plain statement gets a fix.
+
+Not flagged: a task whose coroutine is an `async def` of this module that catches
+and handles every exception itself (its body is one `try` with a bare,
+`Exception` or `BaseException` handler that does not re-raise): no failure is
+lost with the reference.
 
 A task created inside `__del__` is reported too: the owner is being finalised,
 so the reference cannot live on `self`, but a module-level set (what the fix
@@ -108,7 +115,7 @@ of this function"); ruff RUF006; bolna-ai/bolna#462.
             # `[asyncio.create_task(c) for c in coros]` as a statement: the list of tasks
             # is built and dropped at once, so every task is only weakly held
             call = value.elt
-            if isinstance(call, ast.Call) and is_task_factory_call(facts, call):
+            if isinstance(call, ast.Call) and is_task_factory_call(facts, call) and not _contained(facts, call):
                 what = _what(facts, call)
                 if isinstance(value, ast.GeneratorExp):
                     msg = (f"generator of `{what}()` calls is discarded without being iterated: "
@@ -124,6 +131,8 @@ of this function"); ruff RUF006; bolna-ai/bolna#462.
         if not isinstance(value, ast.Call):
             return
         if is_task_factory_call(facts, value):
+            if _contained(facts, value):
+                return
             fix = Fix(description="keep the task in a module-level set until it is done",
                       safety=SAFE, codemod="keep_task_reference",
                       data={"line": value.lineno, "col": value.col_offset})
@@ -133,14 +142,14 @@ of this function"); ruff RUF006; bolna-ai/bolna#462.
         # `asyncio.create_task(c).add_done_callback(cb)`: the callback is held by the task,
         # not the other way round, so the task is still dropped
         inner = value.func.value if isinstance(value.func, ast.Attribute) else None
-        if isinstance(inner, ast.Call) and is_task_factory_call(facts, inner):
+        if isinstance(inner, ast.Call) and is_task_factory_call(facts, inner) and not _contained(facts, inner):
             yield facts.finding(self, inner, f"`{_what(facts, inner)}()` result is used for one "
                                 f"`.{value.func.attr}()` call and then dropped{_in_del(facts, inner)}: {_COSTS}")
 
     # ---------------------------------------------------- unread local names
     def _unread_binding(self, facts, assign):
         call = assign.value
-        if not (isinstance(call, ast.Call) and is_task_factory_call(facts, call)):
+        if not (isinstance(call, ast.Call) and is_task_factory_call(facts, call)) or _contained(facts, call):
             return None
         targets = assign.targets if isinstance(assign, ast.Assign) else [assign.target]
         if len(targets) != 1 or not isinstance(targets[0], ast.Name):
@@ -174,7 +183,8 @@ of this function"); ruff RUF006; bolna-ai/bolna#462.
                 return facts.finding(self, call, f"`{facts.dotted(a) or 'create_task'}` is scheduled through "
                                      f"`{f.attr}()`, which drops the callback's return value, so nothing "
                                      f"keeps the task it creates: {_COSTS}")
-            if isinstance(a, ast.Lambda) and isinstance(a.body, ast.Call) and is_task_factory_call(facts, a.body):
+            if isinstance(a, ast.Lambda) and isinstance(a.body, ast.Call) and is_task_factory_call(facts, a.body) \
+                    and not _contained(facts, a.body):
                 return facts.finding(self, a.body, f"the callback handed to `{f.attr}()` returns the task from "
                                      f"`{_what(facts, a.body)}()`, and `{f.attr}()` drops it: {_COSTS}")
         return None
@@ -184,6 +194,15 @@ of this function"); ruff RUF006; bolna-ai/bolna#462.
 _COSTS = ("nothing awaits the task, so its exception is never retrieved and shutdown cannot cancel "
           "or await it; the loop holds it only weakly, so unless what it waits on keeps it alive "
           "it can be garbage-collected mid-run")
+
+
+def _contained(facts, call: ast.Call) -> bool:
+    """Does the task's coroutine — an `async def` of this module — catch and handle every
+    exception itself (`tasks.handles_own_errors`)? Then no failure is lost with the
+    dropped reference; what is left (no cancel at shutdown, a weak reference that what
+    the task waits on almost always anchors) is not worth a finding."""
+    fn = task_coroutine_def(facts, call)
+    return fn is not None and handles_own_errors(facts, fn)
 
 
 def _in_del(facts, node: ast.AST) -> str:

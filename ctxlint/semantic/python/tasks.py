@@ -165,3 +165,43 @@ def is_task_factory_ref(facts, expr: ast.AST) -> bool:
 def is_task_factory_call(facts, call: ast.Call) -> bool:
     """Is `call` `asyncio.create_task`/`ensure_future` or `<loop>.create_task(...)`?"""
     return is_task_factory_ref(facts, call.func)
+
+
+def task_coroutine_def(facts, call: ast.Call) -> ast.AST | None:
+    """The `async def` of this module whose coroutine the task factory `call` runs
+    (`asyncio.create_task(self._flush(batch))`, `loop.create_task(worker())`), resolved
+    through `calls.CallGraph.resolve`; None when the coroutine is not a call of a def
+    of this module."""
+    from ctxlint.semantic.python.calls import call_graph
+    arg = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg in ("coro", "coro_or_future")),
+                                             None)
+    if not isinstance(arg, ast.Call):
+        return None
+    target = call_graph(facts).resolve(arg)
+    return target if isinstance(target, ast.AsyncFunctionDef) else None
+
+
+def handles_own_errors(facts, fn: ast.AST) -> bool:
+    """Does the coroutine function `fn` catch every `Exception` its body can raise and
+    not re-raise it? True when its body (after a docstring) is one `try` whose handlers
+    include a bare / `Exception` / `BaseException` one, and no handler re-raises. Such a
+    task's exception is never lost: the handler logs or records it (the Python docs'
+    "Task exception was never retrieved" cannot happen)."""
+    body = list(fn.body)
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        body = body[1:]
+    if len(body) != 1 or not isinstance(body[0], ast.Try):
+        return False
+    t = body[0]
+    catch_all = False
+    for h in t.handlers:
+        names = [] if h.type is None else (list(h.type.elts) if isinstance(h.type, ast.Tuple) else [h.type])
+        if h.type is None or any(last_name(n) in ("Exception", "BaseException") for n in names):
+            catch_all = True
+        if any(isinstance(n, ast.Raise) for s in h.body for n in ast.walk(s)):
+            return False
+    if not catch_all:
+        return False
+    # the `else:`/`finally:` parts run outside the handler: they must not raise on their own
+    return not any(isinstance(n, ast.Raise) for s in (*t.orelse, *t.finalbody) for n in ast.walk(s))
