@@ -99,7 +99,7 @@ huggingface/peft#3475; pylint W0135 (contextmanager-generator-missing-cleanup).
                 before = {t.id for n in assigned if pos(n) < pos(y) for t in n.targets if isinstance(t, ast.Name)}
                 if _handled_by_except_all(facts, y, fn, before):
                     continue
-                cleanup = _cleanup_in(facts, following_statements(facts, stmt, fn), before)
+                cleanup = _cleanup_in(facts, following_statements(facts, stmt, fn), before, y, fn)
                 if cleanup is None:
                     continue
                 what = facts.segment(cleanup).split("\n")[0][:60] or "cleanup"
@@ -128,14 +128,27 @@ def _handled_by_except_all(facts, y: ast.AST, fn, saved: set[str]) -> bool:
     return False
 
 
-def _cleanup_in(facts, stmts, saved: set[str]) -> ast.AST | None:
+def _cleanup_in(facts, stmts, saved: set[str], y: ast.AST | None = None, fn=None) -> ast.AST | None:
     """First cleanup action in `stmts` (a cleanup call, a `del`, a restore of a value
-    `saved` before the `yield`)."""
+    `saved` before the `yield`).
+
+    With the `yield` `y` and its function `fn` given, three things are not cleanup
+    the `yield` can skip: a call on a resource an enclosing `with`/`async with` of
+    the `yield` manages (`tg.cancel_scope.cancel()` inside `async with
+    create_task_group() as tg`: its `__aexit__` handles the exceptional path), a
+    `close()` of an in-memory buffer (`io.StringIO`/`io.BytesIO`: it holds no OS
+    resource), and a write-back (`store[k] = edited` where nothing assigned
+    `store[k]` before the `yield`: saving the caller's edit only on success is the
+    point)."""
     graph = call_graph(facts)
+    managed = _with_managed_names(facts, y, fn) if y is not None else set()
     for s in stmts:
         for n in facts.walk(s):
             if isinstance(n, ast.Call):
                 nm = last_name(n.func)
+                root = _root_name(n.func.value) if isinstance(n.func, ast.Attribute) else None
+                if root is not None and (root in managed or (fn is not None and _in_memory_buffer(facts, root, fn))):
+                    continue
                 if nm == "detach" and not n.args:
                     continue  # tensor.detach(): not a release
                 target = graph.resolve(n)
@@ -156,5 +169,53 @@ def _cleanup_in(facts, stmts, saved: set[str]) -> ast.AST | None:
                 return n
             elif isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and n.value.id in saved and any(
                     isinstance(t, (ast.Attribute, ast.Subscript)) for t in n.targets):
+                if y is not None and fn is not None and not _assigned_before(facts, n.targets, y, fn):
+                    continue  # a write-back of the caller's edit, not a restore
                 return n
     return None
+
+
+def _root_name(expr: ast.AST) -> str | None:
+    """`tg` for `tg.cancel_scope`, `f` for `f`: the name an attribute chain starts from."""
+    while isinstance(expr, (ast.Attribute, ast.Subscript)):
+        expr = expr.value
+    return expr.id if isinstance(expr, ast.Name) else None
+
+
+def _with_managed_names(facts, y: ast.AST, fn) -> set[str]:
+    """Names bound by `with ... as name` / `async with ... as name` statements that
+    enclose the `yield` `y` inside `fn`."""
+    out: set[str] = set()
+    for a in facts.ancestors(y):
+        if a is fn:
+            break
+        if isinstance(a, (ast.With, ast.AsyncWith)):
+            for item in a.items:
+                if item.optional_vars is not None:
+                    out |= {x.id for x in ast.walk(item.optional_vars) if isinstance(x, ast.Name)}
+    return out
+
+
+def _in_memory_buffer(facts, name: str, fn) -> bool:
+    """Is every value assigned to `name` in `fn` an `io.StringIO(...)`/`io.BytesIO(...)`?"""
+    values = [n.value for n in facts.walk(fn) if isinstance(n, ast.Assign)
+              and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
+    return bool(values) and all(isinstance(v, ast.Call) and (facts.qualname(v.func) or "") in _BUFFERS
+                                for v in values)
+
+
+#: In-memory file objects: `close()` releases no OS resource (Python docs, `io`).
+_BUFFERS = frozenset({"io.StringIO", "io.BytesIO"})
+
+
+def _assigned_before(facts, targets: list[ast.AST], y: ast.AST, fn) -> bool:
+    """Was one of `targets` (by its spelling) assigned in `fn` before the `yield` `y`?"""
+    want = {ast.dump(t) for t in targets if isinstance(t, (ast.Attribute, ast.Subscript))}
+    for n in facts.walk(fn):
+        if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and pos(n) < pos(y):
+            ts = n.targets if isinstance(n, ast.Assign) else [n.target]
+            if any(ast.dump(t).replace("ctx=Load()", "ctx=Store()") in want for t in ts):
+                return True
+        if isinstance(n, ast.Call) and pos(n) < pos(y) and isinstance(n.func, ast.Name) and n.func.id == "setattr":
+            return True
+    return False
