@@ -142,7 +142,7 @@ leaked-request reports in Django and Starlette middleware.
                 msg = (f"`{var}` is reset only on the normal path (line {fate.release.lineno}), not in "
                        "`finally`: an exception in between leaves the value bound")
             elif fate.kind == "exhaustion_only":
-                msg = (f"token of `{var}.set()` is handed to `{getattr(fate.owner, 'name', '?')}`, which resets "
+                msg = (f"token of `{var}.set()` is kept by `{getattr(fate.owner, 'name', '?')}`, which resets "
                        "it only when iterated to the end: an early exit leaves the value bound")
             else:
                 owner = getattr(fate.owner, "name", None)

@@ -105,7 +105,7 @@ aws/aws-durable-execution-sdk-python#643 (fix PR #650).
                 msg = (f"context is detached only on the normal path (line {fate.release.lineno}), "
                        "not in `finally`: an exception leaves it attached")
             elif fate.kind == "exhaustion_only":
-                msg = (f"`attach()` token is handed to `{getattr(fate.owner, 'name', '?')}`, which detaches it "
+                msg = (f"`attach()` token is kept by `{getattr(fate.owner, 'name', '?')}`, which detaches it "
                        "only when iterated to the end: an early exit leaves the context attached")
             else:
                 owner = getattr(fate.owner, "name", None)

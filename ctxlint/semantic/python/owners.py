@@ -751,12 +751,18 @@ def token_fate(facts: PythonFacts, call: ast.Call, fn: ast.AST, release: Release
         if isinstance(t, ast.Name):
             return _local_token_fate(facts, call, parent, t, fn, release)
         b = values.binding(t)
-        cls = facts.enclosing_class(call)
-        if b is None or b[0] != "attr" or cls is None:
+        if b is None or b[0] != "attr":
             return TokenFate("ok")
-        ee = enter_exit_of(facts, fn)
+        # the class that keeps the token: the receiver's (`self._token = ...` in this
+        # class, `llm._token = ...` on an object of class LLM of this module)
+        cls = next((c for c in facts.nodes(ast.ClassDef) if id(c) == b[1]), None)
+        if cls is None:
+            return TokenFate("ok")
+        ee = enter_exit_of(facts, fn) if cls is facts.enclosing_class(call) else None
         entry = (*EXIT_METHODS, "close", "aclose", "__del__") if ee is not None else None
         kind, rel = class_releases_attrs(facts, cls, {b}, release, entry=entry)
+        if kind == EXHAUSTION_ONLY:
+            return TokenFate("exhaustion_only", rel, cls)
         return TokenFate("ok" if kind == RELEASED else "never", rel, cls)
     if isinstance(parent, ast.NamedExpr) and parent.value is call and isinstance(parent.target, ast.Name):
         return _local_token_fate(facts, call, facts.enclosing_statement(call), parent.target, fn, release)
