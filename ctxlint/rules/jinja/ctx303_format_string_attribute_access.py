@@ -101,6 +101,8 @@ llama_index.core.prompts.utils.SafeFormatter (key-only substitution).
                     continue
                 if fn.attr == "vformat":
                     continue
+                if fn.attr == "format" and _only_literal_values(cs, call):
+                    continue  # nothing to walk: `{0.__class__...}` on a str/int literal reaches no secret
                 yield from self._check(facts, cs, call, fn.value, need="evidence",
                                        what=f"`.{fn.attr}()`", fix=True)
                 continue
@@ -157,3 +159,20 @@ llama_index.core.prompts.utils.SafeFormatter (key-only substitution).
         return Fix("format through a Formatter that rejects attribute and index access", UNSAFE,
                    codemod="safe_format", data={"line": call.lineno, "col": call.col_offset,
                                                 "method": call.func.attr})
+
+
+def _only_literal_values(cs, call: ast.Call) -> bool:
+    """Are all the values `.format()` is given literal strings or numbers (directly or
+    through constants of this file)? Then an attribute walk in the format string can
+    reach only a `str`/`int` and its builtin methods, which hold no `__globals__`: the
+    author's values expose nothing, whoever wrote the format string. A call with no
+    values, or with `*args`/`**kwargs`, is not of this kind."""
+    values = [*call.args, *(k.value for k in call.keywords)]
+    if not values or any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return False
+    for v in values:
+        if isinstance(v, ast.Constant) and isinstance(v.value, (int, float)) and not isinstance(v.value, bool):
+            continue
+        if cs.literal_values(v) is None:
+            return False
+    return True
