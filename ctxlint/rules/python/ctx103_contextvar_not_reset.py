@@ -127,7 +127,7 @@ leaked-request reports in Django and Starlette middleware.
                         continue
                     if isinstance(call.args[0], ast.Constant) and call.args[0].value in (None, False, 0, ""):
                         continue  # clearing a stash back to its empty value
-                    if owners.in_tail_position(facts, stmt, fn) or _is_setter_api(facts, fn):
+                    if owners.in_tail_position(facts, stmt, fn) or owners.is_context_setter(facts, fn):
                         continue  # a setter: the caller owns the scope
                     if _is_latch(facts, values, call, fn, var_keys):
                         continue  # a once-per-Context flag: meant to stay set
@@ -203,77 +203,6 @@ def _keeps_part_of_current(values, call: ast.Call) -> bool:
         return False
     v = values.value(arg.value)
     return CV_VALUE in v.kinds and bool(v.vars & values.contextvar_keys(call.func.value))
-
-
-def _is_setter_api(facts, fn) -> bool:
-    """Is `fn` a module-level function whose whole effect is binding ContextVars (an API
-    setter such as crewai `apply_execution_context(ctx)` or `set_emission_counter(start)`)?
-    Shape, not name: a plain `def` at module level that returns no value, whose top-level
-    statements are only ContextVar `set()`s (each var once), calls of other such setters of
-    the module (or of an imported function, when a further `set()` follows it: the work
-    a value is bound for comes after the last set), local assignments and `if` guards
-    that only assign locals, raise or return nothing.
-    Leaving the value bound is such a function's purpose; its caller owns the scope."""
-    if not isinstance(fn, ast.FunctionDef) or facts.parents.get(fn) is not facts.tree:
-        return False
-    return _setter_shape(facts, fn, 0)
-
-
-def _setter_shape(facts, fn, depth: int) -> bool:
-    values = module_values(facts)
-    if owners.is_generator(facts, fn):
-        return False
-    for n in facts.walk(fn):
-        if isinstance(n, ast.Return) and n.value is not None and not (
-                isinstance(n.value, ast.Constant) and n.value.value is None):
-            return False
-
-    def plain(stmt) -> bool:
-        if isinstance(stmt, ast.Pass) or (isinstance(stmt, ast.Return) and stmt.value is None):
-            return True
-        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
-            return True  # docstring
-        if isinstance(stmt, ast.Raise):
-            return True
-        if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
-            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-            return all(isinstance(t, ast.Name) for t in targets)
-        return False
-
-    seen: set[str] = set()
-    sets = 0
-    unknown_pending = False
-    for stmt in fn.body:
-        if plain(stmt):
-            continue
-        if isinstance(stmt, ast.If) and all(plain(s) for s in (*stmt.body, *stmt.orelse)):
-            continue
-        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
-            c = stmt.value
-            keys = values.contextvar_keys(c.func.value) if isinstance(c.func, ast.Attribute) else frozenset()
-            if isinstance(c.func, ast.Attribute) and c.func.attr == "set" and len(c.args) == 1 and keys:
-                if keys & seen:
-                    return False  # set twice: a set-then-clear sequence, judged as such
-                seen |= keys
-                sets += 1
-                unknown_pending = False
-                continue
-            callee = values.callee(c)
-            root = c.func
-            while isinstance(root, ast.Attribute):
-                root = root.value
-            if callee is None and isinstance(root, ast.Name) and values.binding(root) is not None \
-                    and values.binding(root)[0] != "local":
-                # a function of another module, between two sets (it cannot be the work the
-                # values are bound for, which would come after the last set)
-                unknown_pending = True
-                continue
-            if depth < 3 and isinstance(callee, ast.FunctionDef) and callee is not fn \
-                    and facts.parents.get(callee) is facts.tree and _setter_shape(facts, callee, depth + 1):
-                unknown_pending = False  # a setter call is a set
-                continue
-        return False
-    return sets > 0 and not unknown_pending
 
 
 def _is_latch(facts, values, call: ast.Call, fn, var_keys: frozenset[str]) -> bool:

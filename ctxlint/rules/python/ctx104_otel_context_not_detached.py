@@ -88,6 +88,8 @@ aws/aws-durable-execution-sdk-python#643 (fix PR #650).
             if fate.kind in ("ok", "across_yield") or (
                     fate.kind == "discarded" and owners.runs_in_task_context(facts, fn)):
                 continue  # (a coroutine's attach dies with its task's Context)
+            if fate.kind == "discarded" and owners.is_context_setter(facts, fn):
+                continue  # a setter API (`attach(set_value(k, v))` is its whole body): the caller owns the scope
             enter = owners.enter_exit_of(facts, fn)
             detach = _detach_text(facts, call)
             if fate.kind == "discarded":
