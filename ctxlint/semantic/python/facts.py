@@ -156,7 +156,7 @@ class PythonFacts:
             for a in node.names:
                 if a.name == "*":
                     continue
-                out[a.asname or a.name] = f"{mod}.{a.name}" if mod else a.name
+                out[a.asname or a.name] = f"{mod}.{a.name}" if mod and not mod.endswith(".") else mod + a.name
         return out
 
     def qualname(self, expr: ast.AST) -> str | None:

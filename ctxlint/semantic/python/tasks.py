@@ -168,28 +168,38 @@ def is_task_factory_call(facts, call: ast.Call) -> bool:
 
 
 def task_coroutine_def(facts, call: ast.Call) -> ast.AST | None:
-    """The `async def` of this module whose coroutine the task factory `call` runs
-    (`asyncio.create_task(self._flush(batch))`, `loop.create_task(worker())`), resolved
-    through `calls.CallGraph.resolve`; None when the coroutine is not a call of a def
-    of this module."""
+    """The `async def` whose coroutine the task factory `call` runs
+    (`asyncio.create_task(self._flush(batch))`, `loop.create_task(worker())`): a def of
+    this module resolved through `calls.CallGraph.resolve`, else a top-level def of
+    another module of the project the callee is imported from
+    (`project_index.resolve_function`); None otherwise."""
     from ctxlint.semantic.python.calls import call_graph
     arg = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg in ("coro", "coro_or_future")),
                                              None)
     if not isinstance(arg, ast.Call):
         return None
     target = call_graph(facts).resolve(arg)
+    if target is None:
+        # a coroutine function imported from another module of the project
+        from ctxlint.semantic.python.project_index import resolve_function
+        target = resolve_function(facts, arg.func)
     return target if isinstance(target, ast.AsyncFunctionDef) else None
 
 
 def handles_own_errors(facts, fn: ast.AST) -> bool:
     """Does the coroutine function `fn` catch every `Exception` its body can raise and
-    not re-raise it? True when its body (after a docstring) is one `try` whose handlers
-    include a bare / `Exception` / `BaseException` one, and no handler re-raises. Such a
-    task's exception is never lost: the handler logs or records it (the Python docs'
-    "Task exception was never retrieved" cannot happen)."""
+    not re-raise it? True when its body — after a docstring and plain assignments that
+    cannot raise (`chat = None`) — is one `try` whose handlers include a bare /
+    `Exception` / `BaseException` one, and no handler re-raises, except a re-raise of
+    cancellation alone (`if isinstance(e, asyncio.CancelledError): raise`: a cancelled
+    task logs nothing and loses no error). Such a task's failure is never lost: the
+    handler logs or records it, so the Python docs' "Task exception was never
+    retrieved" cannot happen."""
     body = list(fn.body)
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
             and isinstance(body[0].value.value, str):
+        body = body[1:]
+    while body and _cannot_raise(body[0]):
         body = body[1:]
     if len(body) != 1 or not isinstance(body[0], ast.Try):
         return False
@@ -199,9 +209,34 @@ def handles_own_errors(facts, fn: ast.AST) -> bool:
         names = [] if h.type is None else (list(h.type.elts) if isinstance(h.type, ast.Tuple) else [h.type])
         if h.type is None or any(last_name(n) in ("Exception", "BaseException") for n in names):
             catch_all = True
-        if any(isinstance(n, ast.Raise) for s in h.body for n in ast.walk(s)):
+        if _reraises(h.body):
             return False
     if not catch_all:
         return False
     # the `else:`/`finally:` parts run outside the handler: they must not raise on their own
     return not any(isinstance(n, ast.Raise) for s in (*t.orelse, *t.finalbody) for n in ast.walk(s))
+
+
+def _cannot_raise(stmt: ast.stmt) -> bool:
+    """`x = None`, `x: T | None = None`, `x = y`: an assignment of a constant or a name."""
+    if isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets):
+        value = stmt.value
+    elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+        value = stmt.value
+    else:
+        return isinstance(stmt, ast.Pass)
+    return isinstance(value, (ast.Constant, ast.Name))
+
+
+def _reraises(stmts: list[ast.stmt]) -> bool:
+    """Is there a `raise` in `stmts`, other than one under `if isinstance(e, CancelledError):`?"""
+    for s in stmts:
+        if isinstance(s, ast.If) and isinstance(s.test, ast.Call) and isinstance(s.test.func, ast.Name) \
+                and s.test.func.id == "isinstance" and len(s.test.args) == 2 \
+                and last_name(s.test.args[1]) == "CancelledError":
+            if _reraises(s.orelse):
+                return True
+            continue
+        if any(isinstance(n, ast.Raise) for n in ast.walk(s)):
+            return True
+    return False

@@ -1,0 +1,177 @@
+"""Across the modules of one project: the defs a module-level pass cannot resolve.
+
+The per-file layer (`calls.CallGraph`) resolves calls to defs of the same module.
+Where a rule needs a fact about a def of *another* module of the same project —
+the coroutine a task runs is `from .automations import execute_automation` — it
+asks here, and only for that one value (the issue's "use a project-wide summary
+index only for the values the module-level pass leaves unresolved, and only in
+files where a rule asks").
+
+How a name is found: the import-resolved dotted name (`PythonFacts.qualname`,
+relative imports made absolute from the file's package) is split into a module
+path and a top-level def name; the module file is looked up under the file's
+project root (the directory above its outermost package, i.e. the first parent
+without `__init__.py`) as `a/b/c.py` or `a/b/c/__init__.py`. Only top-level
+`def`/`async def` statements of that module are returned; a name the module
+re-exports from elsewhere is followed one more hop through its own imports.
+Nothing is imported or executed.
+
+Every module consulted is recorded on the asking file's facts
+(`consulted(facts)`): findings that depend on another file are not cached by
+content hash of one file alone (the engine skips the cache for such files).
+
+Parsed modules are kept per process, keyed by path with size and mtime, bounded to
+`_MAX_MODULES` entries and to files under `_MAX_BYTES`.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from collections import OrderedDict
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ctxlint.semantic.python.syntax import FunctionNode
+
+if TYPE_CHECKING:
+    from ctxlint.semantic.python.facts import PythonFacts
+
+_MAX_BYTES = 2_000_000
+_MAX_MODULES = 256
+#: path -> (size, mtime_ns, tree or None)
+_TREES: "OrderedDict[str, tuple[int, int, ast.Module | None]]" = OrderedDict()
+
+
+#: Every module consulted since the last `take_consulted()` (one file's lint in a worker).
+_RUN_CONSULTED: set[str] = set()
+
+
+def consulted(facts: "PythonFacts") -> set[str]:
+    """Paths of the other modules whose code a rule read while checking this file."""
+    return facts.memo("project_index.consulted", set)
+
+
+def take_consulted() -> set[str]:
+    """The modules consulted since the last call, and reset (the engine asks around each
+    file's lint: a file whose findings read another file is not cached by its hash)."""
+    out = set(_RUN_CONSULTED)
+    _RUN_CONSULTED.clear()
+    return out
+
+
+def _tree(path: Path) -> ast.Module | None:
+    key = str(path)
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    got = _TREES.get(key)
+    if got is not None and got[0] == st.st_size and got[1] == st.st_mtime_ns:
+        _TREES.move_to_end(key)
+        return got[2]
+    tree = None
+    if st.st_size <= _MAX_BYTES:
+        from ctxlint.languages.python import parse
+        try:
+            text = path.read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            text = None
+        if text is not None:
+            tree, _ = parse(str(path), text)
+    _TREES[key] = (st.st_size, st.st_mtime_ns, tree)
+    if len(_TREES) > _MAX_MODULES:
+        _TREES.popitem(last=False)
+    return tree
+
+
+def _module_file(base: Path, parts: list[str]) -> Path | None:
+    """`base/a/b.py` or `base/a/b/__init__.py` for parts [a, b]."""
+    if not parts:
+        return None
+    cand = base.joinpath(*parts)
+    f = cand.with_suffix(".py")
+    if f.is_file():
+        return f
+    init = cand / "__init__.py"
+    return init if init.is_file() else None
+
+
+def _locate(qual_module: str, here: Path) -> Path | None:
+    """The file of module `qual_module` imported from a module in directory `here`.
+
+    Relative (`..utils.x`): from `here`, up one directory per dot after the first.
+    Absolute (`pkg.utils.x`): under the nearest ancestor of `here` that contains the
+    top package `pkg` (packages may lack `__init__.py`: PEP 420 namespace packages)."""
+    if qual_module.startswith("."):
+        level = len(qual_module) - len(qual_module.lstrip("."))
+        base = here
+        for _ in range(level - 1):
+            base = base.parent
+        rest = qual_module[level:]
+        return _module_file(base, rest.split(".")) if rest else _module_file(base, ["__init__"])
+    parts = qual_module.split(".")
+    d = here
+    for _ in range(12):
+        if (d / parts[0]).is_dir() or (d / f"{parts[0]}.py").is_file():
+            return _module_file(d, parts)
+        if d.parent == d:
+            break
+        d = d.parent
+    return None
+
+
+def _imports_of(tree: ast.Module) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for s in tree.body:
+        if isinstance(s, ast.ImportFrom):
+            mod = "." * s.level + (s.module or "")
+            for a in s.names:
+                out[a.asname or a.name] = f"{mod}.{a.name}" if mod and not mod.endswith(".") else mod + a.name
+    return out
+
+
+def _find(qual: str, here: Path, hops: int, facts: "PythonFacts") -> FunctionNode | None:
+    """The top-level def named by `qual` (`module.path.name`) seen from directory `here`."""
+    module, _, name = qual.rpartition(".")
+    if not module or not name:
+        return None
+    if set(module) == {"."}:  # `from . import name`: a module `name`, not a def
+        return None
+    mod = _locate(module, here)
+    if mod is None:
+        return None
+    tree = _tree(mod)
+    consulted(facts).add(str(mod))
+    _RUN_CONSULTED.add(str(mod))
+    if tree is None:
+        return None
+    for s in tree.body:
+        if isinstance(s, FunctionNode) and s.name == name:
+            return s
+    if hops > 0:
+        target = _imports_of(tree).get(name)
+        if target is not None:
+            return _find(target, mod.parent, hops - 1, facts)
+    return None
+
+
+def resolve_function(facts: "PythonFacts", callee: ast.AST) -> FunctionNode | None:
+    """The def of another module of this project that `callee` (the `func` of a call:
+    an imported name or `module.attr`) names, or None (not imported, outside the
+    project, not a top-level def, unreadable). Never raises."""
+    qual = facts.qualname(callee)
+    if not qual or "." not in qual.lstrip("."):
+        return None
+    root_name = callee
+    while isinstance(root_name, ast.Attribute):
+        root_name = root_name.value
+    if not isinstance(root_name, ast.Name) or root_name.id not in facts.imports:
+        return None
+    if not facts.path or not os.path.isfile(facts.path):
+        return None
+    try:
+        here = Path(facts.path).resolve().parent
+        return _find(qual, here, 1, facts)
+    except (OSError, RecursionError, ValueError):
+        return None

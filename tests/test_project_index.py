@@ -1,0 +1,172 @@
+"""The cross-module index (`semantic.python.project_index`): what it resolves, what it
+records, and CTX107 using it for a coroutine imported from another module."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from pathlib import Path
+
+from ctxlint.config import Config
+from ctxlint.semantic.python import project_index
+from ctxlint.semantic.python.facts import PythonFacts
+
+
+def _write(root: Path, rel: str, text: str) -> Path:
+    p = root / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(textwrap.dedent(text), encoding="utf-8")
+    return p
+
+
+def _facts(path: Path) -> PythonFacts:
+    text = path.read_text(encoding="utf-8")
+    return PythonFacts(str(path), text, ast.parse(text), Config())
+
+
+def _callees(facts: PythonFacts) -> dict[str, ast.AST]:
+    return {facts.dotted(c.func): c.func for c in facts.nodes(ast.Call) if facts.dotted(c.func)}
+
+
+def _project(tmp_path: Path) -> Path:
+    _write(tmp_path, "pkg/__init__.py", "")
+    _write(tmp_path, "pkg/sub/__init__.py", "from .impl import exported\n")
+    _write(tmp_path, "pkg/sub/impl.py", """\
+        async def exported():
+            return 1
+        """)
+    _write(tmp_path, "pkg/jobs.py", """\
+        async def run(x):
+            return x
+
+        class Worker:
+            async def step(self):
+                return 2
+        """)
+    return _write(tmp_path, "pkg/main.py", """\
+        import json
+        from . import jobs
+        from .jobs import run, Worker
+        from pkg.sub import exported
+        from .missing import nothing
+
+        def start():
+            jobs.run(1)
+            run(2)
+            exported()
+            nothing()
+            json.dumps(3)
+            Worker()
+        """)
+
+
+def test_resolves_relative_absolute_and_reexported_defs(tmp_path):
+    facts = _facts(_project(tmp_path))
+    c = _callees(facts)
+    assert project_index.resolve_function(facts, c["jobs.run"]).name == "run"
+    assert project_index.resolve_function(facts, c["run"]).name == "run"
+    # `pkg.sub` re-exports `exported` from `pkg.sub.impl`: one more hop
+    assert project_index.resolve_function(facts, c["exported"]).name == "exported"
+    consulted = project_index.consulted(facts)
+    assert any(p.endswith("jobs.py") for p in consulted)
+    assert any(p.endswith("impl.py") for p in consulted)
+
+
+def test_unresolvable_names_give_none(tmp_path):
+    facts = _facts(_project(tmp_path))
+    c = _callees(facts)
+    assert project_index.resolve_function(facts, c["nothing"]) is None   # module not in the project
+    assert project_index.resolve_function(facts, c["json.dumps"]) is None  # outside the project
+    assert project_index.resolve_function(facts, c["Worker"]) is None  # a class, not a def
+
+
+def test_a_file_not_on_disk_resolves_nothing(tmp_path):
+    text = "from .jobs import run\nrun()\n"
+    facts = PythonFacts(str(tmp_path / "nowhere" / "x.py"), text, ast.parse(text), Config())
+    call = next(n for n in facts.nodes(ast.Call))
+    assert project_index.resolve_function(facts, call.func) is None
+
+
+def test_unparsable_or_binary_module_resolves_nothing(tmp_path):
+    _write(tmp_path, "pkg/__init__.py", "")
+    (tmp_path / "pkg" / "bad.py").write_bytes(b"\xff\xfe def (")
+    main = _write(tmp_path, "pkg/main.py", "from .bad import f\nf()\n")
+    facts = _facts(main)
+    call = next(n for n in facts.nodes(ast.Call))
+    assert project_index.resolve_function(facts, call.func) is None
+
+
+def test_ctx107_follows_an_imported_coroutine(tmp_path):
+    _write(tmp_path, "app/__init__.py", "")
+    _write(tmp_path, "app/jobs.py", """\
+        import logging
+        log = logging.getLogger(__name__)
+
+        async def guarded(job_id):
+            try:
+                await work(job_id)
+            except Exception:
+                log.exception("job %s failed", job_id)
+
+        async def unguarded(job_id):
+            await work(job_id)
+
+        async def work(job_id):
+            return job_id
+        """)
+    server = _write(tmp_path, "app/server.py", """\
+        import asyncio
+        from .jobs import guarded, unguarded
+
+        def start(job_id):
+            asyncio.create_task(guarded(job_id))
+            asyncio.create_task(unguarded(job_id))
+        """)
+    from ctxlint.rules import get_rule
+    from ctxlint.semantic.python.facts import lint
+    rules = [get_rule("CTX107")]
+    text = server.read_text(encoding="utf-8")
+    found = lint(str(server), text, rules, Config())
+    assert [f.line for f in found] == [6]
+
+
+def test_namespace_packages_without_init(tmp_path):
+    # PEP 420: subpackages without __init__.py (as in open-webui's wheel)
+    _write(tmp_path, "svc/__init__.py", "")
+    _write(tmp_path, "svc/utils/tasks.py", "async def job():\n    return 1\n")
+    main = _write(tmp_path, "svc/routers/api.py", "from svc.utils.tasks import job\njob()\n")
+    facts = _facts(main)
+    call = next(n for n in facts.nodes(ast.Call))
+    assert project_index.resolve_function(facts, call.func).name == "job"
+
+
+def test_a_finding_that_reads_another_module_is_not_cached(tmp_path):
+    """Editing the imported module changes the importer's findings on the next run."""
+    from ctxlint.config import load_config
+    from ctxlint.engine import lint_paths
+    from ctxlint.rules import get_rule
+    _write(tmp_path, "app/__init__.py", "")
+    jobs = _write(tmp_path, "app/jobs.py", """\
+        async def job():
+            try:
+                await work()
+            except Exception:
+                pass
+
+        async def work():
+            return 1
+        """)
+    _write(tmp_path, "app/server.py", """\
+        import asyncio
+        from .jobs import job
+
+        def start():
+            asyncio.create_task(job())
+        """)
+    config = load_config(None, str(tmp_path))
+    rules = [get_rule("CTX107")]
+    first = lint_paths([str(tmp_path)], config, rules, use_cache=True, jobs=1)
+    assert [f.line for f in first.findings] == []
+    jobs.write_text("async def job():\n    await work()\n\n\nasync def work():\n    return 1\n", encoding="utf-8")
+    second = lint_paths([str(tmp_path)], config, rules, use_cache=True, jobs=1)
+    assert [(Path(f.path).name, f.line) for f in second.findings] == [("server.py", 5)]
