@@ -6,7 +6,8 @@ from __future__ import annotations
 import ast
 
 from ctxlint.rules import Rule
-from ctxlint.semantic.python.calls import call_graph, function_index
+from ctxlint.semantic.python.cache_keys import scope_kind
+from ctxlint.semantic.python.calls import call_graph, function_index, params_of
 from ctxlint.semantic.python.cleanup import (
     catches_cancellation,
     field_of,
@@ -23,6 +24,9 @@ _REMOVE_WORDS = ("abort", "cancel", "cleanup", "clean_up", "remove", "release", 
 _SWEEP_WORDS = ("sweep", "expire", "evict", "reap", "gc", "timeout", "prune", "janitor")
 #: Words of a key's name that say it identifies one request (besides the configured scope ids).
 _REQUEST_KEY_WORDS = ("request", "stream_id", "run_id", "call_id", "job_id", "_rid")
+#: Scope kinds (`semantic.python.cache_keys.scope_kind`) whose id names one request or
+#: connection; the other kinds (tenant, user, adapter, salt, mm) name shared entities.
+_PER_REQUEST_KINDS = ("request", "session")
 #: Calls that hand the request to a background task (which then owns it).
 _SPAWNS = ("create_task", "ensure_future", "create_background_task", "run_coroutine_threadsafe", "start_soon")
 
@@ -47,21 +51,46 @@ class RegistrationNotCancellationSafe(Rule):
     doc = """\
 ## What it does
 In an `async def`, flags an insertion of per-request state (keyed by a request,
-session, stream or tenant id) into a long-lived container (`self.live[rid] = state`
-on an engine/frontend/manager, a module dict) that the code removes elsewhere (an
-abort/finish path exists), when an `await` that hands the request on follows the
-insertion outside any `try` whose `finally` or `except BaseException`/`except
+stream, run, call or session id; by any key when the call removes the entry
+itself) into a long-lived container (`self.live[rid] =
+state` on an engine/frontend/manager, a module dict) that the code removes
+elsewhere (an abort/finish path exists), when an `await` follows the insertion
+outside any `try` whose `finally` or `except BaseException`/`except
 CancelledError` removes the entry. An insertion made by a helper of this module
 (`self._init_req_state(obj)`, found through the call graph's function summaries)
 counts as the `async def`'s own, reported at the helper call.
 
+The rule needs evidence that the entry is this call's own registration, which only
+this call's normal path leads to removing. One of:
+
+- the `async def` itself (or a helper it calls, passing the key) removes the same
+  key after the `await` on its normal path, whenever it gets there (not on one
+  branch only, not in another pass of a receive loop): the entry is meant to live
+  for the call, and any `await` before that removal skips it when cancelled;
+- the call creates the entry (it does not look the key up first: a duplicate
+  check that raises is fine) and the `await` hands the key on (the awaited call is
+  passed the key, or state built from it): until that hand-off completes, the
+  party whose reply triggers the removal (`on_output`, `finish`) never hears of
+  the request.
+
+Not flagged, then: an entry this call finds already there or adds only if absent
+(`if run_id not in self.active: self.active.add(run_id)`, `cur = self.gen.get(k)`
+then a store, `setdefault`): it belongs to a run, a stream or another path of the object's
+lifecycle (a server event's handler, a cleanup method) that removes it whatever
+this call does; an `await` that only waits for the entry's own future after a
+synchronous hand-off (the dispatcher that resolves it also pops it); an entry
+keyed by a tenant, user, adapter or other shared scope (a per-user token store),
+which many requests share and which outlives each of them.
+
 Only an `await` on the insertion's own control-flow path counts: not one in
 another `if`/`elif`/`else` branch, `match` case or `except` handler, not one past
-an unconditional `return`/`raise` that follows the insertion, and not the await
-inside the inserting statement (`self.live[rid] = await make(rid)` stores only once
-it completed). Not flagged either: an entry holding a task spawned here whose
-coroutine (a def of this module) removes the entry in its own `finally`, and a bare
-id of finished work (added after an awaited call on that id) in a set or
+an unconditional `return`/`raise` that follows the insertion, not one past an
+`if` that returns on the value a helper returns on its inserting path (`fenced =
+await self._fenced_add(...)`; `if fenced is not None: return fenced`), and not the
+await inside the inserting statement (`self.live[rid] = await make(rid)` stores
+only once it completed). Not flagged either: an entry holding a task spawned here
+whose coroutine (a def of this module) removes the entry in its own `finally`, and
+a bare id of finished work (added after an awaited call on that id) in a set or
 constant-valued dict that another method clears or reassigns wholesale.
 
 A registry entry held by a streaming generator handed to a response is CTX110's;
@@ -69,10 +98,12 @@ cleanup after `yield` in a `@contextmanager` is CTX106's.
 
 ## Why is this bad
 Any `await` is a cancellation point: a client disconnect or a timeout raises
-`CancelledError` there. The code that would normally arrange the removal (the
-caller's `except CancelledError`, the finish path) never learns about the
-request, so the entry — and the prompt, the KV blocks and the queue it holds —
-stays in the long-lived container forever.
+`CancelledError` there. When the entry is the call's own (it removes it later
+itself, or only the reply to the hand-off it is awaiting would remove it), the
+code that would normally arrange the removal (the call's own cleanup, the
+caller's `except CancelledError`, the finish path) never runs or never learns
+about the request, so the entry — and the prompt, the KV blocks and the queue it
+holds — stays in the long-lived container forever.
 
 ## Example
 ```python
@@ -114,8 +145,9 @@ vllm-project/vllm#57061; sgl-project/sglang#28380; Python docs, "asyncio: Task C
             removal_methods = _removal_closure(facts, c)
             if any(w in m.lower() for m in removal_methods for w in _SWEEP_WORDS):
                 continue  # a sweeper/expiry loop reaps abandoned entries
-            if not _per_request_key(facts, site.key):
-                continue  # a server/adapter/config registration, not one request's state
+            # a key of one request (not a server/adapter/config or per-user entry); other keys
+            # count only when this call removes the entry itself (then it is per-call anyway)
+            per_request = _per_request_key(facts, site.key)
             if _guard_removes(facts, graph, site.node, fn, c, removal_methods):
                 continue
             if _attached_to_registered_request(facts, site):
@@ -132,17 +164,29 @@ vllm-project/vllm#57061; sgl-project/sglang#28380; Python docs, "asyncio: Task C
             if any(r.function is not fn and r.function is not None
                    and fn in facts.ancestors(r.function) for r in c.removals):
                 continue  # a callback/task defined here removes the entry
+            key_names = _key_names(facts, graph, site)
+            # Without this call's own removal, the entry is this call's only if the call
+            # creates it: it does not look the key up first (an entry that may already be
+            # there is shared with other calls or paths, which add to it or update it).
+            created_here = per_request and not _key_read_before(facts, site, key_names)
+            carriers = _carriers(facts, site, key_names)
+            exit_if = _caller_exits_on_helper_result(facts, graph, site)
             for aw in _awaits_after(facts, fn, site.node):
                 if limit is not None and pos(aw) > limit:
                     break
                 if not _on_path_after(facts, fn, site.node, aw):
                     continue  # another branch, or past a `return`/`raise` of the insertion's path
+                if exit_if is not None and pos(aw) > pos(exit_if) and not any(a is exit_if for a in facts.ancestors(aw)):
+                    continue  # the helper's inserting path returns a value on which this call returns
                 if _guard_removes(facts, graph, aw, fn, c, removal_methods):
                     continue
                 if _spawns_between(facts, fn, site.node, aw):
                     break  # a background task now owns the request
-                if not _hands_off(facts, graph, aw, site.names, removal_methods, c):
-                    continue
+                if not _removed_later_here(facts, graph, fn, site, aw, key_names):
+                    if not created_here:
+                        continue  # an entry this call neither creates nor removes: not its registration
+                    if not _hands_off(facts, graph, aw, carriers, removal_methods, c):
+                        continue
                 via = f" (registered by `{site.via}`)" if site.via else ""
                 yield facts.finding(
                     self, site.node,
@@ -186,6 +230,294 @@ def _sites(facts, graph) -> list[_Site]:
                              ins=reg.site))
     out.sort(key=lambda s: pos(s.node))
     return out
+
+
+def _helper_args(facts, graph, site, names: set[str]) -> set[str] | None:
+    """For a helper-call site whose callee inserts itself: the caller's local names passed
+    for the callee's parameters `names` (the callee's terms). None when the insertion is
+    deeper than the called helper (then the parameters cannot be mapped)."""
+    target = graph.resolve(site.node) if isinstance(site.node, ast.Call) else None
+    if target is None or site.ins is None or target is not site.ins.function:
+        return None
+    out: set[str] = set()
+    for i, p in enumerate(params_of(target)):
+        if p in names:
+            arg = graph.arg_for(site.node, target, i)
+            if arg is not None:
+                out |= {n.id for n in ast.walk(arg) if isinstance(n, ast.Name)}
+    return out - {"self", "cls"}
+
+
+def _key_names(facts, graph, site) -> set[str]:
+    """The local names of `site.fn` the entry's key is built from (`rid` for
+    `self.live[rid]`, `obj` for `self.live[obj.rid]`; for a helper's insertion, the
+    arguments passed for the parameters its key is built from)."""
+    names = {n.id for n in ast.walk(site.key) if isinstance(n, ast.Name)} - {"self", "cls"}
+    if site.via is None:
+        return names
+    mapped = _helper_args(facts, graph, site, names)
+    return set(site.names) if mapped is None else mapped
+
+
+def _is_duplicate_check(facts, read, ins_node) -> bool:
+    """Is the same-key read the test of an `if` that raises when the entry exists, or of
+    an `assert` (`if rid in self.live: raise ValueError("already running")`)? Such a
+    check says one entry per call: the read does not make the entry shared."""
+    stmt = facts.enclosing_statement(read.node)
+    if isinstance(stmt, ast.Assert):
+        return True
+    return isinstance(stmt, ast.If) and any(a is stmt.test for a in (read.node, *facts.ancestors(read.node))) \
+        and bool(stmt.body) and isinstance(stmt.body[-1], ast.Raise) \
+        and not any(a is stmt for a in facts.ancestors(ins_node))
+
+
+def _key_read_before(facts, site, key_names: set[str]) -> bool:
+    """Does the inserting function look the same key up in the same container before
+    it inserts (`if call_id not in self.pending:`, `cur = self.gen.get(run_id)`, a
+    `setdefault`)?
+
+    Then the entry may exist already, put there by another call or another path of
+    the object's lifecycle (a per-run record, a per-stream buffer updated in place),
+    and this call only adds or updates it: it is not a registration this call owns.
+    A duplicate check that raises when the entry exists does not count."""
+    ins = site.ins
+    if ins is None or ins.key is None or ins.function is None:
+        return False
+    if ins.kind == "setdefault":
+        return True  # get-or-create: the entry may be there already
+    key = ast.dump(ins.key)
+    for r in site.container.reads:
+        if r.key is None or _is_duplicate_check(facts, r, ins.node if r.function is ins.function else site.node):
+            continue
+        if r.function is ins.function and pos(r.node) < pos(ins.node) and ast.dump(r.key) == key:
+            return True
+        if site.via is not None and r.function is site.fn and pos(r.node) < pos(site.node) and key_names \
+                and {n.id for n in ast.walk(r.key) if isinstance(n, ast.Name)} == key_names:
+            return True  # the `async def` looks the key up before calling the inserting helper
+    return False
+
+
+def _carriers(facts, site, key_names: set[str]) -> set[str]:
+    """Names whose value carries the entry's key into a call: the key's names, and
+    local names of `site.fn` assigned from an expression that uses one of them (the
+    state built from the key, `state = RequestState(rid, ...)`; a message holding it,
+    `msg = {"id": rid}`), followed through two assignments. A value not built from the
+    key (`waiter = Waiter()`) does not carry it: awaiting it is waiting for the entry's
+    owner, not handing the request on. For a helper's insertion, every local name the
+    helper is passed counts."""
+    out = set(key_names)
+    if site.via is not None:
+        out |= set(site.names)
+    assigns = facts.memo(f"ctx108.assigns.{id(site.fn)}", lambda: [
+        (n, {t.id for tg in (n.targets if isinstance(n, ast.Assign) else [n.target])
+             for t in ast.walk(tg) if isinstance(t, ast.Name)},
+         {m.id for m in ast.walk(n.value) if isinstance(m, ast.Name)},
+         {id(m) for m in ast.walk(n.value)})
+        for n in facts.walk(site.fn) if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None
+        and not any(isinstance(m, ast.Await) for m in ast.walk(n.value))])  # an awaited result is work done, not the key
+    for _ in range(2):
+        for _node, targets, used, inside in assigns:
+            if used & out and id(site.node) not in inside:  # the registering call's result is not the key
+                out |= targets
+    return out - {"self", "cls"}
+
+
+def _removed_later_here(facts, graph, fn, site, aw, key_names: set[str]) -> bool:
+    """Does `fn` itself remove the entry (the same key), on its normal path after `aw`
+    (not in an `except` handler), directly or through a helper of this module whose
+    summary removes from the container? Then the author meant the entry to live for
+    this call, and any `await` before that removal is a cancellation point that skips it."""
+    c = site.container
+    awaited = aw.value if isinstance(aw, ast.Await) else None
+    if isinstance(awaited, ast.Call) and (graph.removes_from(awaited, c) or any(r.node is awaited for r in c.removals)):
+        return False  # the await is the removal itself
+    inside = {id(n) for n in ast.walk(aw)}
+    key = ast.dump(site.key) if site.via is None else None
+    for r in c.removals:
+        if r.function is not fn or r.key is None or pos(r.node) <= pos(aw) or id(r.node) in inside:
+            continue
+        if key is not None:
+            if ast.dump(r.key) != key:
+                continue
+        elif not ({n.id for n in ast.walk(r.key) if isinstance(n, ast.Name)} & key_names):
+            continue
+        if _removal_on_path(facts, c, fn, site.node, aw, r.node):
+            return True
+    for call in function_index(facts, fn).calls:
+        if pos(call) <= pos(aw) or id(call) in inside or not graph.removes_from(call, c):
+            continue
+        if _helper_removes_key(facts, graph, call, c, key_names, 2) \
+                and _removal_on_path(facts, c, fn, site.node, aw, call):
+            return True
+    return False
+
+
+def _unconditional_in(facts, c, node, fn) -> bool:
+    """Does `node` run whenever `fn` runs to its end: not under an `if` (other than a
+    membership guard on `c`), a loop, a `match` case or an `except` handler of `fn`?"""
+    reads = {id(r.node) for r in c.reads}
+    for a in facts.ancestors(node):
+        if a is fn:
+            return True
+        if isinstance(a, ast.If) and not any(id(n) in reads for n in ast.walk(a.test)):
+            return False
+        if isinstance(a, (ast.For, ast.AsyncFor, ast.While, ast.match_case, ast.ExceptHandler)):
+            return False
+    return True
+
+
+def _helper_removes_key(facts, graph, call: ast.Call, c, key_names: set[str], depth: int) -> bool:
+    """Does the helper `call` runs (a def of this module) remove from `c` the key it is
+    passed (an argument built from `key_names`), unconditionally in its body, directly
+    or through a helper of its own (`depth` levels)? A helper that removes some entry
+    only on one branch (`if not available: c.pop(k)`) is not this call's removal."""
+    target = graph.resolve(call)
+    if target is None or depth <= 0:
+        return False
+    key_params: set[str] = set()
+    for i, p in enumerate(params_of(target)):
+        arg = graph.arg_for(call, target, i)
+        if arg is not None and {n.id for n in ast.walk(arg) if isinstance(n, ast.Name)} & key_names:
+            key_params.add(p)
+    key_params -= {"self", "cls"}
+    if not key_params:
+        return False
+    for r in c.removals:
+        if r.function is target and r.key is not None \
+                and {n.id for n in ast.walk(r.key) if isinstance(n, ast.Name)} & key_params \
+                and _unconditional_in(facts, c, r.node, target):
+            return True
+    for inner, _t in graph.calls_in(target):
+        if graph.removes_from(inner, c) and _unconditional_in(facts, c, inner, target) \
+                and _helper_removes_key(facts, graph, inner, c, key_params, depth - 1):
+            return True
+    return False
+
+
+def _removal_on_path(facts, c, fn, site_node, aw, removal) -> bool:
+    """Is `removal` on the normal path after both the insertion and `aw`, in the same
+    pass of any enclosing loop, and run whenever control gets there from `aw`: not
+    under an `if` (other than a membership guard on the container, `if rid in c:`),
+    a loop, a `match` case or an `except` handler that `aw` is not also inside?
+    A removal on one branch only (`if ttl <= 0: c.pop(k)`) says the entry normally
+    outlives the call."""
+    if any(isinstance(a, ast.ExceptHandler) for a in facts.ancestors(removal)):
+        return False
+    if not (_on_path_after(facts, fn, site_node, removal, same_iteration=True)
+            and _on_path_after(facts, fn, aw, removal, same_iteration=True)):
+        return False
+    around_aw = {id(a) for a in facts.ancestors(aw)}
+    reads = {id(r.node) for r in c.reads}
+    for a in facts.ancestors(removal):
+        if a is fn or id(a) in around_aw:
+            break
+        if isinstance(a, ast.If) and not any(id(n) in reads for n in ast.walk(a.test)):
+            return False
+        if isinstance(a, (ast.For, ast.AsyncFor, ast.While, ast.match_case)):
+            return False
+    return True
+
+
+def _step_in(graph, target, reg_site) -> ast.AST | None:
+    """The node of `target` that performs the insertion `reg_site`: the insertion itself,
+    or the call of the helper (of this module) whose summary holds it."""
+    if reg_site.function is target:
+        return reg_site.node
+    for call, t in graph.calls_in(target):
+        if any(r.site is reg_site for r in graph.summary(t).registers):
+            return call
+    return None
+
+
+_NO_EXIT = object()
+
+
+def _exit_after(facts, node: ast.AST, fn) -> object:
+    """The value `fn` returns on the path through `node`: the expression of the first
+    unconditional `return` after it (`ast.Constant(None)` at the end of the body),
+    or `_NO_EXIT` when that path cannot be told (a `raise`, or a statement in between
+    that may itself return, break or continue)."""
+    stmt = facts.enclosing_statement(node)
+    cur = stmt
+    while cur is not fn:
+        parent = facts.parents.get(cur)
+        if parent is None:
+            return _NO_EXIT
+        fld = field_of(parent, cur)
+        if fld is None or isinstance(parent, (ast.For, ast.AsyncFor, ast.While, ast.Try)) \
+                or type(parent).__name__ == "TryStar" or isinstance(parent, ast.ExceptHandler):
+            return _NO_EXIT  # a loop or handler: the path does not simply fall out of the block
+        seq = getattr(parent, fld)
+        idx = next(k for k, x in enumerate(seq) if x is cur)
+        for x in seq[idx + 1:]:
+            if isinstance(x, ast.Return):
+                return x.value if x.value is not None else ast.Constant(None)
+            if isinstance(x, ast.Raise):
+                return _NO_EXIT
+            if any(isinstance(n, (ast.Return, ast.Raise, ast.Break, ast.Continue)) for n in facts.walk(x)):
+                return _NO_EXIT
+        cur = parent
+    return ast.Constant(None)
+
+
+def _test_holds(test: ast.AST, name: str, value) -> bool | None:
+    """Value of the `if` test `test` when local `name` holds the constant `value`
+    (`x is not None`, `x`, `not x`, `x == -1`, ...), or None when it cannot be told."""
+    if isinstance(test, ast.Name) and test.id == name:
+        return bool(value)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _test_holds(test.operand, name, value)
+        return None if inner is None else not inner
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name) \
+            and test.left.id == name and isinstance(test.comparators[0], ast.Constant):
+        other = test.comparators[0].value
+        op = test.ops[0]
+        ops = {ast.Is: lambda a, b: a is b, ast.IsNot: lambda a, b: a is not b,
+               ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b}
+        for t, f in ops.items():
+            if isinstance(op, t):
+                return f(value, other)
+    return None
+
+
+def _caller_exits_on_helper_result(facts, graph, site) -> ast.If | None:
+    """For an insertion made by a helper (`fenced = await self._fenced_add(run_id, ev)`):
+    the `if` right after the call that returns or raises (`if fenced is not None:
+    return fenced`) when the helper's inserting path returns a constant that makes its
+    test true. Then the awaits after that `if` are on another path than the insertion
+    (the helper inserted only where it returned that value)."""
+    if site.via is None or site.ins is None or not isinstance(site.node, ast.Call):
+        return None
+    stmt = facts.enclosing_statement(site.node)
+    if not (isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None):
+        return None
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+    value = stmt.value.value if isinstance(stmt.value, ast.Await) else stmt.value
+    if value is not site.node or len(targets) != 1 or not isinstance(targets[0], ast.Name):
+        return None
+    target = graph.resolve(site.node)
+    if target is None:
+        return None
+    step = _step_in(graph, target, site.ins)
+    if step is None:
+        return None
+    ret = _exit_after(facts, step, target)
+    if ret is _NO_EXIT:
+        return None
+    try:
+        returned = ast.literal_eval(ret)  # `-1`, `None`, `False`: a literal the caller can test
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    parent = facts.parents.get(stmt)
+    seq = getattr(parent, field_of(parent, stmt) or "", None)
+    i = _index(seq, stmt)
+    if i is None or i + 1 >= len(seq):
+        return None
+    nxt = seq[i + 1]
+    if isinstance(nxt, ast.If) and not nxt.orelse and nxt.body and isinstance(nxt.body[-1], (ast.Return, ast.Raise)) \
+            and _test_holds(nxt.test, targets[0].id, returned) is True:
+        return nxt
+    return None
 
 
 def _attached_to_registered_request(facts, site) -> bool:
@@ -251,14 +583,16 @@ def _exits(stmts) -> bool:
     return any(isinstance(s, (ast.Return, ast.Raise)) for s in stmts)
 
 
-def _on_path_after(facts, fn, a: ast.AST, b: ast.AST) -> bool:
+def _on_path_after(facts, fn, a: ast.AST, b: ast.AST, same_iteration: bool = False) -> bool:
     """Can control reach `b` after `a` (b later in the source) within one run of `fn`?
 
     False when they sit in exclusive branches of one statement (`if`/`elif`/`else`
     bodies, two `match` cases, two `except` handlers, a handler and the `else`) that
     no enclosing loop re-enters, or when an unconditional `return`/`raise` follows
     `a` on its path before `b` (a `finally` holding `b` still runs). Decided on the
-    syntax tree: a conditional exit (`if x: return`) does not count.
+    syntax tree: a conditional exit (`if x: return`) does not count. With
+    `same_iteration`, an enclosing loop does not re-enter: `b` must follow `a` in one
+    pass through the loop body.
     """
     ca_chain = _chain(facts, a, fn)
     cb_chain = _chain(facts, b, fn)
@@ -277,8 +611,9 @@ def _on_path_after(facts, fn, a: ast.AST, b: ast.AST) -> bool:
         return True  # one contains the other (an `if` test, a loop header)
     sa, sb = ca_chain[ia - 1], cb_chain[ib - 1]
     fa, fb = field_of(lca, sa), field_of(lca, sb)
-    in_loop = any(isinstance(x, (ast.For, ast.AsyncFor, ast.While)) and field_of(x, y) == "body"
-                  for x, y in zip(ca_chain[ia:] + [fn], ca_chain[ia - 1:]))
+    in_loop = not same_iteration and any(
+        isinstance(x, (ast.For, ast.AsyncFor, ast.While)) and field_of(x, y) == "body"
+        for x, y in zip(ca_chain[ia:] + [fn], ca_chain[ia - 1:]))
     if not in_loop:
         if isinstance(lca, ast.If) and {fa, fb} == {"body", "orelse"}:
             return False
@@ -437,13 +772,17 @@ def _removal_closure(facts, c) -> set[str]:
 
 
 def _per_request_key(facts, key: ast.AST) -> bool:
-    """Does the key name one request (a configured scope id such as `rid`/`request_id`/
-    `session_id`, or a name saying request/stream/run/call/job id)?"""
+    """Does the key name one request (a configured scope id of the request or session
+    kind such as `rid`/`request_id`/`session_id`, or a name saying request/stream/run/
+    call/job id)? A key of a tenant, user, adapter or other shared scope names an
+    entity that many requests share and that outlives each of them (a per-user token
+    store): its entry is not one call's registration."""
     for n in ast.walk(key):
         if isinstance(n, (ast.Name, ast.Attribute)):
             d = facts.dotted(n) or ""
             last = d.split(".")[-1].lower()
-            if facts.scope_id_in(d) or any(w in last for w in _REQUEST_KEY_WORDS):
+            sid = facts.scope_id_in(d)
+            if (sid and scope_kind(sid) in _PER_REQUEST_KINDS) or any(w in last for w in _REQUEST_KEY_WORDS):
                 return True
     return False
 
