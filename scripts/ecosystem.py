@@ -129,6 +129,19 @@ PROJECTS: tuple[Project, ...] = (
     Project("txtai", "pypi", "txtai==9.14.0", "measuring"),
     Project("ragas", "pypi", "ragas==0.4.3", "measuring"),
     Project("chromadb", "pypi", "chromadb==1.5.9", "measuring"),
+    # Python, round-5 measuring set: never linted before it was added (no rule tuned on
+    # it); model servers, an agent SDK with tracing, LangChain serving, inference and
+    # vector-store clients, agent/generation frameworks, embeddings. Reviewed blind.
+    Project("openai-agents", "pypi", "openai-agents==0.24.0", "measuring"),
+    Project("kserve", "pypi", "kserve==0.21.0", "measuring"),
+    Project("mlserver", "pypi", "mlserver==1.7.1", "measuring"),
+    Project("langserve", "pypi", "langserve==0.3.3", "measuring"),
+    Project("tritonclient", "pypi", "tritonclient==2.73.0", "measuring"),
+    Project("qdrant-client", "pypi", "qdrant-client==1.20.0", "measuring"),
+    Project("griptape", "pypi", "griptape==1.13.0", "measuring"),
+    Project("guidance", "pypi", "guidance==0.3.1", "measuring"),
+    Project("fastembed", "pypi", "fastembed==0.9.1", "measuring"),
+    Project("controlflow", "pypi", "controlflow==0.12.1", "measuring"),
     # Go, tuning set.
     Project("grpc", "go", "google.golang.org/grpc", "tuning", "golang-google-grpc-dev"),
     Project("x-net", "go", "golang.org/x/net", "tuning", "golang-golang-x-net-dev"),
@@ -144,6 +157,12 @@ PROJECTS: tuple[Project, ...] = (
             "golang-github-lucas-clemente-quic-go-dev"),
     Project("pgx", "go", "github.com/jackc/pgx/v4", "measuring", "golang-github-jackc-pgx-v4-dev"),
     Project("gin", "go", "github.com/gin-gonic/gin", "measuring", "golang-github-gin-gonic-gin-dev"),
+    # Go, round-5 measuring set (never linted before it was added): a Raft consensus
+    # server with its network transports, an S3 client with contexts and retries.
+    Project("hashicorp-raft", "go", "github.com/hashicorp/raft", "measuring",
+            "golang-github-hashicorp-raft-dev"),
+    Project("minio-go", "go", "github.com/minio/minio-go/v7", "measuring",
+            "golang-github-minio-minio-go-v7-dev"),
 )
 
 
