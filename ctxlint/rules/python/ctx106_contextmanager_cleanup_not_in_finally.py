@@ -214,7 +214,7 @@ def _assigned_before(facts, targets: list[ast.AST], y: ast.AST, fn) -> bool:
     for n in facts.walk(fn):
         if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and pos(n) < pos(y):
             ts = n.targets if isinstance(n, ast.Assign) else [n.target]
-            if any(ast.dump(t).replace("ctx=Load()", "ctx=Store()") in want for t in ts):
+            if any(ast.dump(t) in want for t in ts):
                 return True
         if isinstance(n, ast.Call) and pos(n) < pos(y) and isinstance(n.func, ast.Name) and n.func.id == "setattr":
             return True
