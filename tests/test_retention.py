@@ -229,6 +229,8 @@ def test_ctx402_fix_data_and_guards():
             @functools.lru_cache(maxsize=8)
             def get(self, key):
                 return key
+        def view_for(block):
+            return View()
     """)
     assert (f.line, f.fix.codemod, f.fix.data) == (4, "per_instance_cache", {"line": 4, "col": 5, "method": "get"})
     # ruff's B019 suppression is the same check already acknowledged
@@ -238,6 +240,7 @@ def test_ctx402_fix_data_and_guards():
             @functools.cache  # noqa: B019
             def get(self, key):
                 return key
+        views = [View() for _ in range(3)]
     """) == []
     # a decorator named `cache` that is not functools' is not this rule's business
     assert lines("CTX402", """
@@ -246,6 +249,8 @@ def test_ctx402_fix_data_and_guards():
             @cache
             def get(self, key):
                 return key
+        def view_for(block):
+            return View()
     """) == []
 
 
@@ -408,6 +413,8 @@ def test_ctx402_maxsize_one_is_bounded():
             @lru_cache(maxsize=2)
             def device_name(self, idx: int) -> str:
                 return str(idx)
+        def platform_for(rank):
+            return Platform()
     """) == [7]
 
 
@@ -541,6 +548,8 @@ def test_ctx402_message_states_the_bound(maxsize, words):
             @functools.lru_cache({maxsize})
             def get(self, k):
                 return k
+        def view_for(block):
+            return V()
     """
     got = run("CTX402", src)
     assert len(got) == 1 and words in got[0].message
@@ -554,7 +563,7 @@ def test_ctx403_bound_method_on_callers_model_vs_owned_model():
                 mods = dict(model.named_modules())
                 mods["x"].register_forward_hook(self._rec)
             def _rec(self, m, a, out):
-                pass
+                self.last = out
     """
     assert lines("CTX403", bad) == [5]
     owned = bad.replace("mods = dict", "self.model = model\n                mods = dict")

@@ -13,3 +13,8 @@ class ChatTokenizer:
     def encode_prefix(self, system_prompt: str) -> tuple:
         text = self.bos + self.chat_template.replace("{system}", system_prompt)
         return tuple(self.tokenizer.encode(text))
+
+
+def load_chat_tokenizer(load_tokenizer, model_dir: str, template: str) -> ChatTokenizer:
+    # called for every model the evaluation loop loads
+    return ChatTokenizer(load_tokenizer(model_dir), template)

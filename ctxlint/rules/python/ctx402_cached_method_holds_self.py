@@ -7,7 +7,18 @@ import re
 
 from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
-
+from ctxlint.semantic.python.hooks import PER_CALL_PROTOCOL
+from ctxlint.semantic.python.instances import (
+    from_parameters,
+    in_module_classes,
+    is_enum,
+    is_torch_module,
+    many_instances,
+    model_base,
+    per_request_init,
+    returns_tensors,
+    subclasses,
+)
 
 _CACHE_DECORATORS = {"functools.lru_cache", "functools.cache"}
 
@@ -15,21 +26,41 @@ _CACHE_DECORATORS = {"functools.lru_cache", "functools.cache"}
 class CachedMethodHoldsSelf(Rule):
     code = "CTX402"
     name = "cached-method-holds-self"
-    summary = "functools.lru_cache/cache on an instance method: the shared cache keeps every self alive."
+    summary = ("functools.lru_cache/cache on an instance method of a class whose instances are many, "
+               "short-lived or heavy: the class-wide cache keeps them alive.")
     tokens = ("lru_cache", "cache")
     fix_safety = SAFE
     doc = """\
 ## What it does
 Flags `@functools.lru_cache`/`@functools.cache` (however imported) on an instance
-method. Static methods are not instance methods and are skipped; class methods
-are fine (the class lives as long as the process anyway). `maxsize=1` (or 0)
-keeps at most the last instance and is not reported; a line already carrying
-ruff's `# noqa: B019` (the same check) is not reported either.
+method when the module shows that keeping `self` in a class-wide cache keeps
+something alive that would otherwise be freed. The precondition is one of:
+- *many or short-lived instances*: the class (or a subclass defined in the module)
+  is constructed in a loop, or on every call of a function (a factory, a handler),
+  other than as part of an owner (in `__init__`, stored on `self` or another
+  object), into a module global, by a memoized factory, by the class's own
+  alternate constructors, or in a function this module calls only at module level
+  or from `__init__` (`main()` under `if __name__ == "__main__"`);
+- *per-request data*: its `__init__` takes a web framework's request object;
+- *a loadable model*: it derives from a well-known class of checkpoint-loaded models
+  (transformers `PreTrainedModel`, diffusers `ModelMixin`, ...; the table is
+  `semantic/python/instances.py`): such models are loaded and deleted any number of
+  times per process, and the cache keeps the deleted ones, weights and all;
+- *unbounded growth*: an unbounded cache (`@cache`, `maxsize=None`) on a torch module
+  whose method returns tensors and is called from `forward`/`__call__` with values
+  computed from that call's inputs: every new shape adds an entry never evicted.
+
+Not reported: instances that evidently live as long as the process (a module-level
+singleton, an `Enum` member, a service, engine or submodule built once by its
+owner), static methods, class methods, `maxsize=1` (or 0), and a line already
+carrying ruff's `# noqa: B019`. flake8-bugbear/ruff B019 reports every cached
+method; this rule reports the ones with evidence of harm. The message states the
+cache's bound (`maxsize`) and what it keeps.
 
 ## Why is this bad
 The cache belongs to the function, i.e. to the class, and its keys include
 `self`. Every instance that ever called the method (a per-request view, a
-per-block reader, a per-model wrapper) stays alive in the cache, with all it
+per-block reader, a deleted model) stays alive in the cache, with all it
 references, until `maxsize` pushes it out — forever with `@cache`.
 
 ## Example
@@ -38,6 +69,9 @@ class SettingsView:
     @functools.lru_cache(maxsize=256)
     def get_setting(self, key):
         return self._read_state(self._root, key)
+
+def view_for_block(read_state, root):
+    return SettingsView(read_state, root)   # one view per block
 ```
 
 ## Use instead
@@ -56,7 +90,8 @@ or `functools.cached_property` for argument-less methods.
 
 ## Fix safety
 Safe: the codemod moves the cache onto the instance (created in `__init__`), so
-results are still cached, per instance.
+results are still cached, per instance. No fix for unbounded growth: a per-instance
+cache would grow the same way, and the bound is the author's choice.
 
 ## Source
 ruff/flake8-bugbear B019; hyperledger-archives/sawtooth-core#2104;
@@ -65,6 +100,7 @@ python/cpython#96851 (docs FAQ "How do I cache method calls?").
 
     def check(self, facts):
         for cls in facts.nodes(ast.ClassDef):
+            enum = None
             for fn in cls.body:
                 if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     continue
@@ -82,13 +118,80 @@ python/cpython#96851 (docs FAQ "How do I cache method calls?").
                     line = facts.lines[d.lineno - 1] if d.lineno <= len(facts.lines) else ""
                     if re.search(r"noqa:[^#]*\bB019\b", line):
                         continue  # the same check, already acknowledged for ruff/flake8-bugbear
-                    fix = Fix(description="cache per instance instead of on the class",
-                              safety=SAFE, codemod="per_instance_cache",
-                              data={"line": d.lineno, "col": d.col_offset, "method": fn.name})
+                    if enum is None:
+                        enum = is_enum(facts, cls)
+                    if enum:
+                        continue  # the instances are the members, made once at import
+                    size = _maxsize(d, q)
+                    why = _evidence(facts, cls, fn, size)
+                    if why is None:
+                        continue
+                    reason, growth = why
+                    # a per-instance cache would still grow without bound: the bound is the
+                    # author's choice, so unbounded growth gets no fix
+                    fix = None if growth else Fix(
+                        description="cache per instance instead of on the class", safety=SAFE,
+                        codemod="per_instance_cache",
+                        data={"line": d.lineno, "col": d.col_offset, "method": fn.name})
+                    keeps = growth or _what_it_keeps(facts, size)
                     yield facts.finding(self, d,
-                                        f"`@{q.split('.')[-1]}` on instance method `{cls.name}.{fn.name}` "
-                                        f"keys the class-wide cache on `self`: {_what_it_keeps(facts, d, q)}",
+                                        f"`@{facts.segment(d)}` on instance method `{cls.name}.{fn.name}` "
+                                        f"keys the class-wide cache on `self`, and {reason}: {keeps}",
                                         fix=fix)
+
+
+def _evidence(facts, cls: ast.ClassDef, fn: ast.AST, size: ast.AST) -> tuple[str, str | None] | None:
+    """Why keeping `self` (or the entries) in this cache costs memory, in words, and,
+    for unbounded growth, what grows; None without evidence (see the doc)."""
+    req = per_request_init(facts, cls)
+    if req:
+        return f"`{cls.name}` holds per-request data (its `__init__` takes a `{req}`)", None
+    many = many_instances(facts, cls)
+    if many:
+        return many[1], None
+    base = model_base(facts, cls)
+    if base:
+        return (f"`{cls.name}` is a loadable model (a `{base.split('.')[-1]}`) holding its weights, which "
+                "programs load and delete any number of times"), None
+    if isinstance(size, ast.Constant) and size.value is None:
+        caller = _per_call_filler(facts, cls, fn)
+        if caller is not None:
+            site, key = caller
+            growth = (f"the cache has no bound and `{fn.name}` returns tensors, so every new key adds an "
+                      "entry that is never evicted, and memory grows for the life of the process")
+            return f"`{site.name}()` fills it with values computed from each call's inputs ({key})", growth
+    return None
+
+
+def _per_call_filler(facts, cls: ast.ClassDef, fn: ast.AST):
+    """(per-call method, key text) when `fn` returns tensors, its class is a torch
+    module, and `forward`/`__call__` of the class (or of a base or subclass defined
+    here) calls `self.<fn>(...)` with arguments computed from that call's inputs."""
+    if not is_torch_module(facts, cls) or not returns_tensors(facts, fn, cls):
+        return None
+    for k in subclasses(facts, cls) + [c for c in in_module_classes(facts).values()
+                                        if c.name in {getattr(b, "id", None) for b in cls.bases}]:
+        for m in k.body:
+            if not isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) or m.name not in PER_CALL_PROTOCOL:
+                continue
+            for n in facts.walk(m):
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == fn.name \
+                        and isinstance(n.func.value, ast.Name) and n.func.value.id == "self":
+                    args = [*n.args, *(kw.value for kw in n.keywords)]
+                    if any(from_parameters(facts, m, a) for a in args):
+                        return m, ", ".join(facts.segment(a) for a in args)
+    return None
+
+
+def _maxsize(deco: ast.AST, qualname: str) -> ast.AST:
+    """The decorator's bound: `cache` and `maxsize=None` are unbounded (`Constant(None)`),
+    bare `lru_cache`/`lru_cache()` keep 128 (functools docs)."""
+    if qualname.endswith(".cache"):
+        return ast.Constant(None)
+    if isinstance(deco, ast.Call):
+        vals = [kw.value for kw in deco.keywords if kw.arg == "maxsize"] + list(deco.args[:1])
+        return vals[0] if vals else ast.Constant(128)
+    return ast.Constant(128)
 
 
 def _tiny_maxsize(deco: ast.AST) -> bool:
@@ -100,24 +203,16 @@ def _tiny_maxsize(deco: ast.AST) -> bool:
                and v.value <= 1 for v in vals)
 
 
-def _what_it_keeps(facts, deco: ast.AST, qualname: str) -> str:
-    """The cache's bound and what it keeps alive, in words, from the decorator's
-    `maxsize` (functools: `cache` and `maxsize=None` are unbounded, `lru_cache()` keeps
-    128 entries; each entry is one (self, args) call)."""
-    size: ast.AST | None = None
-    if qualname.endswith(".cache"):
-        size = ast.Constant(None)
-    elif isinstance(deco, ast.Call):
-        vals = [kw.value for kw in deco.keywords if kw.arg == "maxsize"] + list(deco.args[:1])
-        size = vals[0] if vals else ast.Constant(128)
-    else:
-        size = ast.Constant(128)
+def _what_it_keeps(facts, size: ast.AST) -> str:
+    """The cache's bound and what it keeps alive, in words (each entry is one
+    (self, arguments) call)."""
     if isinstance(size, ast.Constant) and size.value is None:
         return ("the cache has no bound, so every instance that ever called it stays alive, with "
                 "everything it references, until the process exits")
     if isinstance(size, ast.Constant) and isinstance(size.value, int):
         n = size.value
         return (f"the cache keeps up to {n} entries, one per (instance, arguments) call, so up to {n} "
-                "recently used instances stay alive, with everything they reference, after their last use")
+                "instances no longer used elsewhere stay alive, with everything they reference, until newer "
+                "calls evict them")
     return (f"the cache keeps up to `{facts.segment(size)}` entries, one per (instance, arguments) call, so "
-            "that many recently used instances stay alive after their last use")
+            "that many instances no longer used elsewhere stay alive until newer calls evict them")

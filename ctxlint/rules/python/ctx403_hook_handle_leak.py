@@ -7,37 +7,53 @@ import ast
 from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.hooks import (
-    MODULE_HOOKS, captures_self, is_hook_registration, kept_by_self, local_root, runs_per_call,
+    MODULE_HOOKS,
+    captures_self,
+    chain_text,
+    hook_stores_on_self,
+    is_hook_registration,
+    kept_by_self,
+    local_root,
+    once_guard,
+    only_guarded_callers,
+    runs_per_call,
 )
-
-
 
 
 class HookHandleLeak(Rule):
     code = "CTX403"
     name = "hook-handle-leak"
     summary = ("A torch hook handle dropped or overwritten in code that runs per model call, or a hook "
-               "bound to self left on a caller's model.")
+               "that stores on self left on a caller's model.")
     tokens = ("register_",)
     fix_safety = SAFE
     doc = """\
 ## What it does
 Flags a torch module hook registration (`register_forward_hook`,
-`register_forward_pre_hook`, `register_full_backward_hook`, ...) whose
-`RemovableHandle` is
+`register_forward_pre_hook`, `register_full_backward_hook`, ...) only with positive
+evidence that hooks accumulate or are lost. Its `RemovableHandle` is
 - discarded (an expression statement, or a local name never used again) in code
   that runs once per model call, or
 - stored on `self` in such code without removing the handle stored there before —
   each call overwrites the only handle, so earlier hooks can never be removed, or
 - discarded while the hook is a bound method of `self` (or a closure over `self`)
-  registered on a module of a model the object was handed and does not keep: the
-  caller's model then keeps the object, and everything it stores, alive for as long
-  as the model lives, and nothing can take the hook off.
+  that stores per-call values on the object (`self.x = output`,
+  `self.values.append(...)`), registered on a module of a model the object was
+  handed and does not keep: the caller's model then keeps the object, and
+  everything its hook stores, alive for as long as the model lives, and nothing can
+  take the hook off.
 
 Code runs once per model call when it is `forward`/`__call__`, when it calls the
-hooked module (or the object owning it) after registering, or when a same-file
-function calls it in a loop or comprehension — decided by what the code does, not by
-its name. `__init__` runs once.
+hooked module (or the object owning it; a submodule reached through
+`for m in model.modules()` stands for `model`) after registering, or when a
+same-file function calls it in a loop or comprehension — decided by what the code
+does, not by its name. It does not when the registration is installed once per
+object: in `__init__`, under an `if` that tests a flag on `self` and sets it in the
+same branch (`if not self.hooked: ...; self.hooked = True`), or in a method all of
+whose callers in this module run once so (only from `__init__`, a load method
+`__init__` calls, or a flag-guarded call). The object keeps a model when it stores
+it on `self`, or when the registering method only receives modules of what it keeps
+(`self.model.apply(self._hook_one)`, `self._hook_one(self.model)`).
 
 ## Why is this bad
 A hook lives in the module's hook dict until its handle is removed. Registered
@@ -99,20 +115,31 @@ be used to remove the added hook").
             elif dropped and facts.enclosing_class(fn) is not None and MODULE_HOOKS.match(f.attr):
                 hook = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "hook"), None)
                 root = local_root(facts, fn, f.value)
-                if captures_self(facts, hook, fn) and root and not kept_by_self(facts, fn, root):
+                stored = captures_self(facts, hook, fn) and root and not kept_by_self(facts, fn, root) \
+                    and hook_stores_on_self(facts, hook, fn)
+                if stored and (once_guard(facts, call, fn) is not None or only_guarded_callers(facts, fn)):
+                    stored = None  # installed once per owner, by a flag-guarded call: meant to stay
+                if stored:
                     what = "bound method" if isinstance(hook, ast.Attribute) else "hook closing over `self`"
                     msg = (f"{what} `{facts.segment(hook)}` is registered on a module of `{root}`, which this "
                            f"object does not keep, and the handle of `{f.attr}()` is dropped: the caller's model "
-                           "keeps this object (and every tensor it stores) alive, and the hook can never be removed")
+                           f"keeps this object alive, with what the hook stores in `{stored}` on every call, "
+                           "and the hook can never be removed")
                     fix = None  # where the handle should be removed (a close()) is the author's choice
             if msg:
                 yield facts.finding(self, call, msg, fix=fix)
 
 
 def _in_loop(facts, node, fn) -> bool:
+    """Is the registration repeated by a loop of `fn` other than a walk over the
+    hooked model's own submodules (`for m in model.modules(): m.register_...`)?"""
+    recv_root = (chain_text(facts, node.func.value) or "").split(".")[0]
     for a in facts.ancestors(node):
         if a is fn:
             return False
+        if isinstance(a, (ast.For, ast.AsyncFor)) and any(
+                isinstance(t, ast.Name) and t.id == recv_root for t in ast.walk(a.target)):
+            continue  # one registration per submodule: set-up, not repetition
         if isinstance(a, (ast.For, ast.AsyncFor, ast.While)):
             return True
     return False

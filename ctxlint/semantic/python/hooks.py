@@ -14,6 +14,12 @@
   enough: installing hooks on each submodule is set-up.
 - A registration *captures self* when the hook is a bound method of `self` or a
   closure / lambda / `functools.partial` that reads `self`.
+- A registration (or the method holding it) runs *once per object* when it is in
+  `__init__`, under an `if` that tests a flag on `self` and sets it in the same
+  branch, or in a method all of whose callers in this module run once so.
+- An object *keeps* a module it hooks when it stores it (or its owner) on `self`, or
+  when the registering method is only reached through `self.model.apply(self.m)` /
+  `self.m(<something self keeps>)`: both then die together.
 """
 
 from __future__ import annotations
@@ -110,8 +116,12 @@ def runs_model_after(facts, fn: ast.AST, call: ast.Call) -> bool:
     """After registering `call`, does `fn` call the hooked module itself, or an object
     that owns it (`self.model(x)` after `self.model.layers[i].register_forward_hook(...)`),
     or hand either to a callable positionally (`body(self.model)`)? Calling a method of
-    it (`model.get_input_embeddings()`) is not running it."""
+    it (`model.get_input_embeddings()`) is not running it. A module hooked through a
+    loop variable or local stands for what it comes from (`for m in
+    self.model.modules()` -> `self.model`); a tensor's hooks are not followed so."""
     target = owner_chain(facts, call.func.value)
+    if MODULE_HOOKS.match(call.func.attr):  # a submodule stands for the model it comes from
+        target = _resolve_local(facts, fn, target)
     if not target or target in ("self", "cls"):
         return False
     def owns(t: str | None) -> bool:
@@ -122,10 +132,49 @@ def runs_model_after(facts, fn: ast.AST, call: ast.Call) -> bool:
             if owns(facts.dotted(n.func)):
                 return True
             # The hooked model handed to a callable that runs it (`body(self.base_model)`,
-            # `trainer.step(model)`): the call may run it; its hooks fire per call.
+            # `trainer.step(model)`): the call may run it; its hooks fire per call. Not a
+            # call that only reads it (`isinstance(m, T)`, `"{}".format(m)`, logging).
+            if _only_reads(n):
+                continue
             if any(owns(facts.dotted(a)) for a in n.args):
                 return True
     return False
+
+
+def _resolve_local(facts, fn: ast.AST, text: str | None, depth: int = 3) -> str | None:
+    """`text` with a local root replaced by the chain it is bound from in `fn`: a loop
+    variable by its iterable's owner (`for _, m in self.model.named_modules()` ->
+    "self.model"), an assigned local by its value's chain. Unchanged when unknown."""
+    if not text or depth <= 0:
+        return text
+    root, _, rest = text.partition(".")
+    if root in ("self", "cls"):
+        return text
+    for n in facts.walk(fn):
+        src = None
+        if isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)) and any(
+                isinstance(t, ast.Name) and t.id == root for t in ast.walk(n.target)):
+            src = n.iter
+        elif isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == root for t in n.targets):
+            src = n.value
+        if src is not None:
+            base = owner_chain(facts, src)
+            if base and base.split(".")[0] != root:
+                got = _resolve_local(facts, fn, base, depth - 1)
+                return f"{got}.{rest}" if rest and got else got
+            return text
+    return text
+
+
+def _only_reads(call: ast.Call) -> bool:
+    """A call that only reads its arguments (`owners.READ_ONLY_CALLS`: builtins and
+    logging methods; a method of a literal, `"...".format(m)`)."""
+    from ctxlint.semantic.python.owners import READ_ONLY_CALLS
+    f = call.func
+    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Constant):
+        return True
+    name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+    return name in READ_ONLY_CALLS
 
 
 #: torch hooks registered on a module (`nn.Module.register_*`); a tensor's own hooks
@@ -135,10 +184,153 @@ MODULE_HOOKS = re.compile(r"^register_(forward|forward_pre|full_backward|full_ba
 
 
 def runs_per_call(facts, fn: ast.AST, call: ast.Call) -> bool:
-    """Does the function registering `call` run once per model call (see the module doc)?"""
+    """Does the function registering `call` run once per model call (see the module doc)?
+    Not when the registration is guarded once per object (`once_guard`) or `fn` runs
+    once per object (`runs_once`)."""
     if fn.name == "__init__" or _local_model(facts, fn, call):
         return False
-    return fn.name in PER_CALL_PROTOCOL or runs_model_after(facts, fn, call)
+    if not (fn.name in PER_CALL_PROTOCOL or runs_model_after(facts, fn, call)):
+        return False
+    return once_guard(facts, call, fn) is None and not runs_once(facts, fn)
+
+
+#: Methods that run once per object by Python's object protocol.
+ONCE_PER_OBJECT = frozenset({"__init__", "__post_init__", "__new__"})
+
+
+def once_guard(facts, node: ast.AST, fn: ast.AST) -> ast.If | None:
+    """The `if` of `fn` that makes `node` run at most once per object: its test is
+    false once `self.<flag>` is set (`if not self.flag:`, `if self.flag is None:`,
+    `if ... and not self.flag:`) and the branch holding `node` sets that flag
+    (`self.flag = True`, `self.flag = <value>`). None when there is no such guard."""
+    for a in facts.ancestors(node):
+        if a is fn:
+            return None
+        if isinstance(a, ast.If) and _inside(facts, node, a.body):
+            flags = _negated_self_flags(a.test)
+            if flags and any(isinstance(t, ast.Attribute) and facts.dotted(t) in flags
+                             for st in a.body for n in ast.walk(st)
+                             if isinstance(n, (ast.Assign, ast.AnnAssign))
+                             for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+                             if not (isinstance(getattr(n, "value", None), ast.Constant)
+                                     and n.value.value in (None, False, 0))):
+                return a
+    return None
+
+
+def _inside(facts, node: ast.AST, stmts: list) -> bool:
+    ids = {id(s) for s in stmts}
+    return any(id(a) in ids for a in facts.ancestors(node)) or id(node) in ids
+
+
+def _negated_self_flags(test: ast.AST) -> set[str]:
+    """`self.x` attributes whose being set makes `test` false: `not self.x`,
+    `self.x is None`, `self.x == False`, and any of these inside an `and`."""
+    out: set[str] = set()
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        for v in test.values:
+            out |= _negated_self_flags(v)
+        return out
+    target = None
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        target = test.operand
+    elif isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.Eq)) \
+            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value in (None, False):
+        target = test.left
+    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+        out.add(f"self.{target.attr}")
+    return out
+
+
+def runs_once(facts, fn: ast.AST, depth: int = 2) -> bool:
+    """Does method `fn` run at most once per object, judged by its callers in this
+    module: it is `__init__`-like, or it has callers and every call is in an
+    `__init__`-like method, under a `once_guard`, or in a function that itself runs
+    once? A function nobody in this module calls is not known to run once."""
+    if getattr(fn, "name", "") in ONCE_PER_OBJECT:
+        return True
+    if depth <= 0:
+        return False
+    from ctxlint.semantic.python.values import module_values
+    calls = module_values(facts).calls_to(fn)
+    if not calls:
+        return False
+    for c in calls:
+        caller = facts.enclosing_function(c)
+        if caller is None or caller is fn:
+            return False
+        if once_guard(facts, c, caller) is None and not runs_once(facts, caller, depth - 1):
+            return False
+    return True
+
+
+def only_guarded_callers(facts, fn: ast.AST, depth: int = 2) -> bool:
+    """Is every call of `fn` in this module under a `once_guard` of its caller (or in
+    a caller all of whose calls are so guarded)? Unlike `runs_once`, being called from
+    `__init__` does not count: a new object per model would register again."""
+    if depth <= 0:
+        return False
+    from ctxlint.semantic.python.values import module_values
+    calls = module_values(facts).calls_to(fn)
+    if not calls:
+        return False
+    for c in calls:
+        caller = facts.enclosing_function(c)
+        if caller is None or caller is fn:
+            return False
+        if once_guard(facts, c, caller) is None and not only_guarded_callers(facts, caller, depth - 1):
+            return False
+    return True
+
+
+def hook_stores_on_self(facts, hook: ast.AST | None, fn: ast.AST, depth: int = 2) -> str | None:
+    """Where a hook bound to `self` keeps per-call values on the object: the text of
+    the first `self.x = ...`, `self.x[k] = ...`, `self.x += ...` or `self.x.append(...)`
+    (any growing call) in the hook's code or in the methods of `self` it calls
+    (`depth` levels). None when the hook only reads the object's state."""
+    from ctxlint.semantic.python.calls import call_graph
+    cls = facts.enclosing_class(fn)
+    body: ast.AST | None = None
+    if isinstance(hook, ast.Attribute) and isinstance(hook.value, ast.Name) and hook.value.id == "self":
+        body = call_graph(facts).find_method(cls, hook.attr) if cls is not None else None
+    elif isinstance(hook, ast.Lambda):
+        body = hook
+    elif isinstance(hook, ast.Name):
+        body = next((d for d in facts.walk(fn, into_defs=True)
+                     if isinstance(d, _FUNCS) and d.name == hook.id and d is not fn), None)
+    elif isinstance(hook, ast.Call):  # functools.partial(self.m, ...)
+        for a in hook.args[:1]:
+            return hook_stores_on_self(facts, a, fn, depth)
+    if body is None:
+        return None
+    return _self_store(facts, body, cls, depth)
+
+
+#: Calls that grow a container in place (list/deque/set/dict methods).
+_GROWING = frozenset({"append", "appendleft", "extend", "extendleft", "add", "insert", "update", "setdefault"})
+
+
+def _self_store(facts, body: ast.AST, cls, depth: int) -> str | None:
+    from ctxlint.semantic.python.calls import call_graph
+    for n in ast.walk(body):
+        targets = n.targets if isinstance(n, ast.Assign) else [n.target] \
+            if isinstance(n, (ast.AugAssign, ast.AnnAssign)) else []
+        for t in targets:
+            base = t.value if isinstance(t, ast.Subscript) else t
+            if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "self":
+                return facts.dotted(base)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+            recv = n.func.value
+            if n.func.attr in _GROWING and isinstance(recv, ast.Attribute) \
+                    and isinstance(recv.value, ast.Name) and recv.value.id == "self":
+                return facts.dotted(recv)
+            if depth > 1 and cls is not None and isinstance(recv, ast.Name) and recv.id == "self":
+                m = call_graph(facts).find_method(cls, n.func.attr)
+                if m is not None and m is not body:
+                    got = _self_store(facts, m, cls, depth - 1)
+                    if got:
+                        return got
+    return None
 
 
 def _local_model(facts, fn: ast.AST, call: ast.Call) -> bool:
@@ -152,21 +344,86 @@ def _local_model(facts, fn: ast.AST, call: ast.Call) -> bool:
     return False
 
 
-def kept_by_self(facts, fn: ast.AST, root: str) -> bool:
-    """Is the local/parameter `root` stored on `self` in `fn` (`self.model = model`): the
-    object then owns what it hooks, and both die together."""
+def kept_by_self(facts, fn: ast.AST, root: str, depth: int = 2) -> bool:
+    """Is the local/parameter `root` something the object keeps, so that it owns what
+    it hooks and both die together? Yes when `fn` stores it on `self`
+    (`self.model = model`), or when `root` is a parameter and every call of `fn` in
+    this module hands it a module of something `self` keeps: `self.model.apply(self.fn)`
+    (torch's `Module.apply` calls `fn` on every submodule), `self.fn(self.model)`, or
+    `for m in self.model.modules(): self.fn(m)`."""
     for n in facts.walk(fn):
         if isinstance(n, ast.Assign) and any(isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
                                              and t.value.id == "self" for t in n.targets):
             if any(isinstance(m, ast.Name) and m.id == root for m in ast.walk(n.value)):
                 return True
-    return False
+    if depth <= 0:
+        return False
+    params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+    if root not in params:
+        return False
+    index = params.index(root) - (1 if params and params[0] == "self" else 0)
+    sites = _hand_offs(facts, fn)
+    if not sites:
+        return False
+    for caller, origin in sites:
+        if origin is None:
+            return False
+        if origin == "apply":  # Module.apply(fn): fn(submodule) of the receiver
+            continue
+        arg = origin.args[index] if 0 <= index < len(origin.args) else None
+        if arg is None or not _self_kept_expr(facts, caller, arg, depth - 1):
+            return False
+    return True
+
+
+def _hand_offs(facts, fn: ast.AST) -> list[tuple[ast.AST, object]]:
+    """How method `fn` is reached in this module: (caller, call) for each `self.fn(...)`
+    call, (caller, "apply") for each `<self-kept>.apply(self.fn)`; (caller, None) for
+    any other reference (`fn` handed elsewhere: its arguments are unknown)."""
+    cls = facts.enclosing_class(fn)
+    if cls is None:
+        return []
+    out: list[tuple[ast.AST, object]] = []
+    for n in facts.walk(cls, into_defs=True):
+        if isinstance(n, ast.Attribute) and n.attr == fn.name and isinstance(n.value, ast.Name) \
+                and n.value.id == "self" and isinstance(n.ctx, ast.Load):
+            caller = facts.enclosing_function(n)
+            p = facts.parents.get(n)
+            if isinstance(p, ast.Call) and p.func is n:
+                out.append((caller, p))
+            elif isinstance(p, ast.Call) and isinstance(p.func, ast.Attribute) and p.func.attr == "apply" \
+                    and n in p.args and caller is not None and _self_kept_expr(facts, caller, p.func.value, 1):
+                out.append((caller, "apply"))
+            else:
+                out.append((caller, None))
+    return out
+
+
+def _self_kept_expr(facts, fn: ast.AST | None, expr: ast.AST, depth: int) -> bool:
+    """Does `expr` come from what `self` keeps (`self.model`, `self.model.layers[0]`,
+    a loop variable over `self.model.modules()`, a parameter the callers fill so)?"""
+    text = owner_chain(facts, expr) or chain_text(facts, expr)
+    if not text:
+        return False
+    root = text.split(".")[0]
+    if root == "self":
+        return text != "self"
+    if fn is None:
+        return False
+    for n in facts.walk(fn):
+        if isinstance(n, (ast.For, ast.comprehension)) and any(
+                isinstance(t, ast.Name) and t.id == root for t in ast.walk(n.target)):
+            return _self_kept_expr(facts, fn, n.iter, depth)
+        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == root for t in n.targets):
+            return _self_kept_expr(facts, fn, n.value, depth)
+    return kept_by_self(facts, fn, root, depth) if depth > 0 else False
 
 
 def local_root(facts, fn: ast.AST, expr: ast.AST, depth: int = 3) -> str | None:
     """The parameter a hook target comes from (`modules[name]` with `modules =
-    dict(model.named_modules())` -> "model"), following local assignments; None for
-    `self.` targets or unknown origins."""
+    dict(model.named_modules())` -> "model", `m` in `for m in model.modules()` ->
+    "model"), following local assignments and loop variables; None for `self.`
+    targets or unknown origins."""
     text = chain_text(facts, expr)
     if not text:
         return None
@@ -178,8 +435,14 @@ def local_root(facts, fn: ast.AST, expr: ast.AST, depth: int = 3) -> str | None:
         return root
     if depth:
         for n in facts.walk(fn):
+            src = None
             if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == root for t in n.targets):
-                r = local_root(facts, fn, n.value, depth - 1)
+                src = n.value
+            elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)) and any(
+                    isinstance(t, ast.Name) and t.id == root for t in ast.walk(n.target)):
+                src = n.iter  # `for m in model.modules()`: a module of `model`
+            if src is not None:
+                r = local_root(facts, fn, src, depth - 1)
                 if r:
                     return r
     return None
