@@ -249,25 +249,19 @@ def runs_once(facts, fn: ast.AST, depth: int = 2) -> bool:
     once? A function nobody in this module calls is not known to run once."""
     if getattr(fn, "name", "") in ONCE_PER_OBJECT:
         return True
-    if depth <= 0:
-        return False
-    from ctxlint.semantic.python.values import module_values
-    calls = module_values(facts).calls_to(fn)
-    if not calls:
-        return False
-    for c in calls:
-        caller = facts.enclosing_function(c)
-        if caller is None or caller is fn:
-            return False
-        if once_guard(facts, c, caller) is None and not runs_once(facts, caller, depth - 1):
-            return False
-    return True
+    return _callers_all(facts, fn, depth, runs_once)
 
 
 def only_guarded_callers(facts, fn: ast.AST, depth: int = 2) -> bool:
     """Is every call of `fn` in this module under a `once_guard` of its caller (or in
     a caller all of whose calls are so guarded)? Unlike `runs_once`, being called from
     `__init__` does not count: a new object per model would register again."""
+    return _callers_all(facts, fn, depth, only_guarded_callers)
+
+
+def _callers_all(facts, fn: ast.AST, depth: int, caller_ok) -> bool:
+    """Has `fn` callers in this module, each under a `once_guard` or in a caller for
+    which `caller_ok(facts, caller, depth - 1)` holds?"""
     if depth <= 0:
         return False
     from ctxlint.semantic.python.values import module_values
@@ -278,7 +272,7 @@ def only_guarded_callers(facts, fn: ast.AST, depth: int = 2) -> bool:
         caller = facts.enclosing_function(c)
         if caller is None or caller is fn:
             return False
-        if once_guard(facts, c, caller) is None and not only_guarded_callers(facts, caller, depth - 1):
+        if once_guard(facts, c, caller) is None and not caller_ok(facts, caller, depth - 1):
             return False
     return True
 
