@@ -186,6 +186,14 @@ class PythonFacts:
     def imports_module(self, prefix: str) -> bool:
         return any(q == prefix or q.startswith(prefix + ".") for q in self.imports.values())
 
+    @cached_property
+    def classes_by_name(self) -> dict[str, ast.ClassDef]:
+        """Class name -> the first `class` statement of that name in this module (any depth)."""
+        out: dict[str, ast.ClassDef] = {}
+        for c in self.nodes(ast.ClassDef):
+            out.setdefault(c.name, c)
+        return out
+
     # ------------------------------------------------------------ module scope
     @cached_property
     def module_assignments(self) -> dict[str, list[ast.AST]]:

@@ -111,13 +111,8 @@ def matches(qualname: str | None, table: frozenset[str]) -> str | None:
 
 
 def in_module_classes(facts) -> dict[str, ast.ClassDef]:
-    """Class name -> first ClassDef of that name in this module."""
-    def build():
-        out: dict[str, ast.ClassDef] = {}
-        for c in facts.nodes(ast.ClassDef):
-            out.setdefault(c.name, c)
-        return out
-    return facts.memo("instances.classes", build)
+    """Class name -> first ClassDef of that name in this module (`PythonFacts.classes_by_name`)."""
+    return facts.classes_by_name
 
 
 def base_qualnames(facts, cls: ast.ClassDef) -> list[tuple[ast.ClassDef, str]]:

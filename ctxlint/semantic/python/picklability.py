@@ -78,18 +78,9 @@ class Field:
     init: str
 
 
-def _module_classes(facts: "PythonFacts") -> dict[str, ast.ClassDef]:
-    def compute():
-        out: dict[str, ast.ClassDef] = {}
-        for c in facts.nodes(ast.ClassDef):
-            out.setdefault(c.name, c)
-        return out
-    return facts.memo("pickle.classes", compute)
-
-
 def class_chain(facts: "PythonFacts", cls: ast.ClassDef) -> list[ast.ClassDef]:
     """`cls` and its bases defined in this module (depth-first, no repeats)."""
-    classes = _module_classes(facts)
+    classes = facts.classes_by_name
     out: list[ast.ClassDef] = []
     stack = [cls]
     while stack:
@@ -106,7 +97,7 @@ def class_chain(facts: "PythonFacts", cls: ast.ClassDef) -> list[ast.ClassDef]:
 def has_external_pickling_base(facts: "PythonFacts", cls: ast.ClassDef) -> bool:
     """Does a base outside this module (other than `object`) take part? Its pickling
     behaviour is unknown here, so the class is left alone."""
-    classes = _module_classes(facts)
+    classes = facts.classes_by_name
     for c in class_chain(facts, cls):
         for b in c.bases:
             if isinstance(b, ast.Name) and b.id in classes:
@@ -270,7 +261,7 @@ def unpicklable_fields(facts: "PythonFacts", cls: ast.ClassDef) -> list[Field]:
 
 def class_of_value(facts: "PythonFacts", expr: ast.AST, fn, depth: int = 0) -> ast.ClassDef | None:
     """The class of this module `expr` (inside `fn`) is an instance of, else None."""
-    classes = _module_classes(facts)
+    classes = facts.classes_by_name
     if depth > 3:
         return None
     if isinstance(expr, ast.Call):
