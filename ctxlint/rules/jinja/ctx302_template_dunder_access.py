@@ -14,7 +14,7 @@ class TemplateDunderAccess(Rule):
     code = "CTX302"
     name = "template-dunder-access"
     language = "python+jinja"
-    summary = "A template reaches `_`-prefixed attributes (__class__, __globals__, attr('__…'), lipsum.__globals__)."
+    summary = "A template reaches dunder or name-mangled attributes (__class__, __globals__, attr('__…'), lipsum.__globals__)."
     # Python side: a compile site; template side: template tags (so that a template that
     # does not parse is always reported as CTX000).
     tokens = ("Template", "from_string", "{{", "{%")
@@ -23,12 +23,13 @@ class TemplateDunderAccess(Rule):
 In template files and in literal template strings passed to `Template(...)`,
 `from_string(...)` or `PromptTemplate(..., template_format="jinja2")`, flags
 attribute access, string-key subscripts and `attr()` filter arguments naming
-`_`-prefixed attributes (`__class__`, `__mro__`, `__subclasses__`, `__globals__`,
-`__init__`), attribute walks off the gadget globals `lipsum`, `cycler`, `joiner`,
+dunder or name-mangled attributes (`__class__`, `__mro__`, `__subclasses__`,
+`__globals__`, `__init__`, `_TemplateReference__context`), attribute walks off the gadget globals `lipsum`, `cycler`, `joiner`,
 `namespace` and `range`, and literal `"{0.__class__}".format(...)` inside a template.
 Reported at the line of the expression, once per expression chain. The read-only
 descriptive dunders `__name__`, `__qualname__`, `__doc__`, `__all__`, `__version__`
-and `__module__` (printed by documentation templates) are not flagged by themselves.
+and `__module__` (printed by documentation templates) are not flagged by themselves,
+nor is a plain `_private` field of the template's own objects (`task._subtasks`).
 
 ## Why is this bad
 These are the steps of every Jinja server-side template injection payload:
@@ -79,7 +80,7 @@ def _dunder_findings(rule, facts):
     for n in facts.nodes(nodes.Getattr, nodes.Getitem, nodes.Filter):
         hit = None
         if isinstance(n, nodes.Getattr):
-            if n.attr.startswith("_") and n.attr not in _DESCRIPTIVE:
+            if _escapes(n.attr):
                 hit = (n.attr, f"reaches `{n.attr}`")
             elif isinstance(n.node, nodes.Name) and n.node.name in GADGET_GLOBALS - {"self"} and n.node.name not in local:
                 hit = (n.attr, f"walks `{n.node.name}.{n.attr}` off the `{n.node.name}` global")
@@ -88,13 +89,13 @@ def _dunder_findings(rule, facts):
                     hit = (n.attr, "formats a string whose fields walk `__` attributes")
         elif isinstance(n, nodes.Getitem):
             key = _const(n.arg)
-            if isinstance(key, str) and key.startswith("_") and key not in _DESCRIPTIVE:
+            if isinstance(key, str) and _escapes(key):
                 hit = (key, f"reaches `[{key!r}]`")
             elif isinstance(n.node, nodes.Name) and n.node.name in GADGET_GLOBALS - {"self"} and n.node.name not in local:
                 hit = (n.node.name, f"subscripts the `{n.node.name}` global")
         elif isinstance(n, nodes.Filter) and n.name == "attr" and n.args:
             key = _const(n.args[0])
-            if isinstance(key, str) and key.startswith("_") and key not in _DESCRIPTIVE:
+            if isinstance(key, str) and _escapes(key):
                 hit = (key, f"reaches `{key}` through the `attr()` filter")
         if hit is not None:
             sus[id(n)] = (n, *hit)
@@ -109,13 +110,26 @@ def _dunder_findings(rule, facts):
         if shadowed:
             continue
         yield facts.finding(rule, n.lineno, needle,
-                            f"template {what}: `_`-prefixed attribute walks escape the values the template "
+                            f"template {what}: dunder attribute walks escape the values the template "
                             "was given (the first step of template injection)")
 
 
 #: Read-only descriptive dunders that documentation templates (pdoc, Sphinx autosummary)
 #: legitimately print; they lead nowhere by themselves, and a walk from them is flagged.
 _DESCRIPTIVE = frozenset({"__name__", "__qualname__", "__doc__", "__all__", "__version__", "__module__"})
+
+
+def _escapes(name: str) -> bool:
+    """Does attribute `name` lead out of the data a template was given? Dunders
+    (`__class__`, `__globals__`, `__init__`; not the descriptive `__name__` & co.) and
+    name-mangled or double-underscore privates (`_TemplateReference__context`,
+    `__dict`) do: they are the steps of every jinja2 SSTI payload. A plain `_private`
+    field of the template's own objects (`task._subtasks`) is data the author's
+    template reads, not an escape (jinja2's sandbox refuses both; only the first is
+    a payload's shape)."""
+    if name in _DESCRIPTIVE or not name.startswith("_"):
+        return False
+    return name.startswith("__") or "__" in name[1:]
 
 
 def _const(node):
