@@ -94,7 +94,8 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
             demanded = self._demanded(ck, sink, reach.demanded(include_self=self._self_ids_count(facts, sink)))
             # on a path where the scope id is known None (`if user_id is None: return base_id`)
             # the key is the shared bucket by design: there is no id to carry
-            demanded = [(sid, text) for sid, text in demanded if not ck.known_none(fn, sink.node, text)]
+            demanded = [(sid, text) for sid, text in demanded if not ck.known_none(fn, sink.node, text)
+                        and _bound_before(fn, text, sink.node)]
             if not demanded:
                 continue
             if sink.kind == "container" and not ck.container_shared(fn, sink.container):
@@ -194,3 +195,23 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
             return touches(fn, sink.values)
         return any(s.value is not None and s.function is not None and touches(s.function, [s.value])
                    for s in sink.container.inserts)
+
+
+def _bound_before(fn, text: str, node: ast.AST) -> bool:
+    """Is the scope value `text` (`tenant_id`, `req.tenant_id`) available at `node`: its
+    root name is a parameter of `fn`, not a local of `fn`, or a local bound by a
+    statement that starts before `node`? A local first bound later in the function
+    (`namespace = data.get(...)` in a branch after the `return` that builds the key)
+    is not there to add."""
+    root = text.split(".")[0].split("[")[0]
+    a = fn.args
+    if root in {x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg) if x is not None}:
+        return True
+    where = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+    bound = []
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Name) and n.id == root and isinstance(n.ctx, ast.Store):
+            bound.append((n.lineno, n.col_offset))
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            bound.extend((n.lineno, n.col_offset) for al in n.names if (al.asname or al.name.split(".")[0]) == root)
+    return not bound or min(bound) < where
