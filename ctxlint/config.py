@@ -8,11 +8,11 @@ kebab-case as in ruff; an unknown key or a value of the wrong shape raises
 
 from __future__ import annotations
 
-import hashlib
-import json
-import tomllib
-from dataclasses import dataclass, field
 from pathlib import Path
+
+# tomllib, json and hashlib are imported where they are used: `ctxlint check`
+# of one file must not pay for a TOML parser when no config file exists, nor for
+# OpenSSL's hashlib (blake2b is a built-in module).
 
 #: Scope ids: names whose presence in a cache key scopes it to one tenant,
 #: request, user, session, adapter/LoRA, cache salt or multimodal input.
@@ -42,8 +42,30 @@ class ConfigError(Exception):
     """A configuration problem, worded as one line for the user."""
 
 
-@dataclass
-class Config:
+class Record:
+    """Base of the plain data classes on the start-up path (`Config`,
+    `engine.SourceFile`, `engine.RunResult`, `report.ReportContext`): `__repr__`
+    and `__eq__` over the names in `_fields`, as a dataclass has them.
+
+    Not `@dataclass`: generating a dataclass's methods costs ~1 ms of a one-file
+    `ctxlint check` per class (measured with callgrind: 11.6M instructions for
+    these four), and without any dataclass on the path `import dataclasses`
+    (which imports `inspect`) would go too.
+    """
+
+    _fields: tuple[str, ...] = ()
+    __hash__ = None  # mutable, compared by value: unhashable, as a dataclass
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{k}={getattr(self, k)!r}' for k in self._fields)})"
+
+    def __eq__(self, other) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, k) == getattr(other, k) for k in self._fields)
+
+
+class Config(Record):
     """Resolved settings for one run.
 
     Attributes:
@@ -56,20 +78,32 @@ class Config:
         max_file_size: bytes; larger files are skipped with a notice.
         root: directory the config file was found in (patterns are relative to it).
         source: the config file, or None.
+
+    Every argument is optional (None: an empty list or table, the default scope
+    ids, the current directory as root).
     """
 
-    select: list[str] = field(default_factory=list)
-    ignore: list[str] = field(default_factory=list)
-    extend_select: list[str] = field(default_factory=list)
-    exclude: list[str] = field(default_factory=list)
-    extend_exclude: list[str] = field(default_factory=list)
-    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
-    scope_ids: list[str] = field(default_factory=lambda: list(DEFAULT_SCOPE_IDS))
-    template_dirs: list[str] = field(default_factory=list)
-    max_file_size: int = DEFAULT_MAX_FILE_SIZE
-    respect_gitignore: bool = True
-    root: Path = field(default_factory=Path.cwd)
-    source: Path | None = None
+    _fields = ("select", "ignore", "extend_select", "exclude", "extend_exclude", "per_file_ignores",
+               "scope_ids", "template_dirs", "max_file_size", "respect_gitignore", "root", "source")
+
+    def __init__(self, select: list[str] | None = None, ignore: list[str] | None = None,
+                 extend_select: list[str] | None = None, exclude: list[str] | None = None,
+                 extend_exclude: list[str] | None = None, per_file_ignores: dict[str, list[str]] | None = None,
+                 scope_ids: list[str] | None = None, template_dirs: list[str] | None = None,
+                 max_file_size: int = DEFAULT_MAX_FILE_SIZE, respect_gitignore: bool = True,
+                 root: Path | None = None, source: Path | None = None):
+        self.select = [] if select is None else select
+        self.ignore = [] if ignore is None else ignore
+        self.extend_select = [] if extend_select is None else extend_select
+        self.exclude = [] if exclude is None else exclude
+        self.extend_exclude = [] if extend_exclude is None else extend_exclude
+        self.per_file_ignores = {} if per_file_ignores is None else per_file_ignores
+        self.scope_ids = list(DEFAULT_SCOPE_IDS) if scope_ids is None else scope_ids
+        self.template_dirs = [] if template_dirs is None else template_dirs
+        self.max_file_size = max_file_size
+        self.respect_gitignore = respect_gitignore
+        self.root = Path.cwd() if root is None else root
+        self.source = source
 
     def digest(self) -> str:
         """A stable hash of everything that changes what a file's findings are."""
@@ -78,7 +112,19 @@ class Config:
             "scope_ids": sorted(self.scope_ids), "template_dirs": self.template_dirs,
             "per_file_ignores": self.per_file_ignores,
         }
-        return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
+        import json
+        return blake2b(json.dumps(payload, sort_keys=True).encode(), digest_size=8).hexdigest()
+
+
+def blake2b(data: bytes = b"", digest_size: int = 16):
+    """A `hashlib.blake2b(data, digest_size=...)` hash object (config digests, the
+    engine's cache keys), from the built-in `_blake2` module where it exists:
+    `import hashlib` also loads OpenSSL (~4 ms of every start), which blake2b does not need."""
+    try:
+        from _blake2 import blake2b as impl
+    except ImportError:  # pragma: no cover - a Python built without it
+        from hashlib import blake2b as impl
+    return impl(data, digest_size=digest_size)
 
 
 def _str_list(key: str, value: object) -> list[str]:
@@ -121,28 +167,49 @@ def _apply(cfg: Config, table: dict, source: str) -> None:
             raise ConfigError(f"unknown config key '{key}' in {source}{hint}")
 
 
-def find_config_file(start: Path) -> Path | None:
-    """Return the nearest ctxlint.toml, or pyproject.toml with [tool.ctxlint], at or above `start`."""
+def _parse_toml(path: Path, text: str) -> dict:
+    """Parse TOML text read from `path`. Raises ConfigError (one line) when it is invalid."""
+    import tomllib
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+
+
+def _find_config(start: Path) -> tuple[Path | None, dict | None]:
+    """(nearest config file at or above `start`, its parsed TOML: None for a ctxlint.toml
+    not read yet) or (None, None). See `find_config_file`."""
     start = start.resolve()
     if start.is_file() or not start.exists():
         start = start.parent
     for d in (start, *start.parents):
         c = d / "ctxlint.toml"
         if c.is_file():
-            return c
+            return c, None
         p = d / "pyproject.toml"
         if p.is_file():
             try:
-                tool = tomllib.loads(p.read_text(encoding="utf-8")).get("tool", {})
-            except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-                # It may hold our settings: silently falling back to defaults would
-                # run the wrong rules, so say so (ruff does the same).
+                text = p.read_text(encoding="utf-8")
+            except UnicodeDecodeError as exc:
                 raise ConfigError(f"{p}: invalid TOML: {exc}") from None
             except OSError:
                 continue
+            # It may hold our settings: silently falling back to defaults would
+            # run the wrong rules, so an invalid one is an error (ruff does the same).
+            data = _parse_toml(p, text)
+            tool = data.get("tool", {})
             if isinstance(tool, dict) and "ctxlint" in tool:
-                return p
-    return None
+                return p, data
+    return None, None
+
+
+def find_config_file(start: Path) -> Path | None:
+    """Return the nearest ctxlint.toml, or pyproject.toml with [tool.ctxlint], at or above `start`.
+
+    Raises:
+        ConfigError: a pyproject.toml on the way is not valid TOML.
+    """
+    return _find_config(start)[0]
 
 
 def load_config(explicit: str | None = None, first_path: str | None = None) -> Config:
@@ -156,15 +223,18 @@ def load_config(explicit: str | None = None, first_path: str | None = None) -> C
         path = Path(explicit)
         if not path.is_file():
             raise ConfigError(f"config file not found: {explicit}")
+        data = None
     else:
-        path = find_config_file(Path(first_path or "."))
+        path, data = _find_config(Path(first_path or "."))
     cfg = Config()
     if path is None:
         return cfg
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    if data is None:  # parsed once: `_find_config` hands over what it read
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+        data = _parse_toml(path, text)
     tool = data.get("tool", {})
     if not isinstance(tool, dict):
         raise ConfigError(f"{path}: 'tool' must be a table")
@@ -204,7 +274,6 @@ def check_codes(cfg: Config, known: list[str] | tuple[str, ...] | dict) -> None:
         ConfigError: one line naming the first unknown code and where it is,
             with the closest registered code when there is one.
     """
-    import difflib
     codes = sorted(known)
     groups = [("select", cfg.select), ("ignore", cfg.ignore), ("extend-select", cfg.extend_select)]
     groups += [(f"per-file-ignores \"{pat}\"", v) for pat, v in cfg.per_file_ignores.items()]
@@ -213,6 +282,7 @@ def check_codes(cfg: Config, known: list[str] | tuple[str, ...] | dict) -> None:
             c = code.strip().upper()
             if c == "ALL" or (c and any(k.startswith(c) for k in codes)):
                 continue
+            import difflib
             close = difflib.get_close_matches(c, codes, n=1, cutoff=0.6)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
             raise ConfigError(f"unknown rule code or prefix '{code}' in {where}{hint}")

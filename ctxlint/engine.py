@@ -16,18 +16,14 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import hashlib
 import importlib
-import json
 import os
 import sys
-import tempfile
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
 from ctxlint import __version__
-from ctxlint.config import DEFAULT_EXCLUDES, Config
+from ctxlint.config import DEFAULT_EXCLUDES, Config, Record, blake2b
 from ctxlint.findings import Finding
 from ctxlint.suppress import Suppression, apply_suppressions, file_ignored
 
@@ -46,17 +42,17 @@ LANGUAGE_MODULES: dict[str, str] = {
 TEMPLATE_DIR_SUFFIXES = (".html", ".htm", ".xml", ".txt", ".md", ".j2", ".jinja", ".jinja2", ".tmpl", ".prompt")
 
 
-@dataclass
-class SourceFile:
-    """A file to lint: `display` is the path reported; `path` the filesystem path."""
+class SourceFile(Record):
+    """A file to lint: `display` is the path reported; `path` the filesystem path;
+    `language` "python" | "go" | "jinja"."""
 
-    display: str
-    path: Path
-    language: str
+    _fields = ("display", "path", "language")
+
+    def __init__(self, display: str, path: Path, language: str):
+        self.display, self.path, self.language = display, path, language
 
 
-@dataclass
-class RunResult:
+class RunResult(Record):
     """What one `lint_paths` run produced.
 
     findings: sorted, after suppression and per-file ignores.
@@ -67,17 +63,22 @@ class RunResult:
     `max-file-size`; the notice (also in `notices`) says how to raise the limit.
     """
 
-    findings: list[Finding] = field(default_factory=list)
-    notices: list[str] = field(default_factory=list)
-    files: int = 0
-    parsed: int = 0
-    cached: int = 0
-    internal_errors: int = 0
-    skipped: list[tuple[str, str]] = field(default_factory=list)
+    _fields = ("findings", "notices", "files", "parsed", "cached", "internal_errors", "skipped")
+
+    def __init__(self, findings: list[Finding] | None = None, notices: list[str] | None = None, files: int = 0,
+                 parsed: int = 0, cached: int = 0, internal_errors: int = 0,
+                 skipped: list[tuple[str, str]] | None = None):
+        self.findings = [] if findings is None else findings
+        self.notices = [] if notices is None else notices
+        self.files, self.parsed, self.cached, self.internal_errors = files, parsed, cached, internal_errors
+        self.skipped = [] if skipped is None else skipped
 
 
 #: Marker following a notice in `lint_file`'s notices: the file was skipped for its size.
 SKIPPED_MARKER = "__skipped__"
+#: Notice marker: the file's findings read other modules of the project
+#: (`semantic.python.project_index`), so its own content hash cannot key them.
+UNCACHEABLE_MARKER = "__uncacheable__"
 
 
 def too_big_notice(display: str, size: int, limit: int) -> str:
@@ -349,6 +350,9 @@ def lint_text(display: str, text: str, language: str, rules: list, config: Confi
                 hit = seen[tok] = tok in text
             return hit
         wanted = [r for r in lang_rules if not r.tokens or any(present(t) for t in r.tokens)]
+    # A `RuleRef` (rules.select_rules) imports its rule module only now, for a
+    # file that may trigger it, and only the part for this language.
+    wanted = [r.for_language(language) if hasattr(type(r), "for_language") else r for r in wanted]
     findings: list[Finding] = []
     if not wanted and any(r.code == "CTX000" for r in rules):
         # The prefilter skips analysis, never the syntax check: a file that does
@@ -469,13 +473,13 @@ def memory_guard():
 
 
 def _init_worker(config: Config, codes: list[str]) -> None:
-    from ctxlint.rules import all_rules
+    from ctxlint.rules import rule_index
     gc.disable()  # see _GcPacer
     # A pool worker keeps its memory guard for its whole life.
     guard = memory_guard()
     guard.__enter__()
     _W["guard"] = guard
-    rules = all_rules()
+    rules = rule_index()
     _W["config"] = config
     _W["rules"] = [rules[c] for c in codes]
 
@@ -513,8 +517,15 @@ def lint_bytes(sf: SourceFile, raw: bytes, config: Config, rules: list) -> tuple
         if err is not None:
             return [err], [], False
         drain_notices()
+        index = sys.modules.get("ctxlint.semantic.python.project_index")
+        if index is not None:
+            index.take_consulted()
         found = lint_text(sf.display, text, sf.language, rules, config)
-        return found, [f"{sf.display}: {n}" for n in drain_notices()], True
+        notices = [f"{sf.display}: {n}" for n in drain_notices()]
+        index = sys.modules.get("ctxlint.semantic.python.project_index")
+        if index is not None and index.take_consulted():
+            notices.append(UNCACHEABLE_MARKER)  # findings depend on other files: no content-hash cache
+        return found, notices, True
     except MemoryError:
         # The worker's address-space limit (`memory_guard`) stopped a pathological
         # file (a 20 MB one-line literal costs `ast` ~10 GB): one finding, no crash.
@@ -576,7 +587,7 @@ def _pool_task(item: tuple[SourceFile, bytes | None]):
 def _build_stamp() -> str:
     """Size and mtime of every ctxlint module: changes whenever the analyses do."""
     pkg = Path(__file__).resolve().parent
-    h = hashlib.blake2b(digest_size=8)
+    h = blake2b(digest_size=8)
     for dirpath, _dirs, names in os.walk(pkg):
         for n in sorted(names):
             if n.endswith(".py"):
@@ -599,7 +610,9 @@ class Cache:
     """
 
     def __init__(self, root: Path, config: Config, codes: list[str]):
-        key = hashlib.sha256(f"{__version__}|{_build_stamp()}|{config.digest()}|{','.join(codes)}".encode()).hexdigest()[:20]
+        import json  # here, not at the top: a --no-cache run never reads or writes JSON
+        key = blake2b(f"{__version__}|{_build_stamp()}|{config.digest()}|{','.join(codes)}".encode(),
+                       digest_size=10).hexdigest()
         self.dir = root / ".ctxlint_cache"
         self.file = self.dir / f"findings-{key}.json"
         self.data: dict[str, list] = {}
@@ -615,7 +628,7 @@ class Cache:
     def digest(raw: bytes, language: str) -> str:
         """Key of a file: its bytes and the language it is linted as (a .py and a
         .j2 with the same bytes have different findings)."""
-        h = hashlib.blake2b(raw, digest_size=16)
+        h = blake2b(raw, digest_size=16)
         h.update(language.encode())
         return h.hexdigest()
 
@@ -646,6 +659,8 @@ class Cache:
         (read-only tree, full disk) is swallowed: the cache is an optimisation."""
         if not self.dirty:
             return
+        import json
+        import tempfile
         try:
             self.dir.mkdir(exist_ok=True)
             gi = self.dir / ".gitignore"
@@ -752,14 +767,15 @@ def lint_paths(paths: list[str], config: Config, rules: list, jobs: int | None =
     def consume(item, out):
         (sf, _, dg), (findings, notices, parsed) = item, out
         internal = "__internal__" in notices
+        uncacheable = UNCACHEABLE_MARKER in notices
         if SKIPPED_MARKER in notices:
             result.skipped.append((sf.display, notices[0]))
-        notices = [n for n in notices if n not in ("__internal__", SKIPPED_MARKER)]
+        notices = [n for n in notices if n not in ("__internal__", SKIPPED_MARKER, UNCACHEABLE_MARKER)]
         result.findings.extend(findings)
         result.notices.extend(notices)
         result.parsed += int(parsed)
         result.internal_errors += int(internal)
-        if cache is not None and dg is not None and not internal and not notices:
+        if cache is not None and dg is not None and not internal and not notices and not uncacheable:
             cache.put(dg, findings)
         if progress:
             progress(1)
@@ -779,6 +795,9 @@ def lint_paths(paths: list[str], config: Config, rules: list, jobs: int | None =
         from concurrent.futures import ProcessPoolExecutor
         method = "fork" if sys.platform.startswith("linux") else "spawn"
         ctx = multiprocessing.get_context(method)
+        for r in rules:  # a run this big needs (nearly) every rule: import them once, before forking
+            if hasattr(type(r), "for_language"):
+                _ = r.rule
         with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
                                  initargs=(config, codes)) as pool:
             chunk = max(1, min(64, len(todo) // (jobs * 8) or 1))

@@ -15,14 +15,16 @@ import functools
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from ctxlint.config import DEFAULT_EXCLUDES, Config
 from ctxlint.findings import Finding
-from ctxlint.languages.jinja import parse_template
-from ctxlint.semantic.jinja.call_sites import RenderSite, module_call_sites
-from ctxlint.semantic.jinja.templates import JinjaFacts, lint
 from ctxlint.suppress import apply_suppressions, file_ignored
+
+if TYPE_CHECKING:
+    from ctxlint.semantic.jinja.call_sites import RenderSite
+# The template analyses are imported where they are used: a run whose Python files
+# render no templates (most single-file runs) never loads them (engine start-up).
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,7 @@ def project_findings(paths: list[str], files: list, config: Config, rules: list,
             continue
         try:
             # shared with `_imported_env`: a module another one imports is parsed once
+            from ctxlint.semantic.jinja.call_sites import module_call_sites
             cs = module_call_sites(os.fspath(_resolve_fast(sf.path)), config, text)
             if cs is None:
                 continue
@@ -152,6 +155,11 @@ def project_findings(paths: list[str], files: list, config: Config, rules: list,
                 sites.append((rs, f"{sf.display}:{rs.call.lineno}", dirs))
         except RecursionError:
             continue
+
+    if not sites and not dir_options and not alt_delimiters:
+        return res  # no Python file of the run renders templates: nothing to link
+    from ctxlint.languages.jinja import parse_template
+    from ctxlint.semantic.jinja.templates import JinjaFacts
 
     # 2 + 3: template files to (re-)lint
     targets: dict[Path, tuple[str, dict, bool]] = {}
@@ -270,5 +278,6 @@ def _lint_template(display: str, text: str, rules: list, config: Config, options
     """Per-file template lint with a call site's delimiters (prefilter off, suppressions applied)."""
     if file_ignored(text):
         return []
+    from ctxlint.semantic.jinja.templates import lint
     wanted = [r for r in rules if r.code not in ("CTX000", "CTX001")]
     return _post(lint(display, text, wanted, config, options), display, text, config, hooks)

@@ -283,7 +283,7 @@ def test_probe_bad_input(tmp_path, content, code, capsys):
 NASTY_TEMPLATES = [
     "{{", "{% if %}", "{{ x.__class__ ", "{% for %}{% endfor %}", "{#", "\x00\x01{{ a }}",
     "{% raw %}{{ x.__class__ }}{% endraw %}", "{{ " + "(" * 200 + "x" + ")" * 200 + " }}",
-    "{% macro m() %}{{ caller() }}{% endmacro %}{% call m() %}{{ y._z }}{% endcall %}",
+    "{% macro m() %}{{ caller() }}{% endmacro %}{% call m() %}{{ y.__init__ }}{% endcall %}",
     "{% unknowntag a b %}{{ q.__dict__ }}{% endunknowntag %}",
 ]
 NASTY_PYTHON = [

@@ -8,15 +8,14 @@ one by `--output-format`.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
 
+from ctxlint.config import Record
 from ctxlint.findings import Finding
 
 FORMATS = ("text", "json", "sarif", "github")
 
 
-@dataclass
-class ReportContext:
+class ReportContext(Record):
     """What reporters may need beyond the findings.
 
     rules: code -> Rule for every registered rule; files: number of files checked;
@@ -26,14 +25,16 @@ class ReportContext:
     skipped: (path, notice) of files not checked for their size (max-file-size):
     the text summary counts them, SARIF lists them as toolExecutionNotifications;
     the JSON array (the findings contract) leaves them out.
+    Every argument is optional (keyword or in this order).
     """
 
-    rules: dict = field(default_factory=dict)
-    files: int = 0
-    statistics: bool = False
-    fixed: int = 0
-    quiet: bool = False
-    skipped: list = field(default_factory=list)
+    _fields = ("rules", "files", "statistics", "fixed", "quiet", "skipped")
+
+    def __init__(self, rules: dict | None = None, files: int = 0, statistics: bool = False, fixed: int = 0,
+                 quiet: bool = False, skipped: list | None = None):
+        self.rules = {} if rules is None else rules
+        self.files, self.statistics, self.fixed, self.quiet = files, statistics, fixed, quiet
+        self.skipped = [] if skipped is None else skipped
 
 
 def render(fmt: str, findings: list[Finding], ctx: ReportContext) -> str:

@@ -11,6 +11,23 @@ registry imports every module of `RULE_PACKAGES`) and a corpus folder
 
 The registry is machine-readable: `ctxlint rules --output-format json` prints it.
 
+Lazy loading (ruff's generated rule table, in Python): `_manifest.py` is a
+generated table of every rule part (code, language, module, name, tokens,
+default, fix safety, summary), so the engine selects and prefilters rules
+without importing them. `select_rules` and `rule_index` return `RuleRef`s built
+from it; a `RuleRef` imports its rule module only when something reads more than
+the manifest holds (`check`, `doc`, a fix hook), and `RuleRef.for_language`
+imports only the part for one language. A `ctxlint check` of one file therefore
+imports the rule modules (and their semantic analyses) that file can trigger,
+not all of them. `all_rules()` still imports every module of `RULE_PACKAGES`.
+The classes stay the one source of truth: the manifest is derived from them by
+`python -m ctxlint.rules --write-manifest` (after adding a rule or changing a
+rule's code, name, language, summary, tokens, default or fix safety;
+tests/test_rule_manifest.py fails, naming that command, until it is run), and
+records each rule module's size and hash, so that at run time a module changed
+since (or a new one) is imported and described by its class instead: a stale
+manifest costs start-up time, never a rule.
+
 One code, one rule per language (CTX206 context-not-propagated has a Go half in
 `rules/go/ctx206_context_not_propagated_go.py` and a Python half in
 `rules/python/ctx206_context_not_propagated.py`): each half is an ordinary `Rule`
@@ -134,16 +151,8 @@ class LanguageDispatch(Rule):
         if len(names) != 1:
             raise RuntimeError(f"rule {parts[0].code} has different names per language: {sorted(names)}")
         self.parts = {p.language: p for p in parts}
-        first = parts[0]
-        self.code = first.code
-        self.name = first.name
-        self.language = "+".join(sorted(self.parts))
-        self.summary = " / ".join(f"{_LANG_LABEL.get(p.language, p.language)}: {p.summary}" for p in parts)
-        self.tokens = () if any(not p.tokens for p in parts) else tuple(
-            dict.fromkeys(t for p in parts for t in p.tokens))
-        safeties = {p.fix_safety for p in parts} - {None}
-        self.fix_safety = None if not safeties else ("unsafe" if "unsafe" in safeties else "safe")
-        self.default = any(p.default for p in parts)
+        for attr, value in _combined(parts).items():
+            setattr(self, attr, value)
         self.doc = _merge_docs(parts)
 
     def check(self, facts):
@@ -155,6 +164,31 @@ class LanguageDispatch(Rule):
 
 
 _LANG_LABEL = {"python": "Python", "go": "Go", "jinja": "Jinja"}
+
+
+def _combined(parts: list) -> dict:
+    """What a code implemented by several per-language `parts` shows as one rule.
+
+    `parts`: objects with a rule's attributes (`Rule` instances, or manifest rows),
+    sorted by language. Returns code, name, language ("go+python"), summary (each
+    part's, labelled by language), tokens (the union; () when a part has none, i.e.
+    always runs), fix_safety (the least safe), default (on when a part is). One
+    part: its own values.
+    """
+    first = parts[0]
+    if len(parts) == 1:
+        return {"code": first.code, "name": first.name, "language": first.language, "summary": first.summary,
+                "tokens": tuple(first.tokens), "fix_safety": first.fix_safety, "default": first.default}
+    safeties = {p.fix_safety for p in parts} - {None}
+    return {
+        "code": first.code,
+        "name": first.name,
+        "language": "+".join(sorted(p.language for p in parts)),
+        "summary": " / ".join(f"{_LANG_LABEL.get(p.language, p.language)}: {p.summary}" for p in parts),
+        "tokens": () if any(not p.tokens for p in parts) else tuple(dict.fromkeys(t for p in parts for t in p.tokens)),
+        "fix_safety": None if not safeties else ("unsafe" if "unsafe" in safeties else "safe"),
+        "default": any(p.default for p in parts),
+    }
 
 
 def _merge_docs(parts: list[Rule]) -> str:
@@ -219,7 +253,308 @@ def all_rules() -> dict[str, Rule]:
 
 
 def get_rule(code: str) -> Rule | None:
-    return all_rules().get(code.upper())
+    """The rule registered under `code` (any case), imported (its module only); None if unknown."""
+    ref = rule_index().get(code.upper())
+    if ref is not None:
+        return ref.rule
+    return all_rules().get(code.upper())  # not in the manifest: a rule added since it was generated
+
+
+# ------------------------------------------------------------------ lazy loading
+#: The command that regenerates `ctxlint/rules/_manifest.py` from the rule classes.
+REGENERATE = "python -m ctxlint.rules --write-manifest"
+MANIFEST_FIELDS = ("code", "language", "module", "name", "tokens", "default", "fix_safety", "summary")
+
+
+class ManifestRow:
+    """One rule part as `_manifest.RULES` records it (see MANIFEST_FIELDS): what
+    selection and the prefilter need, plus the module that defines the class."""
+
+    __slots__ = MANIFEST_FIELDS
+
+    def __init__(self, *values):
+        for k, v in zip(MANIFEST_FIELDS, values, strict=True):
+            setattr(self, k, v)
+
+
+def _import_rule_module(module: str) -> None:
+    """Import one rule module (it registers its class); a module that no longer exists is skipped."""
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name != module:
+            raise
+
+
+class RuleRef:
+    """A registered rule known from the manifest; its module is imported on first use.
+
+    Args:
+        rows: the `ManifestRow`s of one code (one per language part), sorted by language.
+
+    Attributes read without importing anything: code, name, language, summary,
+    tokens, fix_safety, default (combined over the parts as `LanguageDispatch`
+    combines them, so they equal the imported rule's). Any other attribute
+    (`doc`, `check`, `parts`, a fix hook) is the imported rule's (`rule`).
+    `for_language(lang)` imports only the part that checks files of `lang`.
+
+    Raises (on import): RuntimeError when the manifest names a code that no
+    rule module defines any more (regenerate it: REGENERATE).
+    """
+
+    __slots__ = ("_rule", "code", "default", "fix_safety", "language", "name", "rows", "summary", "tokens")
+
+    def __init__(self, rows: list[ManifestRow]):
+        self.rows = tuple(rows)
+        self._rule = None
+        for attr, value in _combined(list(self.rows)).items():
+            setattr(self, attr, value)
+
+    @property
+    def rule(self) -> Rule:
+        """The imported rule (a `LanguageDispatch` when the code has several parts)."""
+        r = self._rule
+        if r is None:
+            for row in self.rows:
+                _import_rule_module(row.module)
+            r = _REGISTRY.get(self.code) or all_rules().get(self.code)
+            if r is None:
+                raise RuntimeError(f"rule {self.code} is listed in ctxlint/rules/_manifest.py but no rule module "
+                                   f"defines it; regenerate the manifest: {REGENERATE}")
+            self._rule = r
+        return r
+
+    def for_language(self, language: str) -> Rule:
+        """The rule to run on a file of `language`: the one part for it, imported
+        alone (CTX206 on a Python file imports the Python half only); else `rule`."""
+        if len(self.rows) > 1:
+            rows = [r for r in self.rows if r.language in (language, "any") or language in r.language.split("+")]
+            if len(rows) == 1:
+                key = (self.code, rows[0].language)
+                if key not in _PARTS:
+                    _import_rule_module(rows[0].module)
+                part = _PARTS.get(key)
+                if part is not None:
+                    return part
+        return self.rule
+
+    def wants(self, text: str) -> bool:
+        """Cheap literal prefilter (as `Rule.wants`), without importing the rule."""
+        return not self.tokens or any(t in text for t in self.tokens)
+
+    def __getattr__(self, attr: str):
+        if attr.startswith("__") or attr in RuleRef.__slots__:
+            raise AttributeError(attr)
+        return getattr(self.rule, attr)
+
+    def __reduce__(self):
+        return (_rule_ref, (self.code,))
+
+    def __repr__(self) -> str:
+        return f"<{self.code} {self.name}>"
+
+
+def _rule_ref(code: str) -> RuleRef:
+    """Unpickle a `RuleRef` (a process-pool worker gets the one of its own index)."""
+    return rule_index()[code]
+
+
+_INDEX: dict[str, RuleRef] = {}
+
+
+def rule_index() -> dict[str, RuleRef]:
+    """code -> `RuleRef` for every registered rule, sorted by code, from the manifest.
+
+    Imports no rule module while the manifest is current. The manifest is checked
+    against the sources first (`_current_rows`): a rule module edited, added or
+    removed since it was generated is imported and described by its class, so a
+    stale manifest costs time, never a rule. Selection (`select_rules`), code
+    validation, the text reporter and the engine's prefilter need nothing more;
+    each `RuleRef` imports its rule when a file needs it.
+    """
+    if not _INDEX:
+        by_code: dict[str, list[ManifestRow]] = {}
+        for values in _current_rows():
+            row = ManifestRow(*values)
+            by_code.setdefault(row.code, []).append(row)
+        # Filled in one step: a thread of the language server never sees half an index.
+        _INDEX.update({code: RuleRef(sorted(by_code[code], key=lambda r: r.language)) for code in sorted(by_code)})
+    return dict(_INDEX)
+
+
+def _row(r: Rule) -> tuple:
+    """The manifest row (MANIFEST_FIELDS) of one imported rule part."""
+    return (r.code, r.language, type(r).__module__, r.name, tuple(r.tokens), bool(r.default), r.fix_safety,
+            r.summary)
+
+
+def manifest_rows() -> list[tuple]:
+    """The manifest as the rule classes define it: one tuple (MANIFEST_FIELDS) per
+    (code, language) part, sorted. Imports every rule module (`all_rules`)."""
+    all_rules()
+    return [_row(r) for _, r in sorted(_PARTS.items())]
+
+
+def _module_file(module: str) -> str:
+    """The source path of a rule module `ctxlint.rules.<pkg>.<name>`."""
+    import os
+    _, _, pkg, name = module.split(".")
+    return os.path.join(os.path.dirname(__file__), pkg, name + ".py")
+
+
+def _fingerprint(data: bytes) -> str:
+    from ctxlint.config import blake2b
+    return blake2b(data, digest_size=8).hexdigest()
+
+
+def _source_modules() -> set[str] | None:
+    """The rule modules present as sources (`RULE_PACKAGES`' *.py files not named
+    `_*`), or None where the package has no sources to compare (bytecode only)."""
+    import os
+    found: set[str] = set()
+    for pkg in RULE_PACKAGES:
+        try:
+            names = os.listdir(os.path.join(os.path.dirname(__file__), pkg.rsplit(".", 1)[1]))
+        except OSError:
+            continue
+        found.update(f"{pkg}.{n[:-3]}" for n in names if n.endswith(".py") and not n.startswith("_"))
+    return found or None
+
+
+#: Files modified within this long after the manifest count as written with it.
+_SAME_WRITE_NS = 10 * 10**9
+
+
+def _stale_modules(sources: dict[str, tuple[int, str]], manifest_file: str | None) -> set[str]:
+    """Rule modules the manifest does not describe as they are now.
+
+    `sources` (the manifest's SOURCES): module -> (size, fingerprint of its
+    source). A module is stale when it is new, gone, of another size, or modified
+    later than the manifest (by more than `_SAME_WRITE_NS`: a checkout or an
+    unpacked archive writes every file within seconds, in any order) and of other
+    content. Only such files are read and hashed: a current tree costs one stat
+    per rule module, ~0.3 ms.
+    """
+    import os
+    present = _source_modules()
+    if present is None or manifest_file is None:
+        return set()
+    try:
+        written = os.stat(manifest_file).st_mtime_ns
+    except OSError:
+        return set()
+    stale = {m for m in present if m not in sources}
+    for mod, (size, digest) in sources.items():
+        path = _module_file(mod)
+        try:
+            st = os.stat(path)
+        except OSError:
+            stale.add(mod)
+            continue
+        if st.st_size != size:
+            stale.add(mod)
+        elif st.st_mtime_ns > written + _SAME_WRITE_NS:
+            try:
+                with open(path, "rb") as fh:
+                    if _fingerprint(fh.read()) != digest:
+                        stale.add(mod)
+            except OSError:
+                stale.add(mod)
+    return stale
+
+
+def _current_rows() -> list[tuple]:
+    """The manifest's rows, with those of stale rule modules (`_stale_modules`)
+    replaced by what their classes say; every class when there is no manifest."""
+    try:
+        from ctxlint.rules import _manifest
+    except ImportError:
+        return manifest_rows()
+    rows = list(_manifest.RULES)
+    stale = _stale_modules(getattr(_manifest, "SOURCES", {}), getattr(_manifest, "__file__", None))
+    if not stale:
+        return rows
+    for mod in sorted(stale):
+        _import_rule_module(mod)
+    rows = [r for r in rows if r[2] not in stale]
+    rows += [_row(r) for r in _PARTS.values() if type(r).__module__ in stale]
+    return sorted(rows, key=lambda r: (r[0], r[1]))
+
+
+def manifest_sources(rows: list[tuple]) -> dict[str, tuple[int, str]]:
+    """module -> (size, fingerprint) of the source of each rule module in `rows`."""
+    out = {}
+    for mod in sorted({r[2] for r in rows}):
+        with open(_module_file(mod), "rb") as fh:
+            data = fh.read()
+        out[mod] = (len(data), _fingerprint(data))
+    return out
+
+
+def render_manifest(rows: list[tuple] | None = None) -> str:
+    """The text of `ctxlint/rules/_manifest.py` for `rows` (default: `manifest_rows()`)."""
+    rows = manifest_rows() if rows is None else rows
+    out = [
+        '"""The rule manifest: what selection and the prefilter need to know of every rule',
+        "part, so that the engine imports only the rule modules a file can trigger.",
+        "",
+        f"GENERATED from the rule classes by `{REGENERATE}`;",
+        "do not edit by hand. tests/test_rule_manifest.py fails when it is out of date;",
+        "at run time a rule module whose source differs from SOURCES is imported and",
+        "described by its class instead (`ctxlint.rules.rule_index`).",
+        '"""',
+        "",
+        "# fmt: off",
+        f"#: One row per (code, language): {', '.join(MANIFEST_FIELDS)}.",
+        "RULES = (",
+    ]
+    for row in rows:
+        head = ", ".join(repr(v) for v in row[:4])
+        tail = ", ".join(repr(v) for v in row[5:7])
+        out.append(f"    ({head},")
+        out.append(f"     {row[4]!r},")
+        out.append(f"     {tail},")
+        out.append(f"     {row[7]!r}),")
+    out.append(")")
+    out.append("")
+    out.append("#: module -> (size in bytes, blake2b-64 of the source) when this file was generated.")
+    out.append("SOURCES = {")
+    for mod, (size, digest) in manifest_sources(rows).items():
+        out.append(f"    {mod!r}: ({size}, {digest!r}),")
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def manifest_main(argv: list[str] | None = None) -> int:
+    """`python -m ctxlint.rules [--write-manifest | --check-manifest]`.
+
+    --write-manifest rewrites ctxlint/rules/_manifest.py from the rule classes;
+    --check-manifest (the default) exits 1, saying what differs, when it is out of date.
+    """
+    import argparse
+    from pathlib import Path
+    ap = argparse.ArgumentParser(prog="python -m ctxlint.rules", description=manifest_main.__doc__.splitlines()[0])
+    g = ap.add_mutually_exclusive_group()
+    g.add_argument("--write-manifest", action="store_true", help="regenerate ctxlint/rules/_manifest.py")
+    g.add_argument("--check-manifest", action="store_true", help="exit 1 when the manifest is out of date")
+    args = ap.parse_args(argv)
+    path = Path(__file__).with_name("_manifest.py")
+    want = render_manifest()
+    try:
+        have = path.read_text(encoding="utf-8")
+    except OSError:
+        have = ""
+    if args.write_manifest:
+        if have != want:
+            path.write_text(want, encoding="utf-8")
+            print(f"wrote {path}")
+        else:
+            print(f"{path} is up to date")
+        return 0
+    if have != want:
+        print(f"{path} is out of date; run: {REGENERATE}")
+        return 1
+    return 0
 
 
 def select_rules(select: list[str], ignore: list[str], extend_select: list[str] = ()) -> list[Rule]:
@@ -234,7 +569,7 @@ def select_rules(select: list[str], ignore: list[str], extend_select: list[str] 
     Raises:
         ValueError: a code or prefix that matches no rule (the CLI reports it, exit 2).
     """
-    rules = all_rules()
+    rules = rule_index()
     for code in [*select, *ignore, *extend_select]:
         c = code.upper()
         if c != "ALL" and not any(r.startswith(c) for r in rules):
