@@ -483,5 +483,11 @@ def lint(path: str, text: str, rules: list, config: Config, tree: ast.Module | N
         if err is not None:
             return [err]
     facts = PythonFacts(path, text, tree, config)
-    return run_rules(facts, rules)
+    try:
+        return run_rules(facts, rules)
+    finally:
+        # The layer's memoized analyses point back at `facts` (a CallGraph keeps its
+        # facts): drop them so the tree and every index are freed by reference
+        # counting now, not by a full cycle collection later (findings keep no nodes).
+        facts.__dict__.clear()
 

@@ -61,16 +61,25 @@ def chain_text(facts, expr: ast.AST) -> str | None:
 
 
 def hook_methods(facts, cls: ast.ClassDef) -> dict[str, ast.Call]:
-    """Method name -> a registration that passes `self.<name>` as the hook, in `cls`."""
+    """Method name -> a registration that passes `self.<name>` as the hook, in `cls`
+    (its methods and nested defs). The file's registrations are indexed once, by
+    every class that encloses them."""
     def build():
-        out: dict[str, ast.Call] = {}
-        for n in facts.walk(cls, into_defs=True):
-            if is_hook_registration(n):
-                for a in [*n.args, *(k.value for k in n.keywords)]:
-                    if isinstance(a, ast.Attribute) and isinstance(a.value, ast.Name) and a.value.id == "self":
-                        out.setdefault(a.attr, n)
-        return out
-    return facts.memo(f"hooks.methods.{id(cls)}", build)
+        by_class: dict[int, dict[str, ast.Call]] = {}
+        for n in facts.nodes(ast.Call):
+            if not is_hook_registration(n):
+                continue
+            selfs = [a.attr for a in [*n.args, *(k.value for k in n.keywords)]
+                     if isinstance(a, ast.Attribute) and isinstance(a.value, ast.Name) and a.value.id == "self"]
+            if not selfs:
+                continue
+            for anc in facts.ancestors(n):
+                if isinstance(anc, ast.ClassDef):
+                    out = by_class.setdefault(id(anc), {})
+                    for attr in selfs:
+                        out.setdefault(attr, n)
+        return by_class
+    return facts.memo("hooks.methods", build).get(id(cls), {})
 
 
 def captures_self(facts, hook: ast.AST | None, fn: ast.AST) -> bool:
