@@ -144,6 +144,20 @@ PROJECTS: tuple[Project, ...] = (
     Project("guidance", "pypi", "guidance==0.3.1", "measuring"),
     Project("fastembed", "pypi", "fastembed==0.9.1", "measuring"),
     Project("controlflow", "pypi", "controlflow==0.12.1", "tuning"),
+    # Python, round-6 measuring set: never linted before it was added (no rule tuned on
+    # it): an agent-to-agent protocol server, an MCP agent framework, a semantic cache /
+    # vector library, a router, guardrails, vector-DB clients, the Hub inference client,
+    # a sandbox SDK, a browser agent. Reviewed blind.
+    Project("a2a-sdk", "pypi", "a2a-sdk==1.3.0", "measuring"),
+    Project("mcp-agent", "pypi", "mcp-agent==0.2.6", "measuring"),
+    Project("redisvl", "pypi", "redisvl==0.28.0", "measuring"),
+    Project("semantic-router", "pypi", "semantic-router==1.1.1", "measuring"),
+    Project("guardrails-ai", "pypi", "guardrails-ai==0.11.0", "measuring"),
+    Project("weaviate-client", "pypi", "weaviate-client==4.24.1", "measuring"),
+    Project("pymilvus", "pypi", "pymilvus==3.0.2", "measuring"),
+    Project("huggingface-hub", "pypi", "huggingface-hub==2.4.0", "measuring"),
+    Project("e2b", "pypi", "e2b==2.63.0", "measuring"),
+    Project("browser-use", "pypi", "browser-use==0.13.14", "measuring"),
     # Go, tuning set.
     Project("grpc", "go", "google.golang.org/grpc", "tuning", "golang-google-grpc-dev"),
     Project("x-net", "go", "golang.org/x/net", "tuning", "golang-golang-x-net-dev"),
@@ -165,6 +179,11 @@ PROJECTS: tuple[Project, ...] = (
             "golang-github-hashicorp-raft-dev"),
     Project("minio-go", "go", "github.com/minio/minio-go/v7", "measuring",
             "golang-github-minio-minio-go-v7-dev"),
+    # Go, round-6 measuring set (never linted before it was added): a real-time messaging
+    # server (client sessions, Redis engine), an HTTP framework with pooled contexts.
+    Project("centrifuge", "go", "github.com/centrifugal/centrifuge", "measuring",
+            "golang-github-centrifugal-centrifuge-dev"),
+    Project("echo", "go", "github.com/labstack/echo", "measuring", "golang-github-labstack-echo-dev"),
 )
 
 
