@@ -14,8 +14,9 @@ trees from Debian's golang-*-dev packages):
 Projects come in two sets that are kept apart:
     tuning     rules were tightened on these (vllm, sglang, ...; grpc, x/net, nats);
     measuring  never tuned on; their verdicts come from a reader who has not seen the
-               rules' code (round 5: openai-agents, kserve, mlserver, ...; etcd,
-               moby, containerd, quic-go, pgx, gin, hashicorp-raft, minio-go).
+               rules' code (round 5: kserve, mlserver, ...; round 6: a2a-sdk,
+               mcp-agent, huggingface-hub, ...; Go: etcd, moby, containerd, quic-go,
+               pgx, gin, hashicorp-raft, minio-go, centrifuge, echo).
 A measuring project whose blind review then informs a fix moves to the tuning set
 (round 1's litellm, sentry-sdk, crewai, ...; round 4's mcp, open-webui, weave, ...),
 and fresh projects take its place.
