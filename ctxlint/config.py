@@ -127,8 +127,17 @@ def blake2b(data: bytes = b"", digest_size: int = 16):
     return impl(data, digest_size=digest_size)
 
 
+#: Keys whose values are rule codes or prefixes (and each `per-file-ignores` list): a
+#: string is read as the CLI reads `--select CTX1,CTX501` (comma-separated).
+_CODE_KEYS = ("select", "ignore", "extend-select")
+
+
 def _str_list(key: str, value: object) -> list[str]:
+    """A TOML list of strings; a lone string is a one-element list (a comma-separated
+    list for rule-code keys). Raises ConfigError for any other type."""
     if isinstance(value, str):
+        if key.split(".")[-1] in _CODE_KEYS or "per-file-ignores" in key:
+            return [v.strip() for v in value.split(",") if v.strip()]
         return [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"config key '{key}' must be a list of strings")

@@ -18,7 +18,8 @@ async def handle(request, tenant_id: str, prompt: str) -> str:
     key = hash(prompt[:64])
     if key not in _prefix_cache:
         _prefix_cache[key] = prompt[:64]
-    asyncio.create_task(record_usage(tenant_id, len(prompt)))
+    n_tokens = len(Tokenizer().encode(prompt))  # a new Tokenizer per request
+    asyncio.create_task(record_usage(tenant_id, n_tokens))
     current_tenant.reset(token)
     return _prefix_cache[key]
 

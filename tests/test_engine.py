@@ -347,3 +347,30 @@ def test_quiet_prints_findings_only(proj, capsys):
     assert len(out.splitlines()) == 1
     rc, out, _ = run_cli(["check", "ok.py", "--no-cache", "-q"], proj, capsys)
     assert rc == 0 and out == ""
+
+
+def test_config_code_lists_accept_a_comma_separated_string_and_reject_other_types(tmp_path):
+    """`select = "CTX103,CTX107"` reads as the CLI's `--select CTX103,CTX107`; a lone
+    string elsewhere is a one-element list; a number is an error naming the key."""
+    from ctxlint.config import ConfigError, load_config
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.ctxlint]\nselect = "CTX103, CTX107"\nignore = "CTX107"\nexclude = "build/"\n'
+        'per-file-ignores = { "tests/*" = "CTX5,CTX1" }\n', encoding="utf-8")
+    cfg = load_config(None, str(tmp_path))
+    assert cfg.select == ["CTX103", "CTX107"] and cfg.ignore == ["CTX107"] and cfg.exclude == ["build/"]
+    assert cfg.per_file_ignores == {"tests/*": ["CTX5", "CTX1"]}
+    (tmp_path / "pyproject.toml").write_text("[tool.ctxlint]\nselect = 5\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="'select' must be a list of strings"):
+        load_config(None, str(tmp_path))
+
+
+def test_the_readme_quick_start_example_reports_its_three_bugs():
+    """README "Quick start": `ctxlint check examples/` reports a ContextVar reset
+    outside `finally`, a dropped task and an `lru_cache` on a method, and exits 1."""
+    from pathlib import Path
+
+    from ctxlint.engine import lint_paths
+    from ctxlint.rules import select_rules
+    root = Path(__file__).resolve().parent.parent / "examples"
+    res = lint_paths([str(root)], load_config(None, str(root)), select_rules(["CTX"], []), use_cache=False, jobs=1)
+    assert sorted(f.code for f in res.findings) == ["CTX103", "CTX107", "CTX402"]

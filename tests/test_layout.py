@@ -115,3 +115,21 @@ def test_one_rule_per_module_named_after_its_code():
         leaf = module.rsplit(".", 1)[-1]
         assert re.fullmatch(rf"{codes[0].lower()}_[a-z0-9_]+", leaf), module
         assert module.split(".")[2] in ("python", "go", "jinja", "common"), module
+
+
+def test_readme_rule_table_matches_the_registry():
+    """README "Rules" says `ctxlint rules` prints its table: every code, name, language
+    and summary there is the registry's (a code with no fix reads "—")."""
+    import re
+
+    from ctxlint.rules import all_rules
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    rows = {m.group(1): m.groups() for m in re.finditer(
+        r"^\| (CTX\d+) \| ([^|]+) \| ([^|]+) \| ([^|]+) \| (.*) \|$", readme, re.M)}
+    rules = all_rules()
+    assert set(rows) == set(rules)
+    for code, rule in rules.items():
+        _, name, lang, fix, summary = (x.strip() for x in rows[code])
+        assert (name, lang) == (rule.name, rule.language), code
+        assert summary.replace(" (off by default)", "") == rule.summary, code
+        assert (fix == "—") == (rule.fix_safety is None), code

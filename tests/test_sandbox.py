@@ -296,7 +296,7 @@ def test_without_torch_the_sandbox_names_the_install_command(tmp_path):
     assert out.returncode == 2, out.stderr
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and "needs torch" in lines[0], out.stderr
-    assert "pip install 'ctxlint[runtime]'" in lines[0] and "torch==2.13.0" in lines[0]
+    assert "pip install -e '.[runtime]'" in lines[0] and "torch==2.13.0" in lines[0]
 
 
 def test_adapted_kv_maps_method_names():

@@ -50,8 +50,10 @@ STARTUP_SECONDS = 120.0
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 #: What to run when torch is missing (README "Runtime sandbox").
-TORCH_INSTALL_HINT = ("install it with `pip install 'ctxlint[runtime]'`, or the CPU build the README pins: "
-                      "`pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu`")
+TORCH_INSTALL_HINT = ("install the CPU build the README pins: "
+                      "`pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu` "
+                      "(or, from a ctxlint checkout, `pip install -e '.[runtime]'`, which takes PyPI's default "
+                      "torch build, several GB with CUDA)")
 
 
 def torch_missing() -> bool:

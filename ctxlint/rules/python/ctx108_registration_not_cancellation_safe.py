@@ -46,7 +46,9 @@ class _Site:
 class RegistrationNotCancellationSafe(Rule):
     code = "CTX108"
     name = "registration-not-cancellation-safe"
-    summary = "async def puts per-request state in a long-lived container, then awaits with no cancellation-safe removal."
+    summary = ("In `async def`, per-request state this call owns (it removes the entry itself later, or "
+               "creates it and hands the key on in the awaited call) is put into a long-lived container, "
+               "then an `await` with no `try` that removes it on cancellation.")
     tokens = ("async",)
     doc = """\
 ## What it does

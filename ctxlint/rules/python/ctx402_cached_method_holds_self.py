@@ -27,7 +27,8 @@ class CachedMethodHoldsSelf(Rule):
     code = "CTX402"
     name = "cached-method-holds-self"
     summary = ("functools.lru_cache/cache on an instance method of a class whose instances are many, "
-               "short-lived or heavy: the class-wide cache keeps them alive.")
+               "short-lived or heavy (built per call or loop, per-request, a loadable model) or that grows "
+               "without bound: the class-wide cache keeps them alive; the message states the bound.")
     tokens = ("lru_cache", "cache")
     fix_safety = SAFE
     doc = """\

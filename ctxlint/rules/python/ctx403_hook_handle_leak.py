@@ -23,8 +23,9 @@ from ctxlint.semantic.python.hooks import (
 class HookHandleLeak(Rule):
     code = "CTX403"
     name = "hook-handle-leak"
-    summary = ("A torch hook handle dropped or overwritten in code that runs per model call, or a hook "
-               "that stores on self left on a caller's model.")
+    summary = ("A torch hook handle dropped or overwritten in code that runs per model call (not "
+               "once-guarded), or a hook that stores on self left on a caller's model the object does not "
+               "keep.")
     tokens = ("register_",)
     fix_safety = SAFE
     doc = """\
