@@ -137,9 +137,8 @@ def _cleanup_in(facts, stmts, saved: set[str], y: ast.AST | None = None, fn=None
     the `yield` manages (`tg.cancel_scope.cancel()` inside `async with
     create_task_group() as tg`: its `__aexit__` handles the exceptional path), a
     `close()` of an in-memory buffer (`io.StringIO`/`io.BytesIO`: it holds no OS
-    resource), and a write-back (`store[k] = edited` where nothing assigned
-    `store[k]` before the `yield`: saving the caller's edit only on success is the
-    point)."""
+    resource), and a write-back (`store[k] = record` of the `record` the `yield`
+    handed the caller: saving the caller's edit only on success is the point)."""
     graph = call_graph(facts)
     managed = _with_managed_names(facts, y, fn) if y is not None else set()
     for s in stmts:
@@ -169,8 +168,8 @@ def _cleanup_in(facts, stmts, saved: set[str], y: ast.AST | None = None, fn=None
                 return n
             elif isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and n.value.id in saved and any(
                     isinstance(t, (ast.Attribute, ast.Subscript)) for t in n.targets):
-                if y is not None and fn is not None and not _assigned_before(facts, n.targets, y, fn):
-                    continue  # a write-back of the caller's edit, not a restore
+                if y is not None and _yielded(y, n.value.id):
+                    continue  # the yielded object written back: saving the caller's edit, not a restore
                 return n
     return None
 
@@ -208,14 +207,10 @@ def _in_memory_buffer(facts, name: str, fn) -> bool:
 _BUFFERS = frozenset({"io.StringIO", "io.BytesIO"})
 
 
-def _assigned_before(facts, targets: list[ast.AST], y: ast.AST, fn) -> bool:
-    """Was one of `targets` (by its spelling) assigned in `fn` before the `yield` `y`?"""
-    want = {ast.dump(t) for t in targets if isinstance(t, (ast.Attribute, ast.Subscript))}
-    for n in facts.walk(fn):
-        if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and pos(n) < pos(y):
-            ts = n.targets if isinstance(n, ast.Assign) else [n.target]
-            if any(ast.dump(t) in want for t in ts):
-                return True
-        if isinstance(n, ast.Call) and pos(n) < pos(y) and isinstance(n.func, ast.Name) and n.func.id == "setattr":
-            return True
-    return False
+def _yielded(y: ast.AST, name: str) -> bool:
+    """Does the `yield` hand the caller the object bound to `name` (`yield record`)?
+    Assigning that object back after the `yield` stores the caller's edit (a
+    write-back that must run only on success); a restore assigns a value saved from
+    the target, which the caller never saw."""
+    value = getattr(y, "value", None)
+    return value is not None and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(value))
