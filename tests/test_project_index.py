@@ -170,3 +170,109 @@ def test_a_finding_that_reads_another_module_is_not_cached(tmp_path):
     jobs.write_text("async def job():\n    await work()\n\n\nasync def work():\n    return 1\n", encoding="utf-8")
     second = lint_paths([str(tmp_path)], config, rules, use_cache=True, jobs=1)
     assert [(Path(f.path).name, f.line) for f in second.findings] == [("server.py", 5)]
+
+
+def test_a_module_created_later_is_seen_despite_the_cache(tmp_path):
+    """A lookup that found nothing also makes the importer uncacheable."""
+    from ctxlint.config import load_config
+    from ctxlint.engine import lint_paths
+    from ctxlint.rules import get_rule
+    _write(tmp_path, "pkg/__init__.py", "")
+    _write(tmp_path, "pkg/main.py", """\
+        import asyncio
+        from .worker import run_job
+
+        def start(x):
+            asyncio.create_task(run_job(x))
+        """)
+    config, rules = load_config(None, str(tmp_path)), [get_rule("CTX107")]
+    assert [f.line for f in lint_paths([str(tmp_path)], config, rules, use_cache=True, jobs=1).findings] == [5]
+    _write(tmp_path, "pkg/worker.py", """\
+        async def run_job(x):
+            try:
+                await work(x)
+            except Exception:
+                pass
+
+        async def work(x):
+            return x
+        """)
+    assert lint_paths([str(tmp_path)], config, rules, use_cache=True, jobs=1).findings == []
+
+
+def test_local_names_shadow_the_import(tmp_path):
+    _write(tmp_path, "pkg/__init__.py", "")
+    _write(tmp_path, "pkg/jobs.py", "async def run_job(x):\n    return x\n")
+    main = _write(tmp_path, "pkg/main.py", """\
+        from .jobs import run_job
+
+        def start(run_job, x):
+            run_job(x)
+
+        def other(x):
+            run_job = len
+            run_job(x)
+
+        def fine(x):
+            run_job(x)
+        """)
+    facts = _facts(main)
+    calls = [n for n in facts.nodes(ast.Call) if facts.dotted(n.func) == "run_job"]
+    got = [project_index.resolve_function(facts, c.func) is not None for c in calls]
+    assert got == [False, False, True]
+
+
+def test_lookups_stay_inside_the_files_own_package(tmp_path):
+    # a module above the top package, and a sibling top-level package, are not read
+    _write(tmp_path, "jobs.py", "async def run_job(x):\n    return x\n")
+    _write(tmp_path, "other/__init__.py", "")
+    _write(tmp_path, "other/jobs.py", "async def run_job(x):\n    return x\n")
+    _write(tmp_path, "proj/pkg/__init__.py", "")
+    main = _write(tmp_path, "proj/pkg/main.py", """\
+        from ...jobs import run_job
+        from jobs import run_job as b
+        from other.jobs import run_job as c
+        run_job(1)
+        b(2)
+        c(3)
+        """)
+    facts = _facts(main)
+    calls = [n for n in facts.nodes(ast.Call)]
+    assert [project_index.resolve_function(facts, c.func) for c in calls] == [None, None, None]
+
+
+def test_a_symlinked_module_resolves_from_its_own_package(tmp_path):
+    import os
+    _write(tmp_path, "shared/__init__.py", "")
+    _write(tmp_path, "shared/worker.py", "async def run_job(x):\n    return 'shared'\n")
+    shared_main = _write(tmp_path, "shared/main.py", "from .worker import run_job\nrun_job(1)\n")
+    _write(tmp_path, "proj/pkg/__init__.py", "")
+    _write(tmp_path, "proj/pkg/worker.py", "async def run_job(x):\n    return 'pkg'\n")
+    link = tmp_path / "proj" / "pkg" / "main.py"
+    os.symlink(shared_main, link)
+    facts = _facts(link)
+    call = next(n for n in facts.nodes(ast.Call))
+    d = project_index.resolve_function(facts, call.func)
+    assert d is not None and d.body[0].value.value == "pkg"
+
+
+def test_template_constants_read_from_another_module_are_not_cached(tmp_path):
+    """CTX303 follows an imported constant into its module (`call_sites`): editing that
+    module changes the importer's findings on a cached run."""
+    from ctxlint.config import load_config
+    from ctxlint.engine import lint_paths
+    from ctxlint.rules import get_rule
+    _write(tmp_path, "pkg/__init__.py", "")
+    consts = _write(tmp_path, "pkg/consts.py", 'NAME = "world"\n')
+    _write(tmp_path, "pkg/main.py", """\
+        import os
+        from .consts import NAME
+
+        def greet():
+            template = os.environ.get("GREETING", "hello {0}")
+            return template.format(NAME)
+        """)
+    config, rules = load_config(None, str(tmp_path)), [get_rule("CTX303")]
+    assert lint_paths([str(tmp_path)], config, rules, use_cache=True, jobs=1).findings == []
+    consts.write_text("class Box:\n    pass\n\n\nNAME = Box()\n", encoding="utf-8")
+    assert [f.line for f in lint_paths([str(tmp_path)], config, rules, use_cache=True, jobs=1).findings] == [6]

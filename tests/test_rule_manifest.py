@@ -169,6 +169,21 @@ def test_a_stale_manifest_never_loses_a_rule(monkeypatch):
     assert [f.code for f in engine.lint_text("t.py", src, "python", [ref], Config())] == ["CTX107"]
 
 
+def test_a_changed_semantic_module_refreshes_every_rule(monkeypatch):
+    """CTX501's tokens live in `semantic.python.keys` (KEY_TOKENS): when a semantic
+    module differs from the manifest, every rule is described by its class."""
+    import ctxlint.rules as registry
+    from ctxlint.rules import _manifest
+    mod = "ctxlint.semantic.python.keys"
+    assert mod in _manifest.SOURCES
+    rows = [(*r[:4], ("no-such-token",), *r[5:]) if r[0] == "CTX501" else r for r in _manifest.RULES]
+    size, digest = _manifest.SOURCES[mod]
+    monkeypatch.setattr(_manifest, "RULES", tuple(rows))
+    monkeypatch.setattr(_manifest, "SOURCES", {**_manifest.SOURCES, mod: (size + 1, digest)})
+    monkeypatch.setattr(registry, "_INDEX", {})
+    assert registry.rule_index()["CTX501"].tokens == all_rules()["CTX501"].tokens != ("no-such-token",)
+
+
 def test_rule_ref_pickles_to_the_same_ref():
     ref = rule_index()["CTX107"]
     assert pickle.loads(pickle.dumps(ref)) is ref

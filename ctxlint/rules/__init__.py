@@ -395,11 +395,29 @@ def manifest_rows() -> list[tuple]:
     return [_row(r) for _, r in sorted(_PARTS.items())]
 
 
+#: Packages whose modules a rule's tokens may come from (`semantic.python.keys.KEY_TOKENS`,
+#: the Go cancel tokens): a change there may change a rule's prefilter.
+TOKEN_SOURCE_PACKAGES: tuple[str, ...] = ("ctxlint.semantic.python", "ctxlint.semantic.go", "ctxlint.semantic.jinja")
+
+
 def _module_file(module: str) -> str:
-    """The source path of a rule module `ctxlint.rules.<pkg>.<name>`."""
+    """The source path of a module `ctxlint.<a>.<b>...` of this package."""
     import os
-    _, _, pkg, name = module.split(".")
-    return os.path.join(os.path.dirname(__file__), pkg, name + ".py")
+    root = os.path.dirname(os.path.dirname(__file__))
+    return os.path.join(root, *module.split(".")[1:]) + ".py"
+
+
+def _package_modules(packages) -> set[str]:
+    """`pkg.<name>` for every source `*.py` (not `_*`) of each package in `packages`."""
+    import os
+    found: set[str] = set()
+    for pkg in packages:
+        try:
+            names = os.listdir(os.path.dirname(_module_file(pkg + ".x")))
+        except OSError:
+            continue
+        found.update(f"{pkg}.{n[:-3]}" for n in names if n.endswith(".py") and not n.startswith("_"))
+    return found
 
 
 def _fingerprint(data: bytes) -> str:
@@ -410,15 +428,7 @@ def _fingerprint(data: bytes) -> str:
 def _source_modules() -> set[str] | None:
     """The rule modules present as sources (`RULE_PACKAGES`' *.py files not named
     `_*`), or None where the package has no sources to compare (bytecode only)."""
-    import os
-    found: set[str] = set()
-    for pkg in RULE_PACKAGES:
-        try:
-            names = os.listdir(os.path.join(os.path.dirname(__file__), pkg.rsplit(".", 1)[1]))
-        except OSError:
-            continue
-        found.update(f"{pkg}.{n[:-3]}" for n in names if n.endswith(".py") and not n.startswith("_"))
-    return found or None
+    return _package_modules(RULE_PACKAGES) or None
 
 
 #: Files modified within this long after the manifest count as written with it.
@@ -426,7 +436,8 @@ _SAME_WRITE_NS = 10 * 10**9
 
 
 def _stale_modules(sources: dict[str, tuple[int, str]], manifest_file: str | None) -> set[str]:
-    """Rule modules the manifest does not describe as they are now.
+    """Modules (rule modules, and the semantic modules tokens may come from) the
+    manifest does not describe as they are now.
 
     `sources` (the manifest's SOURCES): module -> (size, fingerprint of its
     source). A module is stale when it is new, gone, of another size, or modified
@@ -443,6 +454,7 @@ def _stale_modules(sources: dict[str, tuple[int, str]], manifest_file: str | Non
         written = os.stat(manifest_file).st_mtime_ns
     except OSError:
         return set()
+    present = present | _package_modules(TOKEN_SOURCE_PACKAGES)
     stale = {m for m in present if m not in sources}
     for mod, (size, digest) in sources.items():
         path = _module_file(mod)
@@ -474,6 +486,9 @@ def _current_rows() -> list[tuple]:
     stale = _stale_modules(getattr(_manifest, "SOURCES", {}), getattr(_manifest, "__file__", None))
     if not stale:
         return rows
+    if any(m.startswith(TOKEN_SOURCE_PACKAGES) for m in stale):
+        # a semantic module changed: any rule's tokens may come from it
+        stale = {r[2] for r in rows} | (_source_modules() or set())
     for mod in sorted(stale):
         _import_rule_module(mod)
     rows = [r for r in rows if r[2] not in stale]
@@ -482,9 +497,10 @@ def _current_rows() -> list[tuple]:
 
 
 def manifest_sources(rows: list[tuple]) -> dict[str, tuple[int, str]]:
-    """module -> (size, fingerprint) of the source of each rule module in `rows`."""
+    """module -> (size, fingerprint) of the source of each rule module in `rows` and of
+    every module of `TOKEN_SOURCE_PACKAGES` (where some rules' tokens are defined)."""
     out = {}
-    for mod in sorted({r[2] for r in rows}):
+    for mod in sorted({r[2] for r in rows} | _package_modules(TOKEN_SOURCE_PACKAGES)):
         with open(_module_file(mod), "rb") as fh:
             data = fh.read()
         out[mod] = (len(data), _fingerprint(data))

@@ -30,6 +30,7 @@ each with its source; a rule never decides by what a variable is called.
 from __future__ import annotations
 
 import ast
+import os
 import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -1099,34 +1100,25 @@ class CallSites:
     def _imported_module(self, name: str) -> "tuple[CallSites, str] | None":
         """For a name imported from another module of the same project, that module's
         CallSites and the name there: `from .env import env` -> (CallSites of env.py,
-        "env"). The file is found next to this one (relative imports) or under an
-        ancestor directory named like the top-level package (absolute imports), and
-        parsed once per run; None when it is not found (a third-party module)."""
+        "env"). The file is found by `project_index.locate_module` (inside this file's
+        own package tree) and parsed once per run; None when it is not found (a
+        third-party module). The lookup marks this file's findings as depending on
+        another file (`project_index.note_consulted`: not cached by its own hash)."""
+        from ctxlint.semantic.python.project_index import locate_module, note_consulted
         q = self.f.imports.get(name, "")
-        level = len(q) - len(q.lstrip("."))
-        mod, _, attr = q.lstrip(".").rpartition(".")
-        if not attr:
+        module, _, attr = q.rpartition(".")
+        if not attr or not module:
             return None
-        here = self.path.resolve().parent
-        if level:
-            base = here
-            for _ in range(level - 1):
-                base = base.parent
-            cands = [base]
-        else:
-            top = mod.split(".")[0] if mod else ""
-            cands = [a.parent for a in (here, *here.parents[:6]) if top and a.name == top]
-            mod = mod.partition(".")[2]
-        for base in cands:
-            rel = Path(*mod.split(".")) if mod else None
-            files = [base / rel.with_suffix(".py"), base / rel / "__init__.py"] if rel else [base / "__init__.py"]
-            for f in files:
-                if f.is_file():
-                    other = module_call_sites(str(f), self.f.config)
-                    if other is None or other.path.resolve() == self.path.resolve():
-                        return None
-                    return other, attr
-        return None
+        here = Path(os.path.abspath(self.path)).parent
+        note_consulted(f"lookup:{here}:{q}")  # this file's findings now depend on another file
+        f = locate_module(module, here)
+        if f is None:
+            return None
+        note_consulted(str(f))
+        other = module_call_sites(str(f), self.f.config)
+        if other is None or os.path.abspath(other.path) == os.path.abspath(self.path):
+            return None
+        return other, attr
 
     def _imported_env(self, name: str, depth: int) -> EnvInfo | None:
         """The environment a module-level name imported from another module of the same

@@ -16,12 +16,13 @@ without `__init__.py`) as `a/b/c.py` or `a/b/c/__init__.py`. Only top-level
 re-exports from elsewhere is followed one more hop through its own imports.
 Nothing is imported or executed.
 
-Every module consulted is recorded on the asking file's facts
-(`consulted(facts)`): findings that depend on another file are not cached by
-content hash of one file alone (the engine skips the cache for such files).
+Every module consulted, and every lookup that found nothing, is recorded
+(`consulted(facts)`, `note_consulted`): findings that depend on another file are
+not cached by the content hash of one file alone (the engine skips the cache for
+such files).
 
 Parsed modules are kept per process, keyed by path with size and mtime, bounded to
-`_MAX_MODULES` entries and to files under `_MAX_BYTES`.
+`_MAX_MODULES` entries, `_MAX_TOTAL_BYTES` of source, and files under `_MAX_BYTES`.
 """
 
 from __future__ import annotations
@@ -37,14 +38,27 @@ from ctxlint.semantic.python.syntax import FunctionNode
 if TYPE_CHECKING:
     from ctxlint.semantic.python.facts import PythonFacts
 
-_MAX_BYTES = 2_000_000
+_MAX_BYTES = 512_000
 _MAX_MODULES = 256
+#: Total source bytes behind the kept trees (a tree costs ~100x its source).
+_MAX_TOTAL_BYTES = 8_000_000
 #: path -> (size, mtime_ns, tree or None)
 _TREES: "OrderedDict[str, tuple[int, int, ast.Module | None]]" = OrderedDict()
 
 
 #: Every module consulted since the last `take_consulted()` (one file's lint in a worker).
 _RUN_CONSULTED: set[str] = set()
+_total_bytes = 0
+
+
+def note_consulted(what: str) -> None:
+    """Record that the current file's findings depend on `what` (another file's path, or
+    a lookup that found nothing: a module created later changes the answer). The
+    engine then does not cache the file by its own hash. Also called by other layers
+    that read sibling files (`semantic.jinja.call_sites`)."""
+    if len(_RUN_CONSULTED) > 4096:  # callers that never drain (LSP, flake8): stay bounded
+        _RUN_CONSULTED.clear()
+    _RUN_CONSULTED.add(what)
 
 
 def consulted(facts: "PythonFacts") -> set[str]:
@@ -61,6 +75,7 @@ def take_consulted() -> set[str]:
 
 
 def _tree(path: Path) -> ast.Module | None:
+    global _total_bytes
     key = str(path)
     try:
         st = path.stat()
@@ -70,6 +85,8 @@ def _tree(path: Path) -> ast.Module | None:
     if got is not None and got[0] == st.st_size and got[1] == st.st_mtime_ns:
         _TREES.move_to_end(key)
         return got[2]
+    if got is not None:
+        _total_bytes -= got[0]
     tree = None
     if st.st_size <= _MAX_BYTES:
         from ctxlint.languages.python import parse
@@ -78,10 +95,15 @@ def _tree(path: Path) -> ast.Module | None:
         except (OSError, UnicodeDecodeError):
             text = None
         if text is not None:
-            tree, _ = parse(str(path), text)
+            try:
+                tree, _ = parse(str(path), text)
+            except MemoryError:
+                tree = None
     _TREES[key] = (st.st_size, st.st_mtime_ns, tree)
-    if len(_TREES) > _MAX_MODULES:
-        _TREES.popitem(last=False)
+    _total_bytes += st.st_size
+    while _TREES and (len(_TREES) > _MAX_MODULES or _total_bytes > _MAX_TOTAL_BYTES):
+        _, (size, _, _) = _TREES.popitem(last=False)
+        _total_bytes -= size
     return tree
 
 
@@ -97,24 +119,29 @@ def _module_file(base: Path, parts: list[str]) -> Path | None:
     return init if init.is_file() else None
 
 
-def _locate(qual_module: str, here: Path) -> Path | None:
-    """The file of module `qual_module` imported from a module in directory `here`.
+def locate_module(qual_module: str, here: Path) -> Path | None:
+    """The file of module `qual_module` imported from a module in directory `here`,
+    never outside the importing file's own package tree.
 
-    Relative (`..utils.x`): from `here`, up one directory per dot after the first.
-    Absolute (`pkg.utils.x`): under the nearest ancestor of `here` that contains the
-    top package `pkg` (packages may lack `__init__.py`: PEP 420 namespace packages)."""
+    Relative (`..utils.x`): from `here`, up one directory per dot after the first;
+    every directory climbed into must be a package (`__init__.py`). Absolute
+    (`pkg.utils.x`): only when `here` lies inside a directory named `pkg` (the file's
+    own top package; packages may lack `__init__.py`: PEP 420), under that
+    directory's parent. Sibling top-level packages and anything above are not read."""
     if qual_module.startswith("."):
         level = len(qual_module) - len(qual_module.lstrip("."))
         base = here
         for _ in range(level - 1):
+            if not (base / "__init__.py").is_file():
+                return None
             base = base.parent
         rest = qual_module[level:]
         return _module_file(base, rest.split(".")) if rest else _module_file(base, ["__init__"])
     parts = qual_module.split(".")
     d = here
-    for _ in range(12):
-        if (d / parts[0]).is_dir() or (d / f"{parts[0]}.py").is_file():
-            return _module_file(d, parts)
+    for _ in range(32):
+        if d.name == parts[0]:
+            return _module_file(d.parent, parts)
         if d.parent == d:
             break
         d = d.parent
@@ -132,23 +159,31 @@ def _imports_of(tree: ast.Module) -> dict[str, str]:
 
 
 def _find(qual: str, here: Path, hops: int, facts: "PythonFacts") -> FunctionNode | None:
-    """The top-level def named by `qual` (`module.path.name`) seen from directory `here`."""
+    """The top-level def named by `qual` (`module.path.name`) seen from directory `here`
+    (the last binding of that name, as Python keeps it)."""
     module, _, name = qual.rpartition(".")
     if not module or not name:
         return None
     if set(module) == {"."}:  # `from . import name`: a module `name`, not a def
         return None
-    mod = _locate(module, here)
+    note_consulted(f"lookup:{here}:{qual}")  # a module created later changes the answer
+    mod = locate_module(module, here)
     if mod is None:
         return None
     tree = _tree(mod)
     consulted(facts).add(str(mod))
-    _RUN_CONSULTED.add(str(mod))
+    note_consulted(str(mod))
     if tree is None:
         return None
+    found = None
     for s in tree.body:
         if isinstance(s, FunctionNode) and s.name == name:
-            return s
+            found = s
+        elif isinstance(s, (ast.ClassDef, ast.Assign, ast.AnnAssign, ast.Import, ast.ImportFrom)) and found is not None \
+                and name in _bound_names(s):
+            found = None  # rebound after the def
+    if found is not None:
+        return found
     if hops > 0:
         target = _imports_of(tree).get(name)
         if target is not None:
@@ -156,10 +191,19 @@ def _find(qual: str, here: Path, hops: int, facts: "PythonFacts") -> FunctionNod
     return None
 
 
+def _bound_names(s: ast.stmt) -> set[str]:
+    if isinstance(s, ast.ClassDef):
+        return {s.name}
+    if isinstance(s, (ast.Import, ast.ImportFrom)):
+        return {a.asname or a.name.split(".")[0] for a in s.names}
+    targets = s.targets if isinstance(s, ast.Assign) else [s.target]
+    return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+
+
 def resolve_function(facts: "PythonFacts", callee: ast.AST) -> FunctionNode | None:
     """The def of another module of this project that `callee` (the `func` of a call:
-    an imported name or `module.attr`) names, or None (not imported, outside the
-    project, not a top-level def, unreadable). Never raises."""
+    an imported name or `module.attr`) names, or None (not imported, rebound locally,
+    outside the project, not a top-level def, unreadable). Never raises."""
     qual = facts.qualname(callee)
     if not qual or "." not in qual.lstrip("."):
         return None
@@ -168,10 +212,20 @@ def resolve_function(facts: "PythonFacts", callee: ast.AST) -> FunctionNode | No
         root_name = root_name.value
     if not isinstance(root_name, ast.Name) or root_name.id not in facts.imports:
         return None
+    from ctxlint.semantic.python.calls import call_graph
+    graph = call_graph(facts)
+    scope = facts.enclosing_function(callee)
+    while scope is not None:  # a parameter or local of that name shadows the import
+        if root_name.id in graph.local_names(scope):
+            return None
+        scope = facts.enclosing_function(scope)
+    if any(isinstance(n, (ast.Assign, ast.AnnAssign)) and root_name.id in _bound_names(n)
+           for n in facts.tree.body):
+        return None  # rebound at module level
     if not facts.path or not os.path.isfile(facts.path):
         return None
     try:
-        here = Path(facts.path).resolve().parent
+        here = Path(os.path.abspath(facts.path)).parent  # a symlink's own package, not its target's
         return _find(qual, here, 1, facts)
     except (OSError, RecursionError, ValueError):
         return None

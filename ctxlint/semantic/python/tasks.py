@@ -218,14 +218,14 @@ def handles_own_errors(facts, fn: ast.AST) -> bool:
 
 
 def _cannot_raise(stmt: ast.stmt) -> bool:
-    """`x = None`, `x: T | None = None`, `x = y`: an assignment of a constant or a name."""
+    """`x = None`, `x: T | None = None`: an assignment of a constant (a name could be unbound)."""
     if isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets):
         value = stmt.value
     elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
         value = stmt.value
     else:
         return isinstance(stmt, ast.Pass)
-    return isinstance(value, (ast.Constant, ast.Name))
+    return isinstance(value, ast.Constant)
 
 
 def _reraises(stmts: list[ast.stmt]) -> bool:
