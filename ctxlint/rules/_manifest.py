@@ -179,7 +179,7 @@ SOURCES = {
     'ctxlint.rules.python.ctx105_span_not_ended': (9033, 'ab0224de9b174d76'),
     'ctxlint.rules.python.ctx106_contextmanager_cleanup_not_in_finally': (10097, '18e6f8ba20a3be9f'),
     'ctxlint.rules.python.ctx107_task_reference_discarded': (11300, 'ac1ccd3f96304a4b'),
-    'ctxlint.rules.python.ctx108_registration_not_cancellation_safe': (40201, '014c3c3284b03044'),
+    'ctxlint.rules.python.ctx108_registration_not_cancellation_safe': (40512, '1eae39aafdbfad20'),
     'ctxlint.rules.python.ctx109_contextvar_reset_across_yield': (6481, '1266e2f225840dc1'),
     'ctxlint.rules.python.ctx110_stream_response_not_closed': (12365, 'f4eda9237c594064'),
     'ctxlint.rules.python.ctx203_request_context_in_global': (6552, 'e7e9749ff26b8647'),

@@ -734,14 +734,18 @@ def _removes(facts, graph, n: ast.AST, container, removal_methods: set[str]) -> 
 
 
 def _guard_removes(facts, graph, node: ast.AST, fn, container, removal_methods: set[str]) -> bool:
-    """Is `node` inside a `try` whose `finally`/cancellation handler removes from `container`?"""
+    """Is `node` inside a `try` (its body, `else` or an `except` handler) whose `finally`
+    — or, outside the handlers, whose cancellation handler — removes from `container`?"""
     child = node
     for a in facts.ancestors(node):
         if a is fn:
             return False
-        if (isinstance(a, ast.Try) or type(a).__name__ == "TryStar") and field_of(a, child) in ("body", "orelse"):
+        where = field_of(a, child) if isinstance(a, ast.Try) or type(a).__name__ == "TryStar" else None
+        if where in ("body", "orelse", "handlers"):
+            # `finally` covers the body, `else` and the handlers; a cancellation handler
+            # of the same `try` covers only its body and `else`
             blocks = list(a.finalbody)
-            for h in a.handlers:
+            for h in a.handlers if where != "handlers" else ():
                 if catches_cancellation(h):
                     blocks.extend(h.body)
             for b in blocks:
