@@ -8,6 +8,19 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_script(name: str):
+    """Import `scripts/<name>.py` (not a package) as the module `ctxlint_<name>`, once."""
+    import importlib.util
+    import sys
+    mod = sys.modules.get(f"ctxlint_{name}")
+    if mod is None:
+        spec = importlib.util.spec_from_file_location(f"ctxlint_{name}", ROOT / "scripts" / f"{name}.py")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[f"ctxlint_{name}"] = mod  # dataclasses look the module up
+        spec.loader.exec_module(mod)
+    return mod
 CORPUS = ROOT / "corpus"
 SHARED_CASES = ROOT.parent / "shared" / "cases"
 EXPECT = re.compile(r"expect:\s*(none|(\d+)\s+(CTX\d{3}))", re.IGNORECASE)

@@ -10,25 +10,15 @@ parsed parseable and is idempotent. The long campaign is `python scripts/fuzz.py
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import load_script
 
 pytest.importorskip("hypothesmith")  # a test extra ([test]); CI installs it
 
 
-def _harness():
-    spec = importlib.util.spec_from_file_location("ctxlint_fuzz", ROOT / "scripts" / "fuzz.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["ctxlint_fuzz"] = mod  # dataclasses look the module up
-    spec.loader.exec_module(mod)
-    return mod
-
-
-fuzz = _harness()
+fuzz = load_script("fuzz")
 
 
 def test_mutations_are_deterministic_and_cover_every_kind():

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, load_script
 
 BUG = "import asyncio\nasync def f(c):\n    asyncio.create_task(c)\n"
 BAD_NAME = os.fsdecode(b"bad_\xff.py")  # a file name that is not UTF-8
@@ -24,24 +24,8 @@ def cli(args: list[str], cwd: Path, env: dict | None = None, **kw) -> subprocess
                           env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}, timeout=120, **kw)
 
 
-def strict_json(raw: bytes):
-    """Parse as strict JSON: UTF-8 bytes, no NaN, no lone surrogate anywhere."""
-    def no_const(x):
-        raise ValueError(x)
-    data = json.loads(raw.decode("utf-8"), parse_constant=no_const)
-
-    def walk(v):
-        if isinstance(v, str):
-            v.encode("utf-8")
-        elif isinstance(v, list):
-            for x in v:
-                walk(x)
-        elif isinstance(v, dict):
-            for k, x in v.items():
-                walk(k)
-                walk(x)
-    walk(data)
-    return data
+#: Strict JSON (UTF-8, no NaN, no lone surrogate): the fuzz harness's own check.
+strict_json = load_script("fuzz")._strict_json
 
 
 # --------------------------------------------------------------- file names

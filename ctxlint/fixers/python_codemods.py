@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
+from libcst.metadata import PositionProvider
 
 from ctxlint.fixers.base import FixNotApplicable, NeedFullModule
 

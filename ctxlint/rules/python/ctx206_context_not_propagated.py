@@ -11,6 +11,7 @@ import ast
 from ctxlint.findings import SAFE, Edit, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.asyncness import is_thread_executor
+from ctxlint.semantic.python.calls import call_graph, params_of
 from ctxlint.semantic.python.requests import current_context_at, is_otel_tracer
 from ctxlint.semantic.python.syntax import FunctionNode
 
@@ -264,7 +265,6 @@ def _runner_loses_context(facts, fn, param: str) -> bool:
     (an SDK method, a regex compile, a model's load) lose nothing: the blind review
     of the tuning set found those harmless (a single-thread executor pinning MLX work
     to one thread, a throwaway pool joined at once)."""
-    from ctxlint.semantic.python.calls import call_graph, params_of
     cg = call_graph(facts)
     names = params_of(fn)
     if param not in names:
@@ -338,29 +338,19 @@ def _is_copied_context(facts, expr: ast.AST, fn, depth: int = 0) -> bool:
     if isinstance(expr, ast.Attribute) and fn is not None:
         cls = facts.enclosing_class(fn)
         if cls is not None:
-            for n in facts.walk(cls, into_defs=True):
-                if isinstance(n, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr == expr.attr
-                                                     for t in n.targets):
-                    if _is_copied_context(facts, n.value, facts.enclosing_function(n), depth + 1):
-                        return True
+            for n in facts.attr_assignments(cls).get(expr.attr, ()):
+                if isinstance(n, ast.Assign) and any(isinstance(t, ast.Attribute) for t in n.targets) \
+                        and _is_copied_context(facts, n.value, facts.enclosing_function(n), depth + 1):
+                    return True
     return False
 
 
 def _callees(facts, d: ast.AST) -> list[ast.AST]:
-    """Defs of this module called from `d` (by name: module functions, `self.` methods)."""
-    out = []
-    cls = facts.enclosing_class(d)
+    """Defs of this module that `d` (a def or a lambda) calls, resolved by the shared
+    call graph (`calls.CallGraph.resolve`: module functions, nested defs, methods)."""
+    graph = call_graph(facts)
     nodes = ast.walk(d.body) if isinstance(d, ast.Lambda) else facts.walk(d)
-    for n in nodes:
-        if not isinstance(n, ast.Call):
-            continue
-        if isinstance(n.func, ast.Name):
-            out.extend(s for s in facts.tree.body if isinstance(s, FUNCS) and s.name == n.func.id)
-        elif isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) and cls is not None \
-                and n.func.value.id in ("self", "cls"):
-            out.extend(m for m in cls.body if isinstance(m, FUNCS) and m.name == n.func.attr)
-    return out
-
+    return [t for n in nodes if isinstance(n, ast.Call) and (t := graph.resolve(n)) is not None and t is not d]
 
 def _reads_context(facts, defs: list[ast.AST], depth: int, seen: set[int]) -> str | None:
     for d in defs:
@@ -424,8 +414,8 @@ def _holds_contextvars(facts, expr: ast.AST, fn) -> bool:
     if isinstance(expr, ast.Attribute) and fn is not None:
         cls = facts.enclosing_class(fn)
         if cls is not None:
-            values = [n.value for n in facts.walk(cls, into_defs=True) if isinstance(n, ast.Assign)
-                      and any(isinstance(t, ast.Attribute) and t.attr == expr.attr for t in n.targets)]
+            values = [n.value for n in facts.attr_assignments(cls).get(expr.attr, ()) if isinstance(n, ast.Assign)
+                      and any(isinstance(t, ast.Attribute) for t in n.targets)]
     for v in values:
         for x in ast.walk(v):
             if isinstance(x, (ast.Name, ast.Attribute)) and facts.is_contextvar(x):

@@ -69,11 +69,7 @@ the same name reused stale KV).
                 node, cls, (meth, uid, attrs) = dunder
                 if id(node) not in done:
                     done.add(id(node))
-                    yield facts.finding(
-                        self, sink.node,
-                        f"cache key uses `{key_text(facts, node)}`, and `{cls}.{meth}` builds it from "
-                        f"{', '.join(f'`{a}`' for a in attrs)} only, leaving out `{uid}`: two different "
-                        f"{cls} objects with the same {', '.join(attrs)} share one entry; key on `.{uid}`")
+                    yield facts.finding(self, sink.node, _dunder_message(facts, node, cls, meth, uid, attrs))
                 continue
             lu = label_use(ck, fn, clo) or self._repr_use(ck, fn, clo)
             if lu is None or id(lu[0]) in done:
@@ -102,11 +98,7 @@ the same name reused stale KV).
                     continue
                 node, cls, (meth, uid, attrs) = dunder
                 done.add(id(node))
-                yield facts.finding(
-                    self, site.node,
-                    f"cache key uses `{key_text(facts, node)}`, and `{cls}.{meth}` builds it from "
-                    f"{', '.join(f'`{a}`' for a in attrs)} only, leaving out `{uid}`: two different "
-                    f"{cls} objects with the same {', '.join(attrs)} share one entry; key on `.{uid}`")
+                yield facts.finding(self, site.node, _dunder_message(facts, node, cls, meth, uid, attrs))
         yield from self._memoized_on_label_hash(ck)
 
     @staticmethod
@@ -256,3 +248,10 @@ def _dunder_use(ck, fn, nodes):
 
 
 FunctionDefTypes = FunctionNode
+
+
+def _dunder_message(facts, node, cls: str, meth: str, uid: str, attrs) -> str:
+    """The message for a key built by a `__repr__`/`__hash__` that leaves out the id."""
+    return (f"cache key uses `{key_text(facts, node)}`, and `{cls}.{meth}` builds it from "
+            f"{', '.join(f'`{a}`' for a in attrs)} only, leaving out `{uid}`: two different "
+            f"{cls} objects with the same {', '.join(attrs)} share one entry; key on `.{uid}`")

@@ -137,19 +137,12 @@ def is_thread_executor(facts: "PythonFacts", expr: ast.AST, fn, depth: int = 0) 
         cls = facts.enclosing_class(fn)
         if cls is None:
             return False
-        for node in facts.walk(cls, into_defs=True):
-            if isinstance(node, (ast.Assign, ast.AnnAssign)):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                for t in targets:
-                    hit = (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.attr == expr.attr) or (
-                        isinstance(t, ast.Name) and t.id == expr.attr and facts.enclosing_function(node) is None)
-                    if not hit:
-                        continue
-                    if isinstance(node, ast.AnnAssign) and _is_executor_type(facts, node.annotation):
-                        return True
-                    if node.value is not None and is_thread_executor(facts, node.value, facts.enclosing_function(node),
-                                                                     depth + 1):
-                        return True
+        for node in facts.attr_assignments(cls).get(expr.attr, ()):
+            if isinstance(node, ast.AnnAssign) and _is_executor_type(facts, node.annotation):
+                return True
+            if node.value is not None and is_thread_executor(facts, node.value, facts.enclosing_function(node),
+                                                             depth + 1):
+                return True
     return False
 
 

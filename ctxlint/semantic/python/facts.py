@@ -194,6 +194,24 @@ class PythonFacts:
             out.setdefault(c.name, c)
         return out
 
+    def attr_assignments(self, cls: ast.ClassDef) -> dict[str, list[ast.Assign | ast.AnnAssign]]:
+        """attr -> the assignments in `cls` (its body and every def in it, in source order)
+        that bind that name: `<name>.attr = v` / `<name>.attr: T = v` in a method, or a
+        class-level `attr = v`. Callers check the receiver (`self`, `cls`) as they need;
+        one walk of the class, memoized."""
+        def build():
+            out: dict[str, list] = {}
+            for n in self.walk(cls, into_defs=True):
+                if not isinstance(n, (ast.Assign, ast.AnnAssign)):
+                    continue
+                for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
+                    if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name):
+                        out.setdefault(t.attr, []).append(n)
+                    elif isinstance(t, ast.Name) and self.enclosing_function(n) is None:
+                        out.setdefault(t.id, []).append(n)
+            return out
+        return self.memo(f"attr_assignments.{id(cls)}", build)
+
     # ------------------------------------------------------------ module scope
     @cached_property
     def module_assignments(self) -> dict[str, list[ast.AST]]:

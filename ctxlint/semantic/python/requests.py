@@ -111,27 +111,14 @@ _PLAIN_RESULT = frozenset({"len", "bool", "isinstance", "hasattr", "callable", "
 # ============================================================ request parameters
 def _annotation_qualname(facts: "PythonFacts", ann: ast.AST | None) -> list[str]:
     """Qualified names an annotation mentions (unwrapping Optional/|/Annotated/strings)."""
-    if ann is None:
-        return []
     if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
         try:
             ann = ast.parse(ann.value, mode="eval").body
         except (SyntaxError, ValueError):
             return []
-        out = []
-        for n in ast.walk(ann):
-            if isinstance(n, (ast.Name, ast.Attribute)):
-                q = facts.qualname(n)
-                if q:
-                    out.append(q)
-        return out
-    out = []
-    for n in ast.walk(ann):
-        if isinstance(n, (ast.Name, ast.Attribute)):
-            q = facts.qualname(n)
-            if q:
-                out.append(q)
-    return out
+    if ann is None:
+        return []
+    return [q for n in ast.walk(ann) if isinstance(n, (ast.Name, ast.Attribute)) and (q := facts.qualname(n))]
 
 
 def is_asgi_lifespan(facts: "PythonFacts", fn) -> bool:

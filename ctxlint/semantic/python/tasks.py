@@ -76,19 +76,19 @@ def _origins(facts, expr: ast.AST) -> list[ast.AST] | None:
         cls = facts.enclosing_class(expr)
         if cls is None:
             return None
+        for n in facts.attr_assignments(cls).get(expr.attr, ()):
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            if any(facts.dotted(t) == d for t in targets):
+                v = n.value if n.value is not None else n.annotation
+                # `self.loop = loop` where the parameter is annotated
+                if isinstance(v, ast.Name):
+                    fn = facts.enclosing_function(n)
+                    ann = _param_annotation(fn, v.id) if fn is not None else None
+                    if ann is not None:
+                        v = ann
+                out.append(v)
         for n in facts.walk(cls, into_defs=True):
-            if isinstance(n, (ast.Assign, ast.AnnAssign)):
-                targets = n.targets if isinstance(n, ast.Assign) else [n.target]
-                if any(facts.dotted(t) == d for t in targets):
-                    v = n.value if n.value is not None else n.annotation
-                    # `self.loop = loop` where the parameter is annotated
-                    if isinstance(v, ast.Name):
-                        fn = facts.enclosing_function(n)
-                        ann = _param_annotation(fn, v.id) if fn is not None else None
-                        if ann is not None:
-                            v = ann
-                    out.append(v)
-            elif isinstance(n, ast.withitem) and n.optional_vars is not None and facts.dotted(n.optional_vars) == d:
+            if isinstance(n, ast.withitem) and n.optional_vars is not None and facts.dotted(n.optional_vars) == d:
                 out.append(n.context_expr)
         return out
     return None
