@@ -472,9 +472,68 @@ def test_ctx401_fix_kind_follows_the_value(value, kind):
         _REG = {{}}
         def serve(request, adapter_id):
             model = Adapter(adapter_id)
-            _REG[adapter_id] = {value}
+            _REG[request.request_id] = {value}
     """)
     assert f.fix.data["kind"] == kind, value
+
+
+@pytest.mark.parametrize("value, reported", [
+    ("compile_agent(integration_id, user_id)", True),   # gaia#706: heavy state built per user
+    ("LoraAdapter(name, user_id).to('cpu')", True),     # a method chain on built state
+    ("graph", True),                                     # a local bound from such a call
+    ("user", False),                                     # the caller's own object
+    ("{}", False),                                       # an empty row
+    ("str(user_id)", False),                             # a data copy
+])
+def test_ctx401_population_keys_need_state_built_for_the_id(value, reported):
+    """A user/tenant/adapter-keyed container grows with the population, not with traffic:
+    it is reported when each entry is state built for that id, not a copy of a field."""
+    got = run("CTX401", f"""
+        _BY_USER = {{}}
+        def handle(user, user_id, integration_id, name):
+            graph = compile_agent(integration_id, user_id)
+            _BY_USER[user_id] = {value}
+    """)
+    assert bool(got) == reported, value
+
+
+def test_ctx401_fresh_object_keys_and_construction_only_helpers():
+    src = '''
+        import uuid
+        _HANDLERS = {}
+        _ROUTES = {}
+        class Handler: ...
+        def stream(text):
+            h = Handler()
+            _HANDLERS[h.uid] = h
+        def pending(text):
+            _HANDLERS[str(uuid.uuid4())] = text
+        class Api:
+            def __init__(self, path, namespace):
+                self._resolve(path, namespace)
+            def _resolve(self, path, namespace):
+                _ROUTES[namespace] = path
+    '''
+    got = run("CTX401", src)
+    # both `_HANDLERS` insertions are per call (a fresh object's id, a uuid); `_ROUTES`
+    # is filled by a helper only `__init__` calls
+    assert [f.line for f in got] == [8]
+
+
+def test_ctx401_containers_filled_together_are_one_finding():
+    got = run("CTX401", '''
+        class LoraManager:
+            def __init__(self):
+                self.adapters = {}
+                self.paths = {}
+                self.alphas = {}
+            def load_lora_adapter(self, nickname, path, alpha):
+                self.adapters[nickname] = prepare_lora_adapter(path)
+                self.paths[nickname] = load_adapter_record(path)
+                self.alphas[nickname] = make_adapter_alpha(alpha)
+    ''')
+    assert len(got) == 1 and got[0].line == 8
+    assert "`self.paths`" in got[0].message and "`self.alphas`" in got[0].message
 
 
 def test_ctx401_task_set_emptied_by_done_callback_is_quiet():

@@ -7,8 +7,10 @@ import re
 
 from ctxlint.findings import UNSAFE, Fix
 from ctxlint.rules import Rule
+from ctxlint.semantic.python.cache_keys import scope_kind
 from ctxlint.semantic.python.registries import (
-    SETUP_NAME, STARTUP_NAME, key_text, local_sources, names_in, reaches_scope_id, runs_once, name_words,
+    PER_EVENT_KINDS, SETUP_NAME, STARTUP_NAME, built_for_key, key_is_fresh, key_text, local_sources, names_in,
+    reaches_scope_id, runs_at_construction, runs_once, name_words,
 )
 
 
@@ -73,14 +75,24 @@ theexperiencecompany/gaia#706 (per-user compiled agent graphs never evicted).
 """
 
     def check(self, facts):
+        found = []
         for c in facts.long_lived_containers:
             if c.bounded or c.removals or c.escapes or not c.inserts:
                 continue
             if c.kind in ("Counter",):
                 continue
             site, why = self._per_scope_insert(facts, c)
-            if site is None:
-                continue
+            if site is not None:
+                found.append((c, site, why))
+        # containers filled together (same function, same key) are one forgotten lifecycle:
+        # one finding, at the first insertion, naming the others
+        groups: dict[tuple, list] = {}
+        for c, site, why in found:
+            groups.setdefault((id(site.function), key_text(site.key) or id(site.node)), []).append((c, site, why))
+        for members in groups.values():
+            members.sort(key=lambda m: (m[1].node.lineno, m[1].node.col_offset))
+            c, site, why = members[0]
+            others = [m[0].name for m in members[1:]]
             fix = None
             if c.kind in ("dict", "OrderedDict") and isinstance(c.creation, (ast.Dict, ast.Call)) \
                     and not (isinstance(c.creation, ast.Dict) and c.creation.keys):
@@ -92,9 +104,11 @@ theexperiencecompany/gaia#706 (per-user compiled agent graphs never evicted).
                                 "container": c.name})
             where = "module" if c.scope == "module" else (
                 f"class `{c.owner.name}`" if c.scope == "class" else f"long-lived `{c.owner.name}`")
+            also = (" (as do " + ", ".join(f"`{o}`" for o in others) + ", filled with the same key here)"
+                    if others else "")
             yield facts.finding(self, site.node,
                                 f"`{c.name}` ({where} {c.kind}) gets an entry per {why} in "
-                                f"`{site.method_name}()` but no path removes entries and it has no bound; "
+                                f"`{site.method_name}()`{also} but no path removes entries and it has no bound; "
                                 "remove on every terminal path or use a bounded/weak cache", fix=fix)
 
     @staticmethod
@@ -111,10 +125,16 @@ theexperiencecompany/gaia#706 (per-user compiled agent graphs never evicted).
             key = s.key if s.key is not None else (s.value if s.kind in ("add",) else None)
             if isinstance(key, ast.Constant):
                 continue
+            if runs_at_construction(facts, s.function):
+                continue  # a private helper only `__init__` (or module level) calls
             sid = reaches_scope_id(facts, key, s.function)
-            if sid:
-                # `register_request(request_id)` is per request even though `register_model` is not
+            if sid and (scope_kind(sid) in PER_EVENT_KINDS or key_is_fresh(facts, key, s.function)
+                        or built_for_key(facts, s.value, s.function, s.node)):
+                # `register_request(request_id)` is per request even though `register_model` is
+                # not; a per-user/tenant/adapter key leaks when each entry is state built for it
                 return s, f"`{sid}`"
+            if sid is None and key_is_fresh(facts, key, s.function):
+                return s, "fresh key (new on every call)"
             if runs_once(s.method_name, SETUP_NAME):
                 continue
             t = key_text(s.key)
@@ -159,9 +179,15 @@ def _filled_together(facts, site, siblings) -> bool:
 
 
 def _per_scope_value(facts, s) -> bool:
-    """Is the stored value a per-request/per-adapter object (by its names)?"""
+    """Is the stored value a per-request/per-adapter object built at the insertion (a
+    call named for one: `prepare_lora_adapter(...)`, `RequestState(...)`)? A value that
+    is only passed in or looked up (`= session`, `= user`) is the caller's object, and a
+    pool of those is bounded by what the caller keeps; the call is the evidence that
+    this container is where a new per-scope object starts to live."""
     v = s.value
-    if not isinstance(v, (ast.Name, ast.Attribute, ast.Call)):
+    if isinstance(v, ast.Await):
+        v = v.value
+    if not isinstance(v, ast.Call):
         return False
     text = facts.dotted(v.func if isinstance(v, ast.Call) else v) or ""
     if re.search(r"(cls|class|type|factory|fn|func|callback)$", text, re.I):
@@ -172,7 +198,7 @@ def _per_scope_value(facts, s) -> bool:
     for n in names:
         last = n.split(".")[-1]
         words = name_words(last)
-        if any(w in ("request", "req", "adapter", "lora", "session", "conversation") for w in words):
+        if any(w in ("request", "req", "adapter", "lora") for w in words):
             return True
         if facts.scope_id_in(n):
             return True

@@ -174,3 +174,124 @@ def closure(facts, funcs: dict[str, ast.AST], module: bool) -> dict[str, set[str
                     todo.append(nxt)
         out[name] = seen
     return out
+
+
+# ------------------------------------------------- how a registry key grows
+#: Scope kinds whose ids are new for every event (one request, one session or
+#: conversation): a container keyed by them grows with traffic. Tenant, user and
+#: adapter ids name a *population*: a container keyed by them grows only as the
+#: population does, which is a leak when each entry is heavy state built for that id
+#: (gaia#706's per-user compiled agent graphs), not when it is a row of small data.
+PER_EVENT_KINDS = frozenset({"request", "session"})
+
+
+def key_is_fresh(facts, key: ast.AST | None, fn, depth: int = 2) -> bool:
+    """Is the key new on every call of `fn`, followed through local assignments?
+
+    Args:
+        key: the subscript/`add` argument of an insertion.
+        fn: the def the insertion is in.
+
+    True for a per-call unique id (`uuid.uuid4()`, `secrets.token_hex()`), `str()`/`.hex`
+    of one, and an attribute of an object constructed here from nothing (`handler.uid`
+    right after `handler = StreamingHandler()`): its id can only be minted inside. An
+    object built from arguments (`Job(kind, job_id)`) may carry the caller's id, and a
+    `random.randint()` slot index repeats.
+    """
+    if key is None:
+        return False
+    for n in ast.walk(key):
+        if isinstance(n, ast.Call):
+            q = facts.qualname(n.func) or ""
+            if q.startswith(FRESH_ID_QUALNAMES):
+                return True
+    base = key
+    while isinstance(base, ast.Attribute):
+        base = base.value
+    if isinstance(base, ast.Name) and depth:
+        for src in local_sources(facts, fn, base.id, key):
+            if base is not key and isinstance(src, ast.Call) and _constructs(facts, src) \
+                    and not src.args and not src.keywords:
+                return True  # `StreamingHandler()`: nothing given, so its id is minted inside
+            if base is key and key_is_fresh(facts, src, fn, depth - 1):
+                return True
+    return False
+
+
+#: Callables whose result is a new unique id on every call (Python docs: `uuid`,
+#: `secrets`, `os.urandom`); `random.*` draws are not ids (an index, a jitter).
+FRESH_ID_QUALNAMES = ("uuid.uuid1", "uuid.uuid4", "secrets.", "os.urandom")
+
+
+def _constructs(facts, call: ast.Call) -> bool:
+    """Is `call` a class instantiation (a class of this module, or a CapWords callable)?"""
+    f = call.func
+    name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+    return name in facts.classes_by_name or name[:1].isupper()
+
+
+#: Calls whose result is plain data copied from their argument, not state built for it.
+_DATA_CALLS = frozenset({"str", "repr", "int", "float", "bool", "bytes", "tuple", "list", "dict", "set",
+                         "frozenset", "len", "sorted", "format", "join", "copy", "deepcopy", "get"})
+
+
+def built_for_key(facts, value: ast.AST | None, fn, before: ast.AST, depth: int = 2) -> bool:
+    """Is the stored `value` state built for the scope it is keyed by: a call (not a
+    plain data conversion or a lookup) given a scope id, followed through local
+    assignments (`graph = _compile_agent(integration_id, user_id, tools)`;
+    `self.adapters[name] = transformer.prepare_lora_adapter(lora_path=path)`).
+
+    Such an entry is per-id state whose size does not depend on the caller (weights, a
+    compiled graph, a client); a copy of a field (`= user`, `= {}`, `= creds`) is not."""
+    if value is None:
+        return False
+    if isinstance(value, ast.Await):
+        value = value.value
+    if isinstance(value, ast.Call):
+        f = value.func
+        name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+        if name in _DATA_CALLS:
+            return False
+        args = [*value.args, *(k.value for k in value.keywords)]
+        if any(reaches_scope_id(facts, a, fn) for a in args):
+            return True
+        # a method chain on a built object: `LoraAdapter(name, digest).to("cpu")`
+        return isinstance(f, ast.Attribute) and isinstance(f.value, (ast.Call, ast.Await)) and \
+            built_for_key(facts, f.value, fn, before, depth)
+    if isinstance(value, ast.Name) and depth:
+        return any(built_for_key(facts, src, fn, before, depth - 1)
+                   for src in local_sources(facts, fn, value.id, before) if not _is_loop_iterable(facts, src))
+    return False
+
+
+def _is_loop_iterable(facts, node: ast.AST) -> bool:
+    """Is `node` the iterable of a `for`/comprehension (its target takes elements, not
+    the call's result)?"""
+    p = facts.parents.get(node)
+    return isinstance(p, (ast.For, ast.AsyncFor, ast.comprehension)) and p.iter is node
+
+
+def runs_at_construction(facts, fn) -> bool:
+    """Does the private def `fn` run only while its object or module is built: every
+    reference to its name in the module is a call from `__init__`/`__post_init__` or
+    from module level? A registry filled there grows once per construction (a route
+    registered at start-up), not per request. Public defs may be called from anywhere.
+    """
+    name = getattr(fn, "name", "")
+    if not name.startswith("_") or name.startswith("__"):
+        return False
+    from ctxlint.semantic.python.calls import call_graph
+    g = call_graph(facts)
+    refs = 0
+    for n in facts.nodes(ast.Name, ast.Attribute):
+        if (n.id if isinstance(n, ast.Name) else n.attr) == name and not isinstance(n.ctx, ast.Store):
+            refs += 1
+    calls = 0
+    for call in facts.nodes(ast.Call):
+        if g.resolve(call) is not fn:
+            continue
+        caller = facts.enclosing_function(call)
+        if caller is not None and getattr(caller, "name", "") not in ("__init__", "__post_init__"):
+            return False
+        calls += 1
+    return calls > 0 and calls == refs
