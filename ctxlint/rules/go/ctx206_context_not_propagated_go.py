@@ -48,6 +48,10 @@ It stays silent where a fresh context is the point:
   context.Background(), ns)` with `ns` read from ctx) or its cancellation is wired
   by hand (its cancel func called from a CloseNotify goroutine, or the context
   handed on with the `http.ResponseWriter`);
+- in I/O on a connection taken over from the handler's `http.ResponseWriter`
+  (`websocket.Accept(w, r, ...)`, `Upgrade(w, r, ...)`, `Hijack()`): net/http does
+  not cancel `r.Context()` until `ServeHTTP` returns, so the read loop would get no
+  cancellation from it (a backend call there is still reported);
 - in `main`, `init`, `_test.go` files and functions taking a `*testing.T` (no
   request context to keep);
 - where the function's doc comment or the statement's comment documents the
@@ -167,6 +171,10 @@ report its noise (2 real of 43 in one project), hence the exemptions.
             return True
         if self._cancelled_by_hand(facts, outer, fn, scope):
             return True
+        # I/O on a connection taken over from the handler's ResponseWriter (websocket
+        # Accept/Upgrade, Hijack): the request's context has no cancellation for it.
+        if scope[0] == "request" and self._on_taken_over_connection(facts, outer, top):
+            return True
         # Values copied from the caller's ctx onto the fresh one (`WithNamespace(
         # context.Background(), ns)` with `ns` read from ctx): a hand-made detachment.
         if scope[0] == "ctx" and self._copies_values(facts, outer, call, scope[1], top):
@@ -202,6 +210,43 @@ report its noise (2 real of 43 in one project), hence the exemptions.
         while decl is not None and decl.type == "func_literal":
             decl = facts.enclosing_function(decl)
         return documents_detachment(facts, decl, stmt) or (fn is not None and documents_detachment(facts, fn, None))
+
+    @staticmethod
+    def _on_taken_over_connection(facts, outer, top) -> bool:
+        """Is `outer` a method call on a connection taken over from the handler's
+        `http.ResponseWriter`: a variable declared from a call given the writer
+        (`conn, err := websocket.Accept(w, r, opts)`, `upgrader.Upgrade(w, r, nil)`), or
+        from one given such a value (`hj, _ := w.(http.Hijacker)`; `c, _, _ := hj.Hijack()`)?
+
+        net/http's `Hijacker` docs: after `Hijack` "the original Request's Context remains
+        valid and is not canceled until the Request's ServeHTTP method returns", which is
+        only after the connection's read loop ends. `r.Context()` would carry no
+        cancellation to that I/O, so a fresh context there loses nothing a caller can
+        observe."""
+        if top is None:
+            return False
+        writers = set(response_writer_params(facts, top))
+        f = outer.child_by_field_name("function")
+        if not writers or f is None or f.type != "selector_expression":
+            return False
+        recv = f.child_by_field_name("operand")
+        if recv is None or recv.type != "identifier":
+            return False
+
+        def from_writer(ident, depth: int) -> bool:
+            decl = facts.visible_decl(ident)
+            right = decl.child_by_field_name("right") if decl is not None else None
+            if right is None:
+                return False
+            for n in facts.walk(right):
+                if n.type == "identifier" and n.id != ident.id:
+                    if facts.text_of(n) in writers:
+                        return True
+                    if depth and from_writer(n, depth - 1):
+                        return True
+            return False
+
+        return from_writer(recv, 1)
 
     @staticmethod
     def _copies_values(facts, outer, call, ctx_name: str, top) -> bool:
