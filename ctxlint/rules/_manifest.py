@@ -178,7 +178,7 @@ SOURCES = {
     'ctxlint.rules.python.ctx104_otel_context_not_detached': (7552, 'ca58398183ec9545'),
     'ctxlint.rules.python.ctx105_span_not_ended': (9033, 'ab0224de9b174d76'),
     'ctxlint.rules.python.ctx106_contextmanager_cleanup_not_in_finally': (10097, '18e6f8ba20a3be9f'),
-    'ctxlint.rules.python.ctx107_task_reference_discarded': (11300, 'ac1ccd3f96304a4b'),
+    'ctxlint.rules.python.ctx107_task_reference_discarded': (12047, 'ea77671fa18b26ea'),
     'ctxlint.rules.python.ctx108_registration_not_cancellation_safe': (40512, '1eae39aafdbfad20'),
     'ctxlint.rules.python.ctx109_contextvar_reset_across_yield': (6481, '1266e2f225840dc1'),
     'ctxlint.rules.python.ctx110_stream_response_not_closed': (12365, 'f4eda9237c594064'),
@@ -223,7 +223,7 @@ SOURCES = {
     'ctxlint.semantic.python.stores': (4048, '7fe88361baea569f'),
     'ctxlint.semantic.python.streams': (18708, 'aded9ed0c5c657d6'),
     'ctxlint.semantic.python.syntax': (944, '4ad7001c9246518d'),
-    'ctxlint.semantic.python.tasks': (11812, '0627940a588d926c'),
+    'ctxlint.semantic.python.tasks': (14477, '16b2f79601a424e1'),
     'ctxlint.semantic.python.tensors': (17803, '0755805c555c4eb5'),
     'ctxlint.semantic.python.values': (50225, 'd73bc4bd4fb29bff'),
 }

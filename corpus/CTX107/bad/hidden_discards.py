@@ -1,10 +1,8 @@
-# expect: 19 CTX107
-# expect: 23 CTX107
-# expect: 27 CTX107
-# expect: 31 CTX107
+# expect: 17 CTX107
+# expect: 21 CTX107
+# expect: 25 CTX107
 """Tasks whose only reference is dropped in less obvious ways."""
 import asyncio
-import signal
 
 usage_rows: list = []
 
@@ -21,10 +19,6 @@ def on_batch_ready(batch: list) -> None:
 
 def on_batch_from_thread(loop: asyncio.AbstractEventLoop, batch: list) -> None:
     loop.call_soon_threadsafe(asyncio.create_task, flush_usage(batch))
-
-
-def install_shutdown(ev: asyncio.AbstractEventLoop, stop) -> None:
-    ev.add_signal_handler(signal.SIGTERM, lambda: asyncio.create_task(stop()))
 
 
 def flush_with_callback(batch: list) -> None:

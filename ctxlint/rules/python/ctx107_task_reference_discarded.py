@@ -8,6 +8,7 @@ from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.cleanup import pos
 from ctxlint.semantic.python.tasks import (
+    runs_in_signal_handler,
     CALLBACK_SCHEDULERS,
     handles_own_errors,
     is_task_factory_call,
@@ -37,14 +38,20 @@ Flags an asyncio Task whose only strong reference is thrown away:
   in a function that does not await afterwards, so the frame, and the reference,
   end before the task does;
 - the factory handed to a loop callback API whose return value is dropped:
-  `loop.call_soon_threadsafe(asyncio.create_task, coro)`, or
-  `loop.add_signal_handler(sig, lambda: asyncio.create_task(stop()))`.
+  `loop.call_soon_threadsafe(asyncio.create_task, coro)`.
 Only the plain statement gets a fix.
 
-Not flagged: a task whose coroutine is an `async def` of this module that catches
-and handles every exception itself (its body is one `try` with a bare,
-`Exception` or `BaseException` handler that does not re-raise): no failure is
-lost with the reference.
+Not flagged: a task whose coroutine is an `async def` of this module (or of a
+sibling module of its package) that catches and handles every exception of its
+awaited work itself: every `await` of its body sits in one `try` with a bare,
+`Exception` or `BaseException` handler that does not re-raise (after synchronous
+set-up that awaits nothing, possibly inside a `with`/`async with` timeout): no
+failure of the work is lost with the reference.
+
+Not flagged either: a task started in a signal handler (a lambda or def installed
+with `loop.add_signal_handler()` or `signal.signal()`, directly, through a lambda
+that calls it, or through `functools.partial`): it is the shutdown sequence itself,
+nothing outlives it to await it, and `asyncio.run()` cancels what is left.
 
 A task created inside `__del__` is reported too: the owner is being finalised,
 so the reference cannot live on `self`, but a module-level set (what the fix
@@ -197,10 +204,15 @@ _COSTS = ("nothing awaits the task, so its exception is never retrieved and shut
 
 
 def _contained(facts, call: ast.Call) -> bool:
-    """Does the task's coroutine — an `async def` of this module — catch and handle every
-    exception itself (`tasks.handles_own_errors`)? Then no failure is lost with the
-    dropped reference; what is left (no cancel at shutdown, a weak reference that what
-    the task waits on almost always anchors) is not worth a finding."""
+    """Is the dropped task accounted for without a reference?
+    - its coroutine (an `async def` of this module or its package) catches and handles
+      every exception of its awaited work itself (`tasks.handles_own_errors`): no failure
+      is lost, and what is left (no cancel at shutdown, a weak reference that what the
+      task waits on almost always anchors) is not worth a finding;
+    - it is started in a signal handler (`tasks.runs_in_signal_handler`): the task is
+      the shutdown sequence itself, and nothing outlives it to await it."""
+    if runs_in_signal_handler(facts, call):
+        return True
     fn = task_coroutine_def(facts, call)
     return fn is not None and handles_own_errors(facts, fn)
 

@@ -187,23 +187,29 @@ def task_coroutine_def(facts, call: ast.Call) -> ast.AST | None:
 
 
 def handles_own_errors(facts, fn: ast.AST) -> bool:
-    """Does the coroutine function `fn` catch every `Exception` its body can raise and
-    not re-raise it? True when its body — after a docstring and plain assignments that
-    cannot raise (`chat = None`) — is one `try` whose handlers include a bare /
-    `Exception` / `BaseException` one, and no handler re-raises, except a re-raise of
-    cancellation alone (`if isinstance(e, asyncio.CancelledError): raise`: a cancelled
-    task logs nothing and loses no error). Such a task's failure is never lost: the
-    handler logs or records it, so the Python docs' "Task exception was never
-    retrieved" cannot happen."""
+    """Does the coroutine function `fn` catch every `Exception` its awaited work can raise
+    and not re-raise it? True when its body — after a docstring and synchronous set-up
+    that awaits nothing (`app = _get_app(server)`), possibly inside a `with`/`async with`
+    (`async with anyio.move_on_after(2):`) — has one `try` that holds every await,
+    whose handlers include a bare / `Exception` / `BaseException` one, and no handler
+    re-raises, except a re-raise of cancellation alone (`if isinstance(e,
+    asyncio.CancelledError): raise`: a cancelled task logs nothing and loses no error).
+    Statements after the `try` must not await either. Such a task's failure is never
+    lost: the handler logs or records it, so the Python docs' "Task exception was never
+    retrieved" cannot happen for the work that talks to the outside world."""
     body = list(fn.body)
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
             and isinstance(body[0].value.value, str):
         body = body[1:]
-    while body and _cannot_raise(body[0]):
-        body = body[1:]
-    if len(body) != 1 or not isinstance(body[0], ast.Try):
+    while len(body) == 1 and isinstance(body[0], (ast.With, ast.AsyncWith)):
+        body = list(body[0].body)
+    tries = [i for i, st in enumerate(body) if isinstance(st, ast.Try)]
+    if not tries:
         return False
-    t = body[0]
+    i = tries[-1] if not any(_awaits(st) for st in body[tries[-1] + 1:]) else -1
+    if i < 0 or any(_awaits(st) for j, st in enumerate(body) if j != i):
+        return False
+    t = body[i]
     catch_all = False
     for h in t.handlers:
         names = [] if h.type is None else (list(h.type.elts) if isinstance(h.type, ast.Tuple) else [h.type])
@@ -217,15 +223,17 @@ def handles_own_errors(facts, fn: ast.AST) -> bool:
     return not any(isinstance(n, ast.Raise) for s in (*t.orelse, *t.finalbody) for n in ast.walk(s))
 
 
-def _cannot_raise(stmt: ast.stmt) -> bool:
-    """`x = None`, `x: T | None = None`: an assignment of a constant (a name could be unbound)."""
-    if isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets):
-        value = stmt.value
-    elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
-        value = stmt.value
-    else:
-        return isinstance(stmt, ast.Pass)
-    return isinstance(value, ast.Constant)
+def _awaits(stmt: ast.stmt) -> bool:
+    """Does `stmt` suspend (an `await`, `async for` or `async with` outside nested defs)?"""
+    stack = [stmt]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.Await, ast.AsyncFor, ast.AsyncWith)):
+            return True
+        for c in ast.iter_child_nodes(n):
+            if not isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                stack.append(c)
+    return False
 
 
 def _reraises(stmts: list[ast.stmt]) -> bool:
@@ -239,4 +247,56 @@ def _reraises(stmts: list[ast.stmt]) -> bool:
             continue
         if any(isinstance(n, ast.Raise) for n in ast.walk(s)):
             return True
+    return False
+
+
+#: Calls that install a signal handler, with the handler's argument position: asyncio's
+#: `loop.add_signal_handler(sig, callback, *args)` and the stdlib's
+#: `signal.signal(signalnum, handler)` (Python docs, "asyncio event loop: Unix signals",
+#: "signal — Set handlers for asynchronous events").
+SIGNAL_REGISTRARS = {"add_signal_handler": 1, "signal.signal": 1}
+
+
+def runs_in_signal_handler(facts, node: ast.AST) -> bool:
+    """Does `node` run as (part of) a signal handler: inside a lambda installed as one
+    (`loop.add_signal_handler(sig, lambda: ...)`), or inside a def installed as one
+    directly, through a lambda that calls it, or through `functools.partial`
+    (`signal.signal(sig, lambda s, f: self.stop(s))` makes `stop` a handler)?
+
+    Work started there is the process's shutdown sequence itself: nothing outlives it
+    to await it, and the loop's own shutdown (`asyncio.run`) cancels what is left."""
+    def handlers():
+        for call in facts.nodes(ast.Call):
+            f = call.func
+            key = f.attr if isinstance(f, ast.Attribute) and f.attr == "add_signal_handler" else \
+                facts.qualname(f)
+            i = SIGNAL_REGISTRARS.get(key or "")
+            if i is not None and len(call.args) > i:
+                yield call.args[i]
+
+    def names_called(h: ast.AST) -> set[str]:
+        if isinstance(h, ast.Lambda):
+            h = h.body
+        if isinstance(h, ast.Call):
+            if (facts.qualname(h.func) or "").endswith("partial") and h.args:
+                h = h.args[0]
+            else:
+                h = h.func
+        if isinstance(h, ast.Attribute):
+            return {h.attr}
+        if isinstance(h, ast.Name):
+            return {h.id}
+        return set()
+
+    hs = facts.memo("tasks.signal_handlers", lambda: list(handlers()))
+    if not hs:
+        return False
+    cur = facts.parents.get(node)
+    while cur is not None:
+        if isinstance(cur, ast.Lambda):
+            if any(h is cur for h in hs):
+                return True
+        elif isinstance(cur, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return any(cur.name in names_called(h) for h in hs)
+        cur = facts.parents.get(cur)
     return False
