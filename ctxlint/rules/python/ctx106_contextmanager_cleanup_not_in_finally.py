@@ -45,6 +45,11 @@ own (`except BaseException: pool.remove(conn); raise` / `else: pool.put(conn)`),
 and an ASGI app's lifespan handler (`FastAPI(lifespan=...)`, or a first
 parameter annotated `FastAPI`/`Starlette`): the server exits it normally at
 shutdown, and an exception reaches its `yield` only when the process is ending.
+Nor is cleanup of an object the generator made and keeps to itself whose class
+cleans up when collected (`io.StringIO`/`BytesIO`, `tempfile.TemporaryDirectory`
+and temporary files, tqdm bars): the exception ends the generator's frame, and in
+CPython the object's finalizer runs then and there (`shutil.rmtree(tmp.name)`,
+`bar.close()`).
 
 This is the rule for cleanup in a context-manager generator. A streaming
 generator handed to a response that releases its slot or upstream response only
@@ -136,8 +141,9 @@ def _cleanup_in(facts, stmts, saved: set[str], y: ast.AST | None = None, fn=None
     the `yield` can skip: a call on a resource an enclosing `with`/`async with` of
     the `yield` manages (`tg.cancel_scope.cancel()` inside `async with
     create_task_group() as tg`: its `__aexit__` handles the exceptional path), a
-    `close()` of an in-memory buffer (`io.StringIO`/`io.BytesIO`: it holds no OS
-    resource), and a write-back (`store[k] = record` of the `record` the `yield`
+    cleanup of a self-finalizing object the generator made and keeps to itself
+    (`_self_finalizing`: an in-memory buffer, a `tempfile.TemporaryDirectory`, a
+    progress bar), and a write-back (`store[k] = record` of the `record` the `yield`
     handed the caller: saving the caller's edit only on success is the point)."""
     graph = call_graph(facts)
     managed = _with_managed_names(facts, y, fn) if y is not None else set()
@@ -146,8 +152,12 @@ def _cleanup_in(facts, stmts, saved: set[str], y: ast.AST | None = None, fn=None
             if isinstance(n, ast.Call):
                 nm = last_name(n.func)
                 root = _root_name(n.func.value) if isinstance(n.func, ast.Attribute) else None
-                if root is not None and (root in managed or (fn is not None and _in_memory_buffer(facts, root, fn))):
+                if root is not None and (root in managed or (fn is not None and _self_finalizing(facts, root, fn, y))):
                     continue
+                func_root = root if root is not None else (n.func.id if isinstance(n.func, ast.Name) else None)
+                if fn is not None and n.args and func_root in facts.imports \
+                        and _self_finalizing(facts, _root_name(n.args[0]), fn, y):
+                    continue  # `shutil.rmtree(tmpdir.name)` of a TemporaryDirectory: its finalizer does it
                 if nm == "detach" and not n.args:
                     continue  # tensor.detach(): not a release
                 target = graph.resolve(n)
@@ -195,16 +205,56 @@ def _with_managed_names(facts, y: ast.AST, fn) -> set[str]:
     return out
 
 
-def _in_memory_buffer(facts, name: str, fn) -> bool:
-    """Is every value assigned to `name` in `fn` an `io.StringIO(...)`/`io.BytesIO(...)`?"""
+def _self_finalizing(facts, name: str | None, fn, y: ast.AST | None) -> bool:
+    """Is `name` a local of the generator `fn` whose every value is a new object that
+    cleans itself up when collected (`SELF_FINALIZING`), and that never leaves the
+    generator (not yielded, returned, stored on an attribute or in a container, passed
+    on)? When the with-body raises, the exception ends the generator's frame, and in
+    CPython the object is collected then and there: its finalizer does the skipped
+    cleanup at once (`tempfile.TemporaryDirectory` removes its directory through
+    `weakref.finalize`; tqdm's `__del__` closes the bar; an in-memory buffer holds no OS
+    resource at all)."""
+    if not name:
+        return False
     values = [n.value for n in facts.walk(fn) if isinstance(n, ast.Assign)
               and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
-    return bool(values) and all(isinstance(v, ast.Call) and (facts.qualname(v.func) or "") in _BUFFERS
-                                for v in values)
+    if not values or not all(isinstance(v, ast.Call) and _finalizing_class(facts, v.func) for v in values):
+        return False
+    if all((facts.qualname(v.func) or "") in _BUFFERS for v in values):
+        return True  # in-memory: its close() releases no OS resource, wherever it goes
+    if y is not None and _hands_out(getattr(y, "value", None), name):
+        return False
+    for n in facts.walk(fn):
+        if isinstance(n, ast.Return) and _hands_out(n.value, name):
+            return False
+        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and n.value.id == name:
+            return False  # aliased or stored: it may outlive the frame
+        if isinstance(n, ast.Call) and any(isinstance(a, ast.Name) and a.id == name
+                                           for a in [*n.args, *(k.value for k in n.keywords)]):
+            return False  # handed whole to another call, which may keep it
+    return True
+
+
+def _finalizing_class(facts, func: ast.AST) -> bool:
+    """Is `func` a `SELF_FINALIZING` class, or a class of this module derived from one?"""
+    q = facts.qualname(func) or ""
+    if q in SELF_FINALIZING:
+        return True
+    cls = facts.classes_by_name.get(func.id) if isinstance(func, ast.Name) else None
+    return cls is not None and any((facts.qualname(b) or "") in SELF_FINALIZING for b in cls.bases)
 
 
 #: In-memory file objects: `close()` releases no OS resource (Python docs, `io`).
 _BUFFERS = frozenset({"io.StringIO", "io.BytesIO"})
+#: Classes whose instances clean up after themselves when collected: in-memory file
+#: objects (`close()` releases no OS resource, Python docs `io`), `tempfile`'s
+#: temporary directory (removed by a `weakref.finalize`) and files (deleted on close,
+#: which their finalizer does; Python docs `tempfile`), and tqdm's progress bars
+#: (`tqdm.__del__` calls `close()`, tqdm docs).
+SELF_FINALIZING = frozenset({"io.StringIO", "io.BytesIO", "tempfile.TemporaryDirectory",
+                             "tempfile.NamedTemporaryFile", "tempfile.TemporaryFile",
+                             "tempfile.SpooledTemporaryFile", "tqdm.tqdm", "tqdm.auto.tqdm",
+                             "tqdm.std.tqdm", "tqdm.asyncio.tqdm"})
 
 
 def _yielded(y: ast.AST, name: str) -> bool:
@@ -214,3 +264,11 @@ def _yielded(y: ast.AST, name: str) -> bool:
     the target, which the caller never saw."""
     value = getattr(y, "value", None)
     return value is not None and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(value))
+
+def _hands_out(expr: ast.AST | None, name: str) -> bool:
+    """Does `expr` contain the object bound to `name` itself, not only a field read
+    from it (`yield tmp` hands it out; `yield Path(tmp.name)` does not)?"""
+    if expr is None:
+        return False
+    bases = {id(n.value) for n in ast.walk(expr) if isinstance(n, ast.Attribute)}
+    return any(isinstance(n, ast.Name) and n.id == name and id(n) not in bases for n in ast.walk(expr))
