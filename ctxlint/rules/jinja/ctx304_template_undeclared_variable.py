@@ -6,6 +6,8 @@ project pass, `ctxlint.project`, which calls `TemplateUndeclaredVariable.check_l
 
 from __future__ import annotations
 
+import ast
+
 from ctxlint.rules import Rule
 from ctxlint.semantic.jinja.call_sites import FLASK_TEMPLATE_CONTEXT, call_sites
 from ctxlint.semantic.jinja.templates import literal_facts
@@ -28,7 +30,9 @@ or a `PackageLoader`), and compares the variables the template reads
 loops, macros and imports) with the keyword names the call passes. Reported in the
 template at the first use of each missing variable, naming the call site. Silent
 when the call passes `**mapping` or a non-literal context, when the environment's
-globals are extended with non-literal names, and for variables the template treats
+globals are extended with non-literal names, when the environment is not resolved
+(made lazily in a property, reached through a wrapper class) in a module that adds
+globals to an environment, and for variables the template treats
 as optional (`is defined`, `| default`, a bare `{% if x %}`).
 
 ## Why is this bad
@@ -65,6 +69,8 @@ passes); TGI PR 2403; jinja2.meta.find_undeclared_variables.
         for rs in cs.render_sites:
             if rs.source is None or rs.names is None or (rs.env is not None and rs.env.open_globals):
                 continue
+            if rs.env is None and _adds_globals(facts):
+                continue  # an environment we cannot see, in a module that adds globals to one
             jf = literal_facts(facts, rs.source)
             if jf is None:
                 continue
@@ -96,3 +102,21 @@ passes); TGI PR 2403; jinja2.meta.find_undeclared_variables.
             yield facts.finding(self, lineno, v,
                                 f"`{v}` is read here but the render call at {sites} never passes it; it renders "
                                 "as undefined (empty text, or an error under StrictUndefined)")
+
+
+def _adds_globals(facts) -> bool:
+    """Does the module add names to some jinja2 environment's globals (`env.globals[k] =
+    v`, `env.globals.update(...)`)? A render call whose environment is not resolved
+    (made lazily in a property, reached through a wrapper class) may then see them,
+    so a name it does not pass is not known to be undefined."""
+    def scan():
+        for n in facts.nodes(ast.Subscript, ast.Call):
+            t = n.value if isinstance(n, ast.Subscript) else n.func
+            if isinstance(n, ast.Call):
+                if not (isinstance(t, ast.Attribute) and t.attr in ("update", "setdefault")):
+                    continue
+                t = t.value
+            if isinstance(t, ast.Attribute) and t.attr == "globals":
+                return True
+        return False
+    return facts.memo("ctx304.adds_globals", scan)
