@@ -54,7 +54,10 @@ Not flagged: `asyncio.to_thread(...)` and `contextvars.copy_context().run`
 (both copy the Context); a job that re-applies captured values itself (it
 calls `ctx.run`, `ContextVar.set`, `opentelemetry.context.attach`, or enters a
 carrier object of this module whose `__enter__` does so); process pools (a
-Context cannot cross a process boundary).
+Context cannot cross a process boundary); an executor class's own `submit`
+method delegating to the executor it wraps (`def submit(self, fn, *a): return
+self._inner.submit(fn, *a)`): it is an executor, like `ThreadPoolExecutor`, and
+the copy is its callers' to make.
 
 ## Why is this bad
 A worker thread runs in its own, empty Context. The tenant id, request id and
@@ -129,6 +132,8 @@ OpenTelemetry Python context docs (trace context lost across a thread hop); agen
         # (b) a helper running any callable it was given
         param = job.runs_parameter()
         if param is not None and fn is not None:
+            if fn.name == what and _is_method(facts, fn):
+                return None  # an executor's own `submit` delegating to another: it is an executor
             if not _runner_loses_context(facts, fn, param):
                 return None
             return (f"`{fn.name}` runs any callable it is given (`{param}`) through `{what}` without a copy of "
