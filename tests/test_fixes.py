@@ -326,6 +326,8 @@ NO_FIX: dict[str, str] = {
     "CTX103/bad/snapshot_applied_in_enter.py": "no fix inside __enter__: the undo belongs in __exit__",
     "CTX104/bad/token_handed_to_scope_that_never_detaches.py": "the token is kept by a class that never detaches it",
     "CTX104/bad/stream_wrapper_detaches_on_exhaustion_only.py": "the token is kept by an iterator class: an early-exit detach is a design change",
+    "CTX104/bad/stream_close_forgets_detach.py": "the token is kept by an iterator class: an early-exit detach is a design change",
+    "CTX103/bad/exit_helper_forgets_registry_not_var.py": "no fix inside __enter__: the undo belongs in __exit__",
     "CTX107/bad/comprehension_of_tasks.py": "the rule offers no fix",
     "CTX107/bad/hidden_discards.py": "no fix for hidden discards (only a plain statement is rewritten)",
     "CTX110/bad/handler_claims_generator_releases.py": "no fix: the handler needs a release of its own",

@@ -27,9 +27,13 @@ never passed to `var.reset()`, or reset only on the happy path (not in
 must be undone by what `__exit__` runs: a `reset()` of the token, or putting back
 the previous value.
 
-Accepted: reset in `finally` (or straight after, with nothing in between that can
-raise); a token stored on `self` and reset by the class (by `__exit__` when set in
-`__enter__`); tokens kept in a list that a `finally`/`__exit__` resets; a token
+Accepted: reset in `finally`, or after statements none of which can raise an
+ordinary `Exception` (`contextvars.copy_context()`, `len`, `time.time()`, plain
+assignments of names/constants, a `try` whose catch-all `except Exception:` handler
+does not re-raise; in a coroutine an awaiting `try` needs a bare/`BaseException`
+handler, since cancellation is a BaseException); a token stored on `self` and reset by
+the class (by `__exit__` when set in `__enter__`; a helper of this module that a
+close path calls counts, also a module function handed the instance); tokens kept in a list that a `finally`/`__exit__` resets; a token
 returned, or handed to code that resets or keeps it (a function or class of this
 module is followed into: it must reset it); a setter helper whose last statement is
 the `set()`; a module-level API setter (returns nothing; its whole effect is binding
@@ -40,6 +44,11 @@ same var with `get()` (restoring *is* the cleanup), or, in `__exit__`, a value t
 sentry-sdk `Hub`); `var.set(stack[:-1])`, a part of the var's own current value (the
 pop that undoes a push binds nothing new; the push is judged on its own); a
 once-per-Context latch (`if var.get(): return` then `var.set(True)`, a constant);
+an undo run by a helper: what `__exit__`, a
+close path (`close`/`aclose`/`__del__`) or a `finally` after the set calls (a method
+or a module function, followed through the calls) resets the var, restores it, or sets
+it to a part of its own current value with nothing added (`items = list(var.get())`;
+`items.remove(self)`; `var.set(tuple(items))`: the push of `__enter__` taken back out);
 updates of a var that another function of the
 file scopes with reset-in-`finally`; clearing a var back to `None`/`False`/`0`; and
 a discarded token in code that runs in a Context of its own (a coroutine that runs
@@ -114,7 +123,8 @@ leaked-request reports in Django and Starlette middleware.
             if fate.kind == "discarded":
                 if enter is not None:
                     cls, enter_m = enter
-                    if owners.undoes_in(facts, owners.exit_closure(facts, cls), var_keys):
+                    if owners.undoes_in(facts, owners.calls_closure(facts, owners.exit_closure(facts, cls)),
+                                        var_keys):
                         continue
                     via = "" if enter_m is fn else f" (run by `{enter_m.name}`)"
                     msg = (f"`{var}.set()` inside `{cls.name}.__enter__`{via} drops its token and "
@@ -142,8 +152,11 @@ leaked-request reports in Django and Starlette middleware.
                 msg = (f"`{var}` is reset only on the normal path (line {fate.release.lineno}), not in "
                        "`finally`: an exception in between leaves the value bound")
             elif fate.kind == "exhaustion_only":
+                closers = owners.early_exit_methods(facts, fate.owner)
+                gap = (f"its `{'`/`'.join(closers)}` does not reset it" if closers else
+                       "it has no `close`/`aclose`/`__exit__`/`__del__` that does")
                 msg = (f"token of `{var}.set()` is kept by `{getattr(fate.owner, 'name', '?')}`, which resets "
-                       "it only when iterated to the end: an early exit leaves the value bound")
+                       f"it when iterated to the end but {gap}: a consumer that stops early leaves the value bound")
             else:
                 owner = getattr(fate.owner, "name", None)
                 where = f" by `{owner}`" if owner else ""
@@ -175,18 +188,34 @@ def _scoped_vars(facts) -> frozenset[str]:
 
 def _restored_later(facts, call: ast.Call, fn, var_keys: frozenset[str]) -> bool:
     """Is the var set back (reset, or set to a saved previous value) in a `finally` of `fn`
-    after `call`, or restored to its previous value by another method of the class
-    (start/end hooks: `activate` saves and sets, `deactivate` puts the saved value back)?"""
+    after `call`, or by a helper of this module that such a `finally` calls (a method or
+    module function that resets the var, restores it, or sets it to a part of its own
+    current value: `owners.undoes_in` over `owners.calls_closure`); or restored to its
+    previous value by another method of the class (start/end hooks: `activate` saves and
+    sets, `deactivate` puts the saved value back), or undone by what the class's close
+    paths (`close`/`aclose`/`__exit__`/`__aexit__`/`__del__`) run?"""
     values = module_values(facts)
+    helpers: list[ast.AST] = []
     for n in facts.walk(fn):
-        if (n is not call and isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                and n.func.attr in ("set", "reset") and values.contextvar_keys(n.func.value) & var_keys
-                and owners.protected(facts, n, fn) and owners.pos(n) > owners.pos(call)):
+        if not (n is not call and isinstance(n, ast.Call) and owners.pos(n) > owners.pos(call)
+                and owners.protected(facts, n, fn)):
+            continue
+        if (isinstance(n.func, ast.Attribute) and n.func.attr in ("set", "reset")
+                and values.contextvar_keys(n.func.value) & var_keys):
             return True
+        d = values.callee(n)
+        if isinstance(d, owners.FunctionNode) and d is not fn:
+            helpers.append(d)
+    if helpers and owners.undoes_in(facts, owners.calls_closure(facts, helpers), var_keys) is not None:
+        return True
     cls = facts.enclosing_class(fn)
     if cls is not None:
         others = [m for m in values.methods(cls).values() if m is not fn]
         if owners.restores_in(facts, others, var_keys, include_reset=False) is not None:
+            return True
+        closers = [m for name, m in values.methods(cls).items()
+                   if name in owners.EARLY_EXIT_METHODS and m is not fn]
+        if closers and owners.undoes_in(facts, owners.calls_closure(facts, closers), var_keys) is not None:
             return True
     return False
 

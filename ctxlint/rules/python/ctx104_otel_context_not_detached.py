@@ -26,9 +26,18 @@ path instead of in `finally`. A token detached on the normal path and in an
 SystemExit, which end the process, escape) and reported in `async def`, where
 `asyncio.CancelledError` — a BaseException raised by every cancellation and
 timeout — skips both. "Restoring" the parent by a second `attach()` is
-flagged too: it pushes another context instead of popping one. A token handed to
-a function or class of this module is followed into it: a class must detach it on
-its close paths (by `__exit__` when attached in `__enter__`). A discarded token in
+flagged too: it pushes another context instead of popping one. A detach after statements none of which can raise an ordinary
+`Exception` is accepted without `finally`: no-raise calls (`copy_context()`, `len`,
+`time.time()`), plain assignments, and a `try` whose `except Exception:` handler does
+not re-raise (the OpenTelemetry SDK exporters' `attach(suppress)`; `try: export()
+except Exception: log()`; `detach(token)`); in a coroutine an awaiting `try` needs a
+bare/`BaseException` handler. A token handed to a function or class of this module
+is followed into it, and a token kept on `self` is released by the class when a
+method, a helper method or a module function handed the instance detaches it on its
+close paths (by `__exit__` when attached in `__enter__`). An iterator class must
+detach on exhaustion *and* on early exit (`close`/`aclose`/`__exit__`/`__del__`): one
+that detaches only inside `__next__`/`__anext__` (end of stream, errors) is reported
+as such, naming the close path that misses the detach or saying there is none. A discarded token in
 a coroutine that runs as its own task is accepted: the attach dies with the task's
 own Context.
 
@@ -108,7 +117,9 @@ aws/aws-durable-execution-sdk-python#643 (fix PR #650).
                        "not in `finally`: an exception leaves it attached")
             elif fate.kind == "exhaustion_only":
                 msg = (f"`attach()` token is kept by `{getattr(fate.owner, 'name', '?')}`, which detaches it "
-                       "only when iterated to the end: an early exit leaves the context attached")
+                       f"only inside its iteration (`__next__`/`__anext__`) but {_early_exit_gap(facts, fate.owner)}: "
+                       "a consumer that stops early (a `break`, an error in its loop body, a dropped client) "
+                       "leaves the context attached")
             else:
                 owner = getattr(fate.owner, "name", None)
                 where = f" by `{owner}`" if owner else ""
@@ -140,6 +151,15 @@ def _detached_in_except_exception(facts, fn: ast.AST, release: ast.AST | None) -
         else:
             plain = True
     return in_handler and plain
+
+
+def _early_exit_gap(facts, owner) -> str:
+    """How the iterator class `owner` misses early exit: its close paths that do not
+    detach, or the lack of any (`owners.early_exit_methods`)."""
+    closers = owners.early_exit_methods(facts, owner)
+    if closers:
+        return f"its `{'`/`'.join(closers)}` does not detach it"
+    return "it has no `close`/`aclose`/`__exit__`/`__del__` that does"
 
 
 def _detach_text(facts, call: ast.Call) -> str:

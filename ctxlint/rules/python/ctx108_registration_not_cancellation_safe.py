@@ -14,6 +14,7 @@ from ctxlint.semantic.python.cleanup import (
     last_name,
     pos,
 )
+from ctxlint.semantic.python.registries import await_never_suspends
 from ctxlint.semantic.python.streams import stream_leaks
 
 #: Words of a callee's name that say it removes an entry; a documented hint for
@@ -95,6 +96,21 @@ whose coroutine (a def of this module) removes the entry in its own `finally`, a
 a bare id of finished work (added after an awaited call on that id) in a set or
 constant-valued dict that another method clears or reassigns wholesale.
 
+Not flagged either, because nothing can strand the entry: an `await` that never
+suspends, so no cancellation can be delivered there (`put` on an `asyncio.Queue`
+built without a size, directly or through a coroutine of this module that only
+does that: announcing a parked approval on the session's event queue); and an
+entry the call creates only after it already handed the key itself out (a
+completed `await` of a call passed exactly the key, before the insertion, in the
+inserting function or a caller on the way to it: `await cdp.setAutoAttach(
+session_id=session_id)` then `self.sessions[session_id] = s`; `reply = await
+rpc(conn, run_id)` then `registry[run_id] = conn`): whoever the key went to knows
+the request already, the entry records what that exchange established (an attached
+session, a run that answered) and is meant to outlive the call, so no later await
+is the hand-off that announces it. An object that merely carries the key (`await
+self.tokenize(req)`) is not the key handed out. Neither exemption covers an entry
+the call removes itself later.
+
 A registry entry held by a streaming generator handed to a response is CTX110's;
 cleanup after `yield` in a `@contextmanager` is CTX106's.
 
@@ -133,7 +149,9 @@ async def add(self, rid, prompt_ids):
 No automatic fix: the right removal (pop, abort, release) depends on the container.
 
 ## Source
-vllm-project/vllm#57061; sgl-project/sglang#28380; Python docs, "asyncio: Task Cancellation".
+vllm-project/vllm#57061; sgl-project/sglang#28380; Python docs, "asyncio: Task Cancellation"
+(a `CancelledError` is thrown in at the task's next suspension); CPython
+`Lib/asyncio/queues.py` (`Queue.put` waits only while the queue is full).
 """
 
     def check(self, facts):
@@ -173,6 +191,7 @@ vllm-project/vllm#57061; sgl-project/sglang#28380; Python docs, "asyncio: Task C
             created_here = per_request and not _key_read_before(facts, site, key_names)
             carriers = _carriers(facts, site, key_names)
             exit_if = _caller_exits_on_helper_result(facts, graph, site)
+            sent_before = None  # computed on first need
             for aw in _awaits_after(facts, fn, site.node):
                 if limit is not None and pos(aw) > limit:
                     break
@@ -184,9 +203,15 @@ vllm-project/vllm#57061; sgl-project/sglang#28380; Python docs, "asyncio: Task C
                     continue
                 if _spawns_between(facts, fn, site.node, aw):
                     break  # a background task now owns the request
+                if await_never_suspends(facts, graph, aw):
+                    continue  # no cancellation can be delivered there (`await` of an unbounded queue's put)
                 if not _removed_later_here(facts, graph, fn, site, aw, key_names):
                     if not created_here:
                         continue  # an entry this call neither creates nor removes: not its registration
+                    if sent_before is None:
+                        sent_before = _key_sent_before(facts, graph, site)
+                    if sent_before:
+                        continue  # the key was already handed out: this entry records that exchange
                     if not _hands_off(facts, graph, aw, carriers, removal_methods, c):
                         continue
                 via = f" (registered by `{site.via}`)" if site.via else ""
@@ -538,6 +563,93 @@ def _attached_to_registered_request(facts, site) -> bool:
                     and pos(r.node) < pos(site.node) and ast.dump(r.key) == key \
                     and isinstance(facts.parents.get(r.node), (ast.Assign, ast.NamedExpr)):
                 return True  # the request's state object is fetched: it exists already
+    return False
+
+
+def _call_chain(facts, graph, site) -> list[tuple[ast.AST, ast.AST]]:
+    """(function, node) pairs from `site.fn` down to the insertion: `site.fn` with the
+    call it makes (or the insertion itself), then each helper of this module on the
+    way with the call of the next one, ending with the inserting function and the
+    insertion. Empty when a step cannot be resolved."""
+    ins = site.ins
+    if ins is None or ins.function is None:
+        return []
+    chain = [(site.fn, site.node)]
+    if site.via is None:
+        return chain
+    target = graph.resolve(site.node) if isinstance(site.node, ast.Call) else None
+    for _ in range(4):
+        if target is None:
+            return []
+        if target is ins.function:
+            chain.append((target, ins.node))
+            return chain
+        step = _step_in(graph, target, ins)
+        if step is None:
+            return []
+        chain.append((target, step))
+        target = graph.resolve(step)
+    return []
+
+
+def _key_sent_before(facts, graph, site) -> bool:
+    """Was the entry's key itself already handed out before the insertion: is there, on
+    the insertion's path in the inserting function or in a caller on the way down from
+    `site.fn`, a completed `await` of a call passed exactly the key (`await
+    cdp.setAutoAttach(session_id=session_id)` before `self.sessions[session_id] = s`;
+    `result = await rpc(session, execution_id)` before `registry[execution_id] = ...`)?
+
+    Then whoever the key was sent to knows the request already, and the insertion records
+    what that exchange established (a session that is attached, a run that answered):
+    no later `await` is the hand-off that announces the entry to the path that removes
+    it, so a cancellation there does not strand it. A call passed only an object
+    carrying the key (`await self.tokenize(obj)`) does not count."""
+    chain = _call_chain(facts, graph, site)
+    keys: list[ast.AST] = [site.ins.key]
+    for i in range(len(chain) - 1, -1, -1):
+        fn, node = chain[i]
+        if _awaits_key_before(facts, fn, node, {ast.dump(k) for k in keys}):
+            return True
+        if i == 0:
+            break
+        call = chain[i - 1][1]  # the call of `fn` one level up
+        keys = [m for m in (_key_at_caller(graph, call, fn, k) for k in keys) if m is not None]
+        if not keys:
+            break
+    return False
+
+
+def _key_at_caller(graph, call: ast.Call, target, key: ast.AST) -> ast.AST | None:
+    """`key` (a parameter of `target`, or an attribute of one) in the terms of the
+    caller that passes the argument at `call`; None when it is not built that way."""
+    base, attr = (key, None) if isinstance(key, ast.Name) else \
+        (key.value, key.attr) if isinstance(key, ast.Attribute) and isinstance(key.value, ast.Name) else (None, None)
+    params = params_of(target)
+    if base is None or base.id not in params:
+        return None
+    arg = graph.arg_for(call, target, params.index(base.id))
+    if arg is None or attr is None:
+        return arg
+    return ast.Attribute(value=arg, attr=attr, ctx=ast.Load())
+
+
+def _awaits_key_before(facts, fn, node, dumps: set[str]) -> bool:
+    """Does `fn` await, before `node` and on its path (or inside `node`'s own simple
+    statement, which runs first), a call passed an argument equal to one of `dumps`?"""
+    if not dumps:
+        return False
+    stmt = facts.enclosing_statement(node)
+    for aw in function_index(facts, fn).awaits:
+        if not isinstance(aw, ast.Await) or not isinstance(aw.value, ast.Call):
+            continue
+        if any(a is aw for a in facts.ancestors(node)):
+            continue  # the await of the inserting call itself
+        own = facts.enclosing_statement(aw) is stmt and isinstance(stmt, _SIMPLE_STMTS)
+        if not own and (pos(aw) >= pos(node) or not _on_path_after(facts, fn, aw, node)):
+            continue
+        call = aw.value
+        if any(ast.dump(a) in dumps for a in [*call.args, *(k.value for k in call.keywords)]):
+            return True
     return False
 
 

@@ -11,6 +11,10 @@ Facts (pure functions over the shared `PythonFacts` index):
     following_statements(...)   the statements that run after a statement on the
                                 normal path, up to the end of its function.
     yields(facts, fn), is_generator(facts, fn), is_contextmanager(facts, fn).
+    cannot_raise(facts, stmts)  none of these statements can raise an ordinary
+                                `Exception` or leave the block (no-raise calls of
+                                `NO_RAISE_CALLS`, plain assignments, a `try` with a
+                                catch-all handler that does not re-raise).
     pos(node)                   (line, column) for source-order comparisons.
 
 Used by CTX106, CTX108 and CTX110 (and copied from the old lifecycle family, whose
@@ -177,3 +181,122 @@ def is_cleanup_name(name: str) -> bool:
 def is_pool_return_name(name: str) -> bool:
     """Does a callee's name say it hands a pooled resource back (see `POOL_RETURN_CALLS`)?"""
     return name in POOL_RETURN_CALLS or name.startswith(POOL_RETURN_PREFIXES)
+
+
+# ---------------------------------------------------------------- statements that cannot raise
+#: Calls that do not raise an ordinary `Exception` for any argument a program passes
+#: them: `contextvars.copy_context` (PEP 567: returns a shallow copy of the current
+#: Context), `time.time`/`monotonic`/`perf_counter` and their `_ns` forms (Python docs,
+#: `time` module: no error conditions), `opentelemetry.context.get_current` (OTel API:
+#: returns the current Context), and the builtins `len`/`id` applied to a plain name
+#: (`len` of a sized value; the Python docs list no other error). Matched by qualified
+#: name; a builtin counts only while the module does not rebind it.
+NO_RAISE_CALLS: frozenset[str] = frozenset({
+    "contextvars.copy_context", "opentelemetry.context.get_current",
+    "time.time", "time.monotonic", "time.perf_counter", "time.time_ns", "time.monotonic_ns",
+    "time.perf_counter_ns", "len", "id",
+})
+_BUILTIN_NO_RAISE = frozenset({"len", "id"})
+
+
+def _no_raise_call(facts, call: ast.Call) -> bool:
+    q = facts.qualname(call.func) or ""
+    if q not in NO_RAISE_CALLS or call.keywords:
+        return False
+    if q in _BUILTIN_NO_RAISE and (not isinstance(call.func, ast.Name) or call.func.id in facts.module_names):
+        return False
+    return all(_plain_expr(facts, a) for a in call.args)
+
+
+def _plain_expr(facts, e: ast.AST) -> bool:
+    """A name, a constant, a tuple/list of those, or a `NO_RAISE_CALLS` call of those."""
+    if isinstance(e, (ast.Name, ast.Constant)):
+        return True
+    if isinstance(e, (ast.Tuple, ast.List)):
+        return all(_plain_expr(facts, x) for x in e.elts)
+    if isinstance(e, ast.Call):
+        return _no_raise_call(facts, e)
+    return False
+
+
+def _leaves_block(nodes: list[ast.stmt], raise_ok: bool = False) -> bool:
+    """Does any of these statements leave the enclosing block early: `return`, `raise`
+    (unless `raise_ok`: inside a guarded `try` body it is caught), `yield` (GeneratorExit
+    is thrown there), an `await` outside a guarded body (CancelledError), or a
+    `break`/`continue` that is not inside a loop of its own within `nodes`?"""
+    stack: list[tuple[ast.AST, bool]] = [(s, False) for s in nodes]
+    while stack:
+        n, in_loop = stack.pop()
+        if isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom)) or (isinstance(n, ast.Raise) and not raise_ok):
+            return True
+        if isinstance(n, ast.Await) and not raise_ok:
+            return True
+        if isinstance(n, (ast.Break, ast.Continue)) and not in_loop:
+            return True
+        if isinstance(n, _DEFS):
+            continue
+        inner = in_loop or isinstance(n, (ast.For, ast.AsyncFor, ast.While))
+        stack.extend((c, inner) for c in ast.iter_child_nodes(n))
+    return False
+
+
+def _suspends(nodes: list[ast.stmt]) -> bool:
+    """Do these statements await (`await`, `async for`, `async with`), outside nested defs?"""
+    stack: list[ast.AST] = list(nodes)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.Await, ast.AsyncFor, ast.AsyncWith)):
+            return True
+        if not isinstance(n, _DEFS):
+            stack.extend(ast.iter_child_nodes(n))
+    return False
+
+
+def _catch_all(handler: ast.ExceptHandler, cancellation: bool) -> bool:
+    """Does `except ...:` catch every ordinary error: bare, `Exception` or `BaseException`
+    (alone or in a tuple)? With `cancellation` (a guarded body that awaits, where
+    `asyncio.CancelledError`, a BaseException, is thrown) only bare or `BaseException`."""
+    t = handler.type
+    if t is None:
+        return True
+    names = {last_name(x) for x in (t.elts if isinstance(t, ast.Tuple) else [t])}
+    return "BaseException" in names or (not cancellation and "Exception" in names)
+
+
+def cannot_raise(facts, stmts: list[ast.stmt]) -> bool:
+    """Can none of `stmts` raise an ordinary `Exception` or leave the block early, so that
+    a statement after them always runs (except on a BaseException such as
+    KeyboardInterrupt)? True when each statement is:
+
+    * `pass`, a docstring, or a call in `NO_RAISE_CALLS` (arguments plain names/constants);
+    * an assignment of such a value (names, constants, `NO_RAISE_CALLS`) to plain names;
+    * a `try` with a catch-all handler (`except Exception:`/bare; when its body awaits,
+      bare or `except BaseException:`, since cancellation is a BaseException) whose
+      handlers do not re-raise, return, break out or suspend, whose body does not
+      return, break out or yield, and whose `else`/`finally` blocks satisfy this rule.
+
+    Args: `stmts`, consecutive statements of one block (an `await` outside a guarded
+    `try` body counts as a way out: cancellation is thrown there). Never raises. (Reset/detach straight after a call guarded by a catch-all runs on every
+    ordinary path: the OpenTelemetry SDK exporters' `token = attach(suppress)`;
+    `try: export() except Exception: log()`; `detach(token)`.)"""
+    for s in stmts:
+        if isinstance(s, ast.Pass):
+            continue
+        if isinstance(s, ast.Expr) and (isinstance(s.value, ast.Constant)
+                                        or (isinstance(s.value, ast.Call) and _no_raise_call(facts, s.value))):
+            continue
+        if isinstance(s, (ast.Assign, ast.AnnAssign)):
+            targets = s.targets if isinstance(s, ast.Assign) else [s.target]
+            if s.value is not None and all(isinstance(t, ast.Name) for t in targets) and _plain_expr(facts, s.value):
+                continue
+            return False
+        if isinstance(s, ast.Try):
+            if not any(_catch_all(h, _suspends(s.body)) for h in s.handlers):
+                return False
+            if any(_leaves_block(h.body) for h in s.handlers) or _leaves_block(s.body, raise_ok=True):
+                return False
+            if not cannot_raise(facts, s.orelse) or not cannot_raise(facts, s.finalbody):
+                return False
+            continue
+        return False
+    return True

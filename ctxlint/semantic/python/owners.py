@@ -5,7 +5,9 @@ Facts (each function's docstring says exactly what it answers):
 
 * **Protection** - is a release in `finally` / an except-all handler (`protected`),
   or straight after the acquisition with nothing between that can raise
-  (`straight_line`)?
+  (`straight_line`), or after statements none of which can raise an ordinary
+  `Exception` (`nothing_raises_between`: no-raise calls, plain assignments, a `try`
+  guarded by a catch-all that does not re-raise)?
 * **Hand-off** (`handoff`) - a resource passed to a call is
     - *released* when the callee of this module releases it (a function that resets /
       ends / detaches that parameter; a class that stores it and releases it on its
@@ -38,7 +40,7 @@ import ast
 from typing import Callable, Iterable
 
 from ctxlint.semantic.python.cleanup import (  # noqa: F401
-    catches_cancellation, field_of, is_contextmanager, is_generator, pos, protected, yields,
+    cannot_raise, catches_cancellation, field_of, is_contextmanager, is_generator, pos, protected, yields,
 )
 from ctxlint.semantic.python.facts import FunctionNode, PythonFacts
 from ctxlint.semantic.python.values import CONTEXT, CV_VALUE, ModuleValues, module_values
@@ -155,6 +157,25 @@ def straight_line(facts: PythonFacts, first: ast.stmt, second: ast.stmt) -> bool
     i = next(k for k, s in enumerate(seq) if s is first)
     j = next(k for k, s in enumerate(seq) if s is second)
     return i < j and not has_risk(seq[i + 1:j])
+
+
+def nothing_raises_between(facts: PythonFacts, first: ast.stmt, second: ast.stmt) -> bool:
+    """True when `second` follows `first` in the same block and every statement between
+    them cannot raise an ordinary `Exception` or leave the block (`cleanup.cannot_raise`:
+    no-raise calls, plain assignments, a `try` guarded by a catch-all that does not
+    re-raise). Then `second` runs whenever `first` completed, except on a BaseException
+    (in a coroutine, an await between them must be guarded by a bare/`BaseException`
+    handler, since cancellation is a BaseException)."""
+    p1, p2 = facts.parents.get(first), facts.parents.get(second)
+    if p1 is None or p1 is not p2:
+        return False
+    f1, f2 = field_of(p1, first), field_of(p2, second)
+    if f1 is None or f1 != f2:
+        return False
+    seq = getattr(p1, f1)
+    i = next(k for k, s in enumerate(seq) if s is first)
+    j = next(k for k, s in enumerate(seq) if s is second)
+    return i < j and cannot_raise(facts, seq[i + 1:j])
 
 
 def in_tail_position(facts: PythonFacts, stmt: ast.stmt, fn: ast.AST) -> bool:
@@ -480,7 +501,8 @@ def _class_takes(facts: PythonFacts, cls: ast.ClassDef, init: ast.AST, param: as
 
 
 def class_releases_attrs(facts: PythonFacts, cls: ast.ClassDef, attrs: set[tuple], release: Release,
-                         entry: Iterable[str] | None = None) -> tuple[str, ast.AST | None]:
+                         entry: Iterable[str] | None = None,
+                         follow_calls: bool = False) -> tuple[str, ast.AST | None]:
     """Does `cls` release the resource it keeps in `attrs` (bindings `("attr", cls, name)`)?
 
     Close paths: when `entry` names methods (e.g. `__exit__`), only what those run
@@ -488,7 +510,10 @@ def class_releases_attrs(facts: PythonFacts, cls: ast.ClassDef, attrs: set[tuple
     *and* on early exit (`close`/`aclose`/`__exit__`/`__aexit__`/`__del__`); a context
     manager in what `__exit__` runs (or `close`/`__del__`); any other class in any of its
     methods (its own start/end hooks). A method that hands the attribute on (returns it,
-    passes it to unknown code) counts as releasing it.
+    passes it to unknown code) counts as releasing it. With `follow_calls`, what a method
+    runs also includes the module functions it calls (`calls_closure`): a helper handed
+    the instance (`_finish(self)`) that releases `wrapper._token` releases the same
+    attribute (the parameter holds an instance of `cls`, so the binding is the same).
 
     Returns (RELEASED | NOT_RELEASED | EXHAUSTION_ONLY, a release call or None).
     """
@@ -497,7 +522,10 @@ def class_releases_attrs(facts: PythonFacts, cls: ast.ClassDef, attrs: set[tuple
     for c in (*reversed(values.bases(cls)), cls):
         methods.update(values.methods(c))
     releasing: dict[int, ast.AST] = {}
-    for m in methods.values():
+    scan = list(methods.values())
+    if follow_calls:
+        scan = calls_closure(facts, scan, limit=len(scan) + 20)
+    for m in scan:
         keys: set[tuple] = set()
         for a in attrs:
             keys |= refs(values, m, a)
@@ -518,7 +546,10 @@ def class_releases_attrs(facts: PythonFacts, cls: ast.ClassDef, attrs: set[tuple
             m = methods.get(nm)
             if m is None:
                 continue
-            for f in values.self_closure(m):
+            runs = values.self_closure(m)
+            if follow_calls:
+                runs = calls_closure(facts, runs)
+            for f in runs:
                 if id(f) in releasing:
                     return releasing[id(f)]
         return None
@@ -547,6 +578,17 @@ def class_releases_attrs(facts: PythonFacts, cls: ast.ClassDef, attrs: set[tuple
     if releasing:
         return RELEASED, next(iter(releasing.values()))
     return NOT_RELEASED, None
+
+
+def early_exit_methods(facts: PythonFacts, cls: ast.AST) -> list[str]:
+    """Names of the early-exit close paths (`EARLY_EXIT_METHODS`: close/aclose,
+    __exit__/__aexit__, __del__) that class `cls` or its bases of this module define, in
+    that order; [] for a non-class. An iterator class without any has no way to be told
+    that its consumer stopped early."""
+    if not isinstance(cls, ast.ClassDef):
+        return []
+    values = module_values(facts)
+    return [n for n in EARLY_EXIT_METHODS if values.lookup_method(cls, n) is not None]
 
 
 # ------------------------------------------------------------------ enter/exit
@@ -673,10 +715,13 @@ def puts_back_saved(facts: PythonFacts, set_call: ast.Call) -> bool:
 
 
 def undoes_in(facts: PythonFacts, scopes: Iterable[ast.AST], var_keys: frozenset[str]) -> ast.Call | None:
-    """In `scopes` (what a class's `__exit__` runs): a `reset(...)` of one of the ContextVars
-    `var_keys`, or a `set()` of it back to a value read from it with `get()` (wherever it was
-    read: saved in `__init__` and put back on exit is an undo too), or back to a value
-    `__enter__` saved on `self` (`puts_back_saved`). None when nothing undoes it."""
+    """In `scopes` (what a class's `__exit__` runs, or what a `finally` calls): a `reset(...)`
+    of one of the ContextVars `var_keys`, or a `set()` of it back to a value read from it
+    with `get()` (wherever it was read: saved in `__init__` and put back on exit is an undo
+    too), back to a value `__enter__` saved on `self` (`puts_back_saved`), or to a value
+    taken out of its own current value with nothing added (`takes_from_current`: the
+    helper that removes this object from the var's tuple and sets the rest). None when
+    nothing undoes it. (Callers widen `scopes` with `calls_closure` to follow helpers.)"""
     values = module_values(facts)
     for s in scopes:
         for n in facts.walk(s, into_defs=True):
@@ -689,7 +734,85 @@ def undoes_in(facts: PythonFacts, scopes: Iterable[ast.AST], var_keys: frozenset
                     return n
                 if puts_back_saved(facts, n):
                     return n
+                fn = facts.enclosing_function(n)
+                if fn is not None and takes_from_current(facts, n.args[0], fn, var_keys):
+                    return n
     return None
+
+
+def calls_closure(facts: PythonFacts, fns: Iterable[ast.AST], limit: int = 40) -> list[ast.AST]:
+    """`fns` plus every def of this module they call (methods through `self`, module
+    functions, resolved by `ModuleValues.callee`, never by name), transitively: the code
+    that runs when `fns` run. At most `limit` defs (a bound for huge modules)."""
+    values = module_values(facts)
+    out: list[ast.AST] = []
+    for f in fns:
+        if f not in out:
+            out.append(f)
+    i = 0
+    while i < len(out) and len(out) < limit:
+        for n in facts.walk(out[i], into_defs=True):
+            if isinstance(n, ast.Call):
+                d = values.callee(n)
+                if isinstance(d, FunctionNode) and d not in out:
+                    out.append(d)
+        i += 1
+    return out
+
+
+#: Methods that add to a list/set/deque they are called on (stdlib docs).
+_GROWING_METHODS = frozenset({"append", "appendleft", "add", "insert", "extend", "extendleft", "update"})
+
+
+def takes_from_current(facts: PythonFacts, expr: ast.AST, fn: ast.AST, var_keys: frozenset[str],
+                       depth: int = 0) -> bool:
+    """Is `expr` (the argument of a `var.set()` in `fn`) built from the var's own current
+    value (`var.get()` of one of `var_keys`, directly or through locals of `fn`: `items =
+    list(var.get())`; `del items[i]`; `var.set(tuple(items))`) with nothing added to it
+    (no `+`, no `(*current, new)`, no `append`/`add`/`insert`/`extend`/`+=` on those
+    locals)? Such a set removes something from what the var holds (a pop, a filter): it
+    binds nothing new, so on an exit path it is the undo of an earlier push."""
+    values = module_values(facts)
+    if depth > 4:
+        return False
+    derived = False
+    for n in ast.walk(expr):
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add):
+            return False
+        if isinstance(n, (ast.Tuple, ast.List, ast.Set)) and any(isinstance(e, ast.Starred) for e in n.elts) \
+                and len(n.elts) > 1:
+            return False
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" \
+                and values.contextvar_keys(n.func.value) & var_keys:
+            derived = True
+        elif isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+            b = values.binding(n)
+            if b is None or b[0] != "local" or b[1] != id(fn):
+                continue
+            v = values.value(n)
+            if CV_VALUE in v.kinds and v.vars & var_keys:
+                derived = True
+                continue
+            sources = _local_sources(facts, values, fn, b)
+            if sources is None:
+                return False  # grown in place (`items.append(x)`, `items += ...`)
+            if any(takes_from_current(facts, src, fn, var_keys, depth + 1) for src in sources):
+                derived = True
+    return derived
+
+
+def _local_sources(facts: PythonFacts, values: ModuleValues, fn: ast.AST, b: tuple) -> list[ast.AST] | None:
+    """The values assigned to local `b` in `fn`, or None when `fn` grows it in place."""
+    out: list[ast.AST] = []
+    for n in facts.walk(fn):
+        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and values.binding(t) == b for t in n.targets):
+            out.append(n.value)
+        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and values.binding(n.target) == b:
+            return None
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _GROWING_METHODS \
+                and isinstance(n.func.value, ast.Name) and values.binding(n.func.value) == b:
+            return None
+    return out
 
 
 def restores_in(facts: PythonFacts, scopes: Iterable[ast.AST], var_keys: frozenset[str],
@@ -760,7 +883,7 @@ def token_fate(facts: PythonFacts, call: ast.Call, fn: ast.AST, release: Release
             return TokenFate("ok")
         ee = enter_exit_of(facts, fn) if cls is facts.enclosing_class(call) else None
         entry = (*EXIT_METHODS, "close", "aclose", "__del__") if ee is not None else None
-        kind, rel = class_releases_attrs(facts, cls, {b}, release, entry=entry)
+        kind, rel = class_releases_attrs(facts, cls, {b}, release, entry=entry, follow_calls=True)
         if kind == EXHAUSTION_ONLY:
             return TokenFate("exhaustion_only", rel, cls)
         return TokenFate("ok" if kind == RELEASED else "never", rel, cls)
@@ -858,7 +981,7 @@ def _local_token_fate(facts: PythonFacts, call: ast.Call, assign: ast.stmt, targ
     if releases:
         first = releases[0]
         rel = facts.enclosing_statement(first)
-        if straight_line(facts, assign, rel):
+        if straight_line(facts, assign, rel) or nothing_raises_between(facts, assign, rel):
             return TokenFate("ok")
         if facts.parents.get(rel) is assign and field_of(assign, rel) == "body":
             body = assign.body
@@ -978,7 +1101,8 @@ __all__ = [
     "ACROSS_YIELD", "BORROWED", "ESCAPED", "EXHAUSTION_ONLY", "NOT_RELEASED", "RELEASED",
     "Handoff", "TokenFate", "across_yield", "async_only_functions", "catches_all",
     "class_releases_attrs", "directly_awaited", "enter_exit_of", "exit_closure", "field_of",
-    "followed_in_block", "fresh_context_functions", "handoff", "has_risk", "in_tail_position",
+    "followed_in_block", "fresh_context_functions", "calls_closure", "takes_from_current",
+    "nothing_raises_between", "cannot_raise", "early_exit_methods", "handoff", "has_risk", "in_tail_position",
     "is_contextmanager", "is_generator", "is_route_handler", "pos", "protected", "reads", "refs",
     "restores_in", "restores_previous", "runs_in_task_context", "straight_line", "token_fate",
     "yields", "undoes_in", "reset_release", "detach_release", "end_release", "use_span_ends", "contextvar_sets",

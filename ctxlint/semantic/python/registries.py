@@ -2,7 +2,9 @@
 
 Helpers over the long-lived container fact (`containers.py`): the local sources of a
 name, whether a key reaches a scope id, the sibling functions of a container's owner
-and the call closure between them.
+and the call closure between them. Also `await_never_suspends` (CTX108): an `await`
+that completes without suspending (a `put` on an unbounded asyncio queue), where no
+cancellation can be delivered.
 """
 
 from __future__ import annotations
@@ -295,3 +297,92 @@ def runs_at_construction(facts, fn) -> bool:
             return False
         calls += 1
     return calls > 0 and calls == refs
+
+
+# ------------------------------------------------------- awaits that never suspend
+
+#: asyncio queue types whose `put` suspends only while the queue is full; built with no
+#: `maxsize` (or `maxsize <= 0`) they are never full, so `await q.put(x)` returns without
+#: suspending. Source: CPython Lib/asyncio/queues.py (`Queue.put`: `while self.full():
+#: ... await putter`; `full()` is False when `maxsize <= 0`).
+UNBOUNDED_QUEUE_TYPES = frozenset({"asyncio.Queue", "asyncio.LifoQueue", "asyncio.PriorityQueue",
+                                   "asyncio.queues.Queue", "asyncio.queues.LifoQueue",
+                                   "asyncio.queues.PriorityQueue"})
+
+
+def _unbounded_queue_built(facts, value: ast.AST | None) -> bool:
+    """Is `value` a call of an `UNBOUNDED_QUEUE_TYPES` constructor with no size, or
+    with a constant size `<= 0`?"""
+    if not isinstance(value, ast.Call) or facts.call_qualname(value) not in UNBOUNDED_QUEUE_TYPES:
+        return False
+    sizes = list(value.args[:1]) + [k.value for k in value.keywords if k.arg == "maxsize"]
+    if any(k.arg is None for k in value.keywords) or any(isinstance(a, ast.Starred) for a in value.args):
+        return False
+    return all(isinstance(s, ast.Constant) and isinstance(s.value, int) and s.value <= 0 for s in sizes)
+
+
+def is_unbounded_queue(facts, expr: ast.AST, fn) -> bool:
+    """Does `expr` (the receiver of a `put`) hold an unbounded asyncio queue?
+
+    `self.attr`: every assignment of `attr` in the enclosing class (at least one) builds
+    one; a bare name: every module-level assignment of it, or (when `fn` binds it) every
+    local assignment in `fn` before use, builds one. Anything else: False."""
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id in ("self", "cls"):
+        cls = facts.enclosing_class(expr)
+        if cls is None:
+            return False
+        stmts = facts.attr_assignments(cls).get(expr.attr, [])
+        values = [s.value for s in stmts if s.value is not None]
+        return bool(values) and len(values) == len(stmts) and all(_unbounded_queue_built(facts, v) for v in values)
+    if isinstance(expr, ast.Name):
+        if fn is not None and expr.id in params_names(fn):
+            return False
+        local = fn is not None and any(isinstance(n, ast.Name) and n.id == expr.id and isinstance(n.ctx, ast.Store)
+                                       for n in facts.walk(fn))
+        srcs = local_sources(facts, fn, expr.id, expr) if local else facts.module_assignments.get(expr.id, [])
+        return bool(srcs) and all(_unbounded_queue_built(facts, v) for v in srcs)
+    return False
+
+
+def params_names(fn) -> set[str]:
+    """Every parameter name of the def `fn` (positional, keyword-only, `*args`, `**kw`)."""
+    a = getattr(fn, "args", None)
+    if a is None:
+        return set()
+    out = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)}
+    out |= {p.arg for p in (a.vararg, a.kwarg) if p is not None}
+    return out
+
+
+def await_never_suspends(facts, graph, aw: ast.AST, depth: int = 2) -> bool:
+    """Does the `await` node `aw` always complete without suspending its task?
+
+    A task's cancellation (`Task.cancel`, a timeout) is delivered only where the task
+    suspends, so such an await is no cancellation point. True when the awaited
+    expression is `q.put(x)` on an unbounded asyncio queue (`is_unbounded_queue`), or a
+    call of a coroutine def of this module (`graph.resolve`) whose own body has no
+    `async with`/`async for` and whose every `await` is of this kind (`depth` levels of
+    calls). Anything else (an unresolved call, a future, a lock) may suspend: False.
+    `graph` is the module's `calls.call_graph(facts)`. Never raises on odd code.
+    Source: Python docs, "Coroutines and Tasks: Task.cancel" (the CancelledError is
+    thrown into the coroutine at its next suspension); CPython Lib/asyncio/queues.py."""
+    if not isinstance(aw, ast.Await) or not isinstance(aw.value, ast.Call):
+        return False
+    call = aw.value
+    fn = facts.enclosing_function(aw)
+    if isinstance(call.func, ast.Attribute) and call.func.attr == "put" and not call.keywords \
+            and len(call.args) == 1 and is_unbounded_queue(facts, call.func.value, fn):
+        return True
+    if depth <= 0:
+        return False
+    target = graph.resolve(call)
+    if not isinstance(target, ast.AsyncFunctionDef):
+        return False
+    for n in facts.walk(target):
+        if isinstance(n, (ast.AsyncWith, ast.AsyncFor)):
+            return False
+        if isinstance(n, ast.Await) and not await_never_suspends(facts, graph, n, depth - 1):
+            return False
+        if isinstance(n, (ast.Yield, ast.YieldFrom)):
+            return False
+    return True
