@@ -33,7 +33,11 @@ that fill a parameter.
 Not flagged: the author's own format strings — a literal (even one with attribute
 fields such as `"{fn.__qualname__}"`), a module or class constant, an entry of a
 constant table (`LABELS[style]`, `MappingProxyType({...})[key]`, `TABLE.get(key)`),
-text read from the package's own files — and a bare parameter of a function: a
+text read from the package's own files (the fact CTX301 uses: a path built from
+`__file__`, importlib.resources, or a literal relative path that exists in the source
+tree or leads down into this module's own directory tree — `open("pkg/webui/footer.html")`
+from `pkg/webui/manage.py`, also through a helper whose path parameter every call here
+fills so) — and a bare parameter of a function: a
 library helper formatting its caller's template (`logger.info(template, **kwargs)`)
 formats a developer's string, and a parameter every call here fills with a constant
 is the author's. A LangChain f-string prompt template is the exception: prompt

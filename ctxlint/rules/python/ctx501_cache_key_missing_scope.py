@@ -46,6 +46,15 @@ scope id is known to be None (`if user_id is None: return base_id`) is the share
 bucket by design; a digest that only shortens part of a returned key that carries
 the id is not the key; a value built from a fresh random value (`bcrypt.gensalt()`,
 `os.urandom`, `uuid4()`: a password hash) is never looked up, so it is no key.
+Only lookups and insertions are key uses: removing an entry (`pop`, `del`,
+`discard`, also behind `if key in cache:`) serves nobody's data. A key minted in the call (`uuid4().hex`, or the own
+id of an object created here, `job.handle`, when its class fills that field from a
+fresh value itself) is per call by construction (`id(obj)` is not: addresses of freed
+objects are reused). A key the function maps to
+its scope (it stores the bare scope id or scope object under the same key,
+`SESSION_OF[run_id] = session_id`, or reads a scope id through it) belongs to that
+scope: a run registry is how workers find a run's session, and adding the session to
+its key would defeat the lookup.
 
 ## Why is this bad
 A cache that outlives one request serves every tenant. If the key does not say
@@ -96,10 +105,17 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
             # the key is the shared bucket by design: there is no id to carry
             demanded = [(sid, text) for sid, text in demanded if not ck.known_none(fn, sink.node, text)
                         and _bound_before(fn, text, sink.node)]
+            if demanded and sink.kind == "container":
+                # a key the function maps to its scope (`SESSION_OF[run_id] = session_id`)
+                # belongs to that one scope: it is not shared across it
+                owned = ck.owned_scope_kinds(fn, sink.keys[0])
+                demanded = [(sid, text) for sid, text in demanded if scope_kind(sid) not in owned]
             if not demanded:
                 continue
             if sink.kind == "container" and not ck.container_shared(fn, sink.container):
                 continue
+            if sink.kind == "container" and ck.per_call_key(fn, sink.keys[0]):
+                continue  # minted in this call (uuid4, a new object's own id): no other call has it
             clo = ck.closure(fn, sink.keys)
             if ck.hits(fn, clo) or label_use(ck, fn, clo) or scope_object_id(facts, clo):
                 continue

@@ -7,8 +7,8 @@ import ast
 from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.tensors import (
-    LOSS_CALL_HINTS, LOSS_NAME_HINTS, backward_names, is_plain_data, loop_trains, plain_locals, reduced,
-    returns_graph_tensor, returns_reduced,
+    LOSS_CALL_HINTS, LOSS_NAME_HINTS, backward_names, graph_free, graph_free_locals, in_no_grad, is_plain_data,
+    loop_trains, plain_locals, reduced, returns_graph_tensor, returns_reduced,
 )
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -35,6 +35,14 @@ A value that is plain data is never reported: every assignment of it is a
 `.item()`/`float()`/`.shape`/`len()` result, or it is unpacked from a same-file
 helper whose returns hold plain data at that position
 (`total, parts = self._train_step(b)` with `return loss.item(), parts`).
+Nor is a graph-free tensor, followed through its assignments: a comparison
+(`(labels != ignore_index).sum()`, a bool tensor), an integer/bool cast or
+index-valued result (`.long()`, `.to(torch.long)`, `argmax`, `.ne()`), a value
+computed (not merely re-bound) inside `torch.no_grad()`, and receiver-only
+operations on such a tensor (`mask.float().sum()`, `n.to(device)`): only
+floating-point tensors can require grad, and autograd records nothing in no_grad.
+Names inside a graph-free part (`self._loss_fn.ignore_index` in the comparison)
+are no hint of a loss.
 
 ## Why is this bad
 A tensor that requires grad carries its autograd graph. Summing it into a
@@ -62,7 +70,8 @@ accumulated values are the same numbers without history.
 
 ## Source
 ray-project/ray#40940; PyTorch FAQ "My model reports cuda runtime error(2): out
-of memory" (accumulating history across your training loop).
+of memory" (accumulating history across your training loop); PyTorch "Autograd
+mechanics" (only floating-point and complex tensors require grad; no_grad records nothing).
 """
 
     def check(self, facts):
@@ -147,16 +156,19 @@ def _init_line_inside(facts, acc, loops, stmt) -> set:
 
 
 def _under_no_grad(facts, stmt, fn) -> bool:
-    for a in facts.ancestors(stmt):
-        if a is fn:
-            break
-        if isinstance(a, (ast.With, ast.AsyncWith)):
-            for item in a.items:
-                e = item.context_expr
-                q = facts.qualname(e.func if isinstance(e, ast.Call) else e) or ""
-                if q.split(".")[-1] in ("no_grad", "inference_mode"):
-                    return True
-    return False
+    return in_no_grad(facts, stmt, fn)
+
+
+def _walk_graph_parts(facts, x: ast.AST, fn, free):
+    """`ast.walk(x)` without descending into graph-free parts (`(labels != ignore).sum()`):
+    the names inside a comparison or an integer cast say nothing about a graph."""
+    todo = [x]
+    while todo:
+        n = todo.pop(0)
+        if n is not x and isinstance(n, ast.expr) and graph_free(facts, n, fn, free):
+            continue
+        yield n
+        todo.extend(ast.iter_child_nodes(n))
 
 
 
@@ -167,8 +179,11 @@ def _tensor_value(facts, x: ast.AST, fn, stmt, depth: int = 2) -> str | None:
     plain = plain_locals(facts, fn) if fn is not None else frozenset()
     if is_plain_data(x, plain, facts):
         return None  # a Python number (`loss.item()` handed back by a helper) holds no graph
+    free = graph_free_locals(facts, fn) if fn is not None else frozenset()
+    if graph_free(facts, x, fn, free):
+        return None  # a comparison, an integer cast, a no_grad result: autograd recorded nothing
     graph = backward_names(facts, fn) if fn is not None else set()
-    for n in ast.walk(x):
+    for n in _walk_graph_parts(facts, x, fn, free):
         if isinstance(n, ast.Call):
             if returns_graph_tensor(facts, n):
                 return ast.unparse(n)  # a same-file helper hands back its back-propagated loss

@@ -819,6 +819,10 @@ class CallSites:
                     return True  # `self._templates_dir() / "x"`: a helper returning a package path
             if isinstance(n, ast.Call) and (self.f.qualname(n.func) or "").startswith(("importlib.resources", "importlib_resources")):
                 return True
+            if isinstance(n, ast.Call) and (self.f.qualname(n.func) or "") in _OPEN_CALLS and n.args \
+                    and isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str) \
+                    and self._project_file(n.args[0].value):
+                return True  # `open("pkg/webui/footer.html")`: a literal path to one of the package's files
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
                 vals = self.values_of(n) or ()
                 if vals and all(isinstance(v, tuple) and v[0] == "param" for v in vals):
@@ -844,12 +848,22 @@ class CallSites:
     def _project_file(self, text: str) -> bool:
         """Is literal path `text` a relative path naming a file that ships with the checked
         code: it exists under the checked file's directory or one of its ancestors (a
-        data file of the source tree, read relative to the project root)?"""
+        data file of the source tree, read relative to the project root), or it leads
+        from one of those ancestors down into the checked file's own directory tree
+        (`"fish_speech/webui/html/footer.html"` read from `fish_speech/webui/manage.py`:
+        the author's own source tree, even where a wheel left the data file out)?"""
         if not text or len(text) > 255 or "\n" in text or text.startswith(("/", "~")) or "://" in text:
             return False
         here = self.path.resolve().parent
         try:
-            return any((a / text).is_file() for a in (here, *list(here.parents)[:6]))
+            ancestors = (here, *list(here.parents)[:6])
+            if any((a / text).is_file() for a in ancestors):
+                return True
+            parts = [p for p in text.replace("\\", "/").split("/") if p not in ("", ".")]
+            if len(parts) < 2 or ".." in parts or any(ch in text for ch in "{}%*?$"):
+                return False
+            own = {here, *here.parents}
+            return any(a / parts[0] in own for a in ancestors[1:])
         except (OSError, ValueError):
             return False
 
@@ -1587,6 +1601,10 @@ def _is_constant_name(expr: ast.AST) -> bool:
     """`PROMPT_TMPL` or `prompts.PROMPT_TMPL`: an UPPER_CASE name (PEP 8 constant)."""
     name = expr.id if isinstance(expr, ast.Name) else expr.attr if isinstance(expr, ast.Attribute) else ""
     return len(name) > 1 and name.isupper() and any(c.isalpha() for c in name)
+
+
+#: Calls whose first argument is the path of the file they open.
+_OPEN_CALLS = frozenset({"open", "io.open", "codecs.open", "pathlib.Path", "pathlib.PurePath"})
 
 
 def _mentions_file(expr: ast.AST) -> bool:

@@ -629,9 +629,13 @@ class CacheKeyFacts:
             if c.kind in ("list", "deque") or not self.is_cache_container(c):
                 continue
             by_fn: dict[int, list] = {}
-            for s in (*c.reads, *c.inserts, *c.removals):
+            # removals (`pop`, `del`, `discard`) are cleanup: the key was built where the
+            # entry was looked up or stored, and dropping an entry serves nobody's data
+            for s in (*c.reads, *c.inserts):
                 if s.key is None or s.function is None or isinstance(s.key, ast.Slice):
                     continue
+                if s.kind == "in" and self._guards_removal(s.node):
+                    continue  # `if key in cache: del cache[key]` is part of the removal
                 if isinstance(s.key, ast.Constant):
                     continue
                 by_fn.setdefault(id(s.function), []).append(s)
@@ -699,6 +703,21 @@ class CacheKeyFacts:
         self._sinks = out
         return out
 
+    def _guards_removal(self, compare: ast.AST) -> bool:
+        """Is membership test `compare` the whole test of an `if` (no `else`) whose body
+        only removes entries (`del c[k]`, `c.pop(k)`, `c.discard(k)`, `c.remove(k)`)?"""
+        p = self.facts.parents.get(compare)
+        if not (isinstance(p, ast.If) and p.test is compare and not p.orelse and p.body):
+            return False
+        for st in p.body:
+            if isinstance(st, ast.Delete):
+                continue
+            if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and isinstance(st.value.func, ast.Attribute) \
+                    and st.value.func.attr in ("pop", "discard", "remove"):
+                continue
+            return False
+        return True
+
     def _builder_sinks(self, fn: ast.AST, returns: bool) -> list[KeySink]:
         """Sinks of a key-building function: the first digest its returns are built from
         ("hash"), else (when `returns`) each non-empty returned value ("return")."""
@@ -733,6 +752,118 @@ class CacheKeyFacts:
                 if q.startswith(FRESH_VALUE_QUALNAMES):
                     return True
         return False
+
+    def per_call_key(self, fn: ast.AST, key: ast.AST) -> bool:
+        """Is `key` an identity minted in this call, so no other call (no other tenant) can
+        produce it: built from a fresh random value (`fresh_built`: `uuid4()`,
+        `secrets.token_hex()`), or the own id of an object this function creates
+        (`job.<field>` where `job = Job(...)` is built here and `<field>` is filled by
+        the class itself from a fresh value: a dataclass `field(default_factory=uuid4)`
+        or `self.<field> = uuid4()` in `__init__`, not passed by the call). An entry
+        under such a key is per call by construction. (`id(obj)` is not: CPython reuses
+        the address of a freed object, so a stale entry can be hit by a later call.)"""
+        if self.fresh_built(fn, key):
+            return True
+        k, _ = self.resolve(fn, key)
+        if isinstance(k, ast.Attribute) and isinstance(k.value, ast.Name):
+            ctor = self._fresh_object(fn, k.value.id)
+            if ctor is not None and isinstance(ctor.func, ast.Name) and ctor.func.id in self.classes \
+                    and k.attr not in {kw.arg for kw in ctor.keywords}:
+                return k.attr in self.fresh_fields(ctor.func.id)
+        return False
+
+    def _fresh_object(self, fn: ast.AST, name: str) -> ast.Call | None:
+        """The constructor call `name` is bound to when its only definition in `fn` is a
+        call of a class (a same-file class, or an imported callable whose name is
+        capitalised, the PEP 8 class convention): a new object of this call."""
+        ds = self.defs(fn).get(name, [])
+        if name in self.params(fn) or len(ds) != 1 or ds[0].kind != "assign" or not isinstance(ds[0].value, ast.Call):
+            return None
+        call = ds[0].value
+        last = (self.facts.dotted(call.func) or "").split(".")[-1]
+        return call if last in self.classes or last[:1].isupper() else None
+
+    def fresh_fields(self, cls_name: str) -> frozenset[str]:
+        """Fields a same-file class fills from a fresh random value itself (see
+        `FRESH_VALUE_QUALNAMES`): `id: str = field(default_factory=lambda: uuid4().hex)`,
+        or `self.id = str(uuid.uuid4())` in `__init__`."""
+        cls = self.classes.get(cls_name)
+        if cls is None:
+            return frozenset()
+
+        def fresh(expr) -> bool:
+            for n in ast.walk(expr):
+                if isinstance(n, (ast.Name, ast.Attribute)):
+                    if (self.facts.qualname(n) or "").startswith(FRESH_VALUE_QUALNAMES):
+                        return True
+            return False
+
+        out = set()
+        for st in cls.body:
+            if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and st.value is not None \
+                    and fresh(st.value):
+                out.add(st.target.id)
+            elif isinstance(st, FunctionNode) and st.name == "__init__":
+                for n in self.facts.walk(st):
+                    if isinstance(n, ast.Assign) and fresh(n.value):
+                        out.update(t.attr for t in n.targets if isinstance(t, ast.Attribute)
+                                   and isinstance(t.value, ast.Name) and t.value.id == "self")
+        return frozenset(out)
+
+    def owned_scope_kinds(self, fn: ast.AST, key: ast.AST) -> set[str]:
+        """Scope kinds that `key` itself determines in `fn`: the function maps the same key
+        to a scope (a long-lived container stores, under it, the bare scope id or scope
+        object: `_RUN_SESSION[execution_id] = session_id`, `REG[run_id] = session`), or
+        reads one through it (`thread_id = self._thread_by_trace.get(trace_id)`). A key
+        the program uses to find a run's scope belongs to one scope: it is no shared
+        key across that scope, and adding the scope to it would defeat the lookup."""
+        want = ast.dump(key)
+        out: set[str] = set()
+        for c in self.facts.containers:
+            for s in c.inserts:
+                if s.function is fn and s.key is not None and s.value is not None and ast.dump(s.key) == want:
+                    out.update(self.scope_value_kinds(fn, s.value))
+            for s in c.reads:
+                if s.function is fn and s.key is not None and ast.dump(s.key) == want:
+                    p = self.facts.parents.get(s.node)
+                    if isinstance(p, ast.Assign) and p.value is s.node:
+                        for t in p.targets:
+                            if isinstance(t, ast.Name) and t.id in self.ids:
+                                out.add(scope_kind(t.id))
+        return out
+
+    def scope_value_kinds(self, fn: ast.AST, expr: ast.AST, depth: int = 3) -> set[str]:
+        """Scope kinds of a value that IS a scope (not one computed from it): a scope id
+        (`session_id`, `ctx.session_id`, `getattr(ctx, "session_id", None)`), a bare
+        scope object (`session`, `upstream_session`: a name whose last word is a scope-kind
+        word, SCOPE_KIND_WORDS), or an `or` /
+        conditional choice among such; locals are followed through plain assignments."""
+        if depth < 0 or expr is None:
+            return set()
+        if isinstance(expr, ast.Name) and expr.id not in self.ids:
+            ds = self.defs(fn).get(expr.id, [])
+            if len(ds) == 1 and ds[0].kind == "assign" and expr.id not in self.params(fn):
+                return self.scope_value_kinds(fn, ds[0].value, depth - 1)
+        if isinstance(expr, ast.BoolOp):
+            return set().union(*(self.scope_value_kinds(fn, v, depth - 1) for v in expr.values))
+        if isinstance(expr, ast.IfExp):
+            return self.scope_value_kinds(fn, expr.body, depth - 1) | self.scope_value_kinds(fn, expr.orelse, depth - 1)
+        name = None
+        if isinstance(expr, ast.Name):
+            name = expr.id
+        elif isinstance(expr, ast.Attribute):
+            name = expr.attr
+        elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "getattr" \
+                and len(expr.args) >= 2 and isinstance(expr.args[1], ast.Constant) and isinstance(expr.args[1].value, str):
+            name = expr.args[1].value
+        if name is None:
+            return set()
+        if name in self.ids:
+            return {scope_kind(name)}
+        words = ident_words(name)
+        # the object itself: the name's head noun (its last word) is the scope
+        # (`session`, `upstream_session`), not a modifier of something else (`user_prompt`)
+        return {SCOPE_KIND_WORDS[words[-1]]} if words and words[-1] in SCOPE_KIND_WORDS else set()
 
     def returns_using(self, fn: ast.AST, node: ast.AST) -> list[ast.AST]:
         """Returned values of `fn` (its own returns, not nested defs') whose closure contains

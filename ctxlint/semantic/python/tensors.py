@@ -4,7 +4,11 @@ What a value is, for the purpose of "does it carry an autograd graph":
 - a *graph tensor*: a local on which `.backward()` is called in its function (only a
   tensor that requires grad can be back-propagated), or the result of a same-file
   function whose returned value is such a local, unreduced;
-- a *reduced* value: `.item()`, `.detach()`, `.tolist()`, `float(...)`: no history.
+- a *reduced* value: `.item()`, `.detach()`, `.tolist()`, `float(...)`: no history;
+- a *graph-free* tensor: one autograd never records (see `graph_free`): a comparison
+  (`labels != ignore`, a bool tensor), an integer/bool cast (`.long()`, `.bool()`),
+  an index result (`argmax`), a value computed under `torch.no_grad()`, and shape- and
+  device-preserving operations on such a tensor (`mask.sum()`, `mask.float().mean()`).
 
 And what a loop does: it *trains* when its body calls `.backward()`, a same-file
 function that (transitively) calls `.backward()`, or `step()` on an optimizer (a value
@@ -257,6 +261,130 @@ def _element_plain(value: ast.AST, index: int | None, plain, facts, depth: int) 
     if isinstance(value, ast.Call) and facts is not None and depth > 0 and not is_plain_data(value, plain):
         return call_returns_plain(facts, value, index, depth - 1)
     return is_plain_data(value, plain, facts, depth)
+
+
+# --- graph-free tensors: tensors autograd never records -------------------------------
+#
+# Sources (PyTorch docs, "Autograd mechanics" and torch.Tensor): only floating-point and
+# complex tensors can require gradients, so a comparison (a bool tensor), an integer or
+# bool cast, and an index-valued result (argmax/argmin/argsort/nonzero/topk indices) carry
+# no graph whatever their inputs; a tensor computed in a `torch.no_grad()` /
+# `torch.inference_mode()` block has `requires_grad=False`; and an operation whose only
+# tensor input is graph-free records nothing (`mask.sum()`, `mask.float()`).
+
+#: Tensor methods whose result has an integer or bool dtype (no gradient possible).
+INTEGER_RESULT_METHODS = frozenset({
+    "long", "int", "short", "byte", "char", "bool", "argmax", "argmin", "argsort", "nonzero",
+    "eq", "ne", "lt", "le", "gt", "ge", "isnan", "isinf", "isfinite", "isclose", "logical_and",
+    "logical_or", "logical_not", "logical_xor", "count_nonzero", "bincount"})
+#: torch functions of the same kind (`torch.argmax(x)`, `torch.eq(a, b)`).
+INTEGER_RESULT_FUNCS = frozenset({f"torch.{m}" for m in INTEGER_RESULT_METHODS if m not in (
+    "long", "int", "short", "byte", "char", "bool")})
+#: Integer/bool dtypes a `.to(dtype)` / `.type(dtype)` cast may name.
+INTEGER_DTYPES = frozenset({"torch.long", "torch.int", "torch.int64", "torch.int32", "torch.int16",
+                            "torch.int8", "torch.uint8", "torch.bool", "torch.short", "torch.byte"})
+#: Tensor methods that build their result from the receiver alone (reductions, casts,
+#: moves, reshapes): applied to a graph-free tensor, the result is graph-free.
+RECEIVER_ONLY_METHODS = frozenset({
+    "sum", "mean", "any", "all", "prod", "float", "double", "half", "bfloat16",
+    "to", "cpu", "cuda", "contiguous", "clone", "view", "reshape", "flatten", "squeeze",
+    "unsqueeze", "t", "abs", "cumsum", "type", "type_as", "expand", "expand_as", "repeat"})
+
+
+def graph_free(facts, x: ast.AST, fn: ast.AST | None = None, free: set[str] | frozenset | None = None) -> bool:
+    """Is expression `x` a tensor (or value) that autograd never records (see the section
+    comment): a comparison; an integer/bool cast or index-valued call; a receiver-only
+    method (`.sum()`, `.float()`, `.to(device)`) of a graph-free tensor; arithmetic of
+    graph-free or plain values; or a local in `free` (default: `graph_free_locals(fn)`,
+    the locals of `fn` every assignment of which is graph-free). Never raises on odd input."""
+    if free is None:
+        free = graph_free_locals(facts, fn) if fn is not None else frozenset()
+    if isinstance(x, (ast.Compare, ast.Constant, ast.JoinedStr)):
+        return True
+    if isinstance(x, ast.Name):
+        return x.id in free
+    if isinstance(x, ast.Subscript):
+        return graph_free(facts, x.value, fn, free)
+    if isinstance(x, ast.UnaryOp):
+        return graph_free(facts, x.operand, fn, free)
+    if isinstance(x, ast.BinOp):
+        return all(graph_free(facts, v, fn, free) or is_plain_data(v) for v in (x.left, x.right))
+    if not isinstance(x, ast.Call):
+        return False
+    f = x.func
+    if (facts.qualname(f) or "") in INTEGER_RESULT_FUNCS:
+        return True
+    if not isinstance(f, ast.Attribute):
+        return False
+    if f.attr in INTEGER_RESULT_METHODS or f.attr in PLAIN_METHODS:
+        return True
+    if f.attr in ("to", "type") and any((facts.qualname(a) or "") in INTEGER_DTYPES
+                                        for a in (*x.args, *(k.value for k in x.keywords))):
+        return True
+    return f.attr in RECEIVER_ONLY_METHODS and graph_free(facts, f.value, fn, free)
+
+
+def graph_free_locals(facts, fn: ast.AST) -> frozenset:
+    """Locals of `fn` every assignment of which is graph-free (`graph_free`), or is
+    computed (not a bare alias of another name) inside a `with torch.no_grad():` /
+    `torch.inference_mode()` block. Parameters and loop/with targets are not.
+    Flow-insensitive, a least fixed point, memoised per function."""
+    def build():
+        assigns: dict[str, list] = {}
+        for n in facts.walk(fn):
+            if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+                for t in targets:
+                    if isinstance(t, ast.Name):
+                        if n.value is not None:
+                            assigns.setdefault(t.id, []).append((n.value, in_no_grad(facts, n, fn)))
+                    else:
+                        for m in ast.walk(t):
+                            if isinstance(m, ast.Name) and isinstance(m.ctx, ast.Store):
+                                assigns.setdefault(m.id, []).append((None, False))
+            elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension, ast.NamedExpr)):
+                for m in ast.walk(n.target):
+                    if isinstance(m, ast.Name):
+                        assigns.setdefault(m.id, []).append((None, False))
+            elif isinstance(n, (ast.With, ast.AsyncWith)):
+                for i in n.items:
+                    for m in ast.walk(i.optional_vars) if i.optional_vars is not None else ():
+                        if isinstance(m, ast.Name):
+                            assigns.setdefault(m.id, []).append((None, False))
+        args = getattr(fn, "args", None)
+        if args is not None:
+            for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
+                if a is not None:
+                    assigns.setdefault(a.arg, []).append((None, False))
+        free: set[str] = set()
+        changed = True
+        while changed:
+            changed = False
+            for name, vals in assigns.items():
+                if name in free or not vals:
+                    continue
+                if all(v is not None and (
+                        (nograd and not isinstance(v, (ast.Name, ast.Attribute)))
+                        or graph_free(facts, v, None, free)) for v, nograd in vals):
+                    free.add(name)
+                    changed = True
+        return frozenset(free)
+    return facts.memo(f"tensors.graph_free.{id(fn)}", build)
+
+
+def in_no_grad(facts, node: ast.AST, fn: ast.AST | None) -> bool:
+    """Does `node` run inside a `with torch.no_grad():` / `torch.inference_mode():` block
+    (of `fn`, stopping at it)?"""
+    for a in facts.ancestors(node):
+        if a is fn:
+            break
+        if isinstance(a, (ast.With, ast.AsyncWith)):
+            for item in a.items:
+                e = item.context_expr
+                q = facts.qualname(e.func if isinstance(e, ast.Call) else e) or ""
+                if q.split(".")[-1] in ("no_grad", "inference_mode"):
+                    return True
+    return False
 
 
 def plain_locals(facts, fn: ast.AST, depth: int = 1) -> frozenset:
