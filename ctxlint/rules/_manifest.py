@@ -168,7 +168,7 @@ SOURCES = {
     'ctxlint.rules.go.ctx102_defer_cancel_in_loop': (10777, '80b52b8d48258c93'),
     'ctxlint.rules.go.ctx201_context_in_global': (8114, 'd95500bd5b4735f0'),
     'ctxlint.rules.go.ctx202_context_in_struct': (20923, '436f990836d5e336'),
-    'ctxlint.rules.go.ctx206_context_not_propagated_go': (16503, '207ed52ec0c9266e'),
+    'ctxlint.rules.go.ctx206_context_not_propagated_go': (16503, 'd612235d3283c850'),
     'ctxlint.rules.jinja.ctx301_template_from_variable': (5199, 'db04018bf2f13a67'),
     'ctxlint.rules.jinja.ctx302_template_dunder_access': (6843, '46a18f931cd036d4'),
     'ctxlint.rules.jinja.ctx303_format_string_attribute_access': (10048, '990747841f122c3c'),

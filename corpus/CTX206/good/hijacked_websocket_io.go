@@ -5,20 +5,49 @@
 package chat
 
 import (
+	"bufio"
 	"context"
+	"net"
 	"net/http"
-
-	"nhooyr.io/websocket"
 )
+
+type Hub struct{ out chan []byte }
+
+func (h *Hub) Broadcast(b []byte) { h.out <- b }
+
+// wsConn stands in for a websocket library's connection (nhooyr.io/websocket).
+type wsConn struct {
+	c  net.Conn
+	rw *bufio.ReadWriter
+}
+
+func (w *wsConn) Read(ctx context.Context) (int, []byte, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, nil, err
+	}
+	line, err := w.rw.ReadBytes('\n')
+	return 1, line, err
+}
+
+func (w *wsConn) Close() error { return w.c.Close() }
+
+// accept upgrades the request: it hijacks the writer's connection.
+func accept(w http.ResponseWriter, r *http.Request) (*wsConn, error) {
+	c, rw, err := w.(http.Hijacker).Hijack()
+	if err != nil {
+		return nil, err
+	}
+	return &wsConn{c: c, rw: rw}, nil
+}
 
 type wsHandler struct{ hub *Hub }
 
 func (s *wsHandler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
-	conn, err := websocket.Accept(rw, r, &websocket.AcceptOptions{})
+	conn, err := accept(rw, r)
 	if err != nil {
 		return
 	}
-	defer conn.Close(websocket.StatusNormalClosure, "")
+	defer conn.Close()
 	for {
 		_, data, err := conn.Read(context.Background())
 		if err != nil {
@@ -33,10 +62,11 @@ func rawHijack(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	c, _, err := hj.Hijack()
+	c, brw, err := hj.Hijack()
 	if err != nil {
 		return
 	}
-	serveRaw(c)
-	c.SetDeadlineFrom(context.Background())
+	ws := &wsConn{c: c, rw: brw}
+	defer ws.Close()
+	_, _, _ = ws.Read(context.Background())
 }

@@ -246,7 +246,7 @@ report its noise (2 real of 43 in one project), hence the exemptions.
                         return True
             return False
 
-        return from_writer(recv, 1)
+        return from_writer(recv, 2)
 
     @staticmethod
     def _copies_values(facts, outer, call, ctx_name: str, top) -> bool:
