@@ -131,34 +131,63 @@ PROJECTS: tuple[Project, ...] = (
     Project("txtai", "pypi", "txtai==9.14.0", "tuning"),
     Project("ragas", "pypi", "ragas==0.4.3", "tuning"),
     Project("chromadb", "pypi", "chromadb==1.5.9", "tuning"),
-    # Python, round-5 measuring set: never linted before it was added (no rule tuned on
-    # it; openai-agents and controlflow are tuning now: their verdicts informed the
-    # CTX501 and CTX302 fixes); model servers, an agent SDK with tracing, LangChain serving, inference and
-    # vector-store clients, agent/generation frameworks, embeddings. Reviewed blind.
+    # Python, round-5 set: never linted before it was added, reviewed blind, then its
+    # verdicts informed fixes (CTX107 signal-handler tasks, CTX401 construction-only
+    # helpers, CTX301), so it is tuning now; model servers, an agent SDK with tracing,
+    # LangChain serving, inference and vector-store clients, generation frameworks.
     Project("openai-agents", "pypi", "openai-agents==0.24.0", "tuning"),
-    Project("kserve", "pypi", "kserve==0.21.0", "measuring"),
-    Project("mlserver", "pypi", "mlserver==1.7.1", "measuring"),
-    Project("langserve", "pypi", "langserve==0.3.3", "measuring"),
-    Project("tritonclient", "pypi", "tritonclient==2.73.0", "measuring"),
-    Project("qdrant-client", "pypi", "qdrant-client==1.20.0", "measuring"),
-    Project("griptape", "pypi", "griptape==1.13.0", "measuring"),
-    Project("guidance", "pypi", "guidance==0.3.1", "measuring"),
-    Project("fastembed", "pypi", "fastembed==0.9.1", "measuring"),
+    Project("kserve", "pypi", "kserve==0.21.0", "tuning"),
+    Project("mlserver", "pypi", "mlserver==1.7.1", "tuning"),
+    Project("langserve", "pypi", "langserve==0.3.3", "tuning"),
+    Project("tritonclient", "pypi", "tritonclient==2.73.0", "tuning"),
+    Project("qdrant-client", "pypi", "qdrant-client==1.20.0", "tuning"),
+    Project("griptape", "pypi", "griptape==1.13.0", "tuning"),
+    Project("guidance", "pypi", "guidance==0.3.1", "tuning"),
+    Project("fastembed", "pypi", "fastembed==0.9.1", "tuning"),
     Project("controlflow", "pypi", "controlflow==0.12.1", "tuning"),
-    # Python, round-6 measuring set: never linted before it was added (no rule tuned on
-    # it): an agent-to-agent protocol server, an MCP agent framework, a semantic cache /
-    # vector library, a router, guardrails, vector-DB clients, the Hub inference client,
-    # a sandbox SDK, a browser agent. Reviewed blind.
-    Project("a2a-sdk", "pypi", "a2a-sdk==1.3.0", "measuring"),
-    Project("mcp-agent", "pypi", "mcp-agent==0.2.6", "measuring"),
-    Project("redisvl", "pypi", "redisvl==0.28.0", "measuring"),
-    Project("semantic-router", "pypi", "semantic-router==1.1.1", "measuring"),
-    Project("guardrails-ai", "pypi", "guardrails-ai==0.11.0", "measuring"),
-    Project("weaviate-client", "pypi", "weaviate-client==4.24.1", "measuring"),
-    Project("pymilvus", "pypi", "pymilvus==3.0.2", "measuring"),
-    Project("huggingface-hub", "pypi", "huggingface-hub==2.4.0", "measuring"),
-    Project("e2b", "pypi", "e2b==2.63.0", "measuring"),
-    Project("browser-use", "pypi", "browser-use==0.13.14", "measuring"),
+    # Python, round-6 set: never linted before it was added, reviewed blind, then its
+    # verdicts informed fixes (CTX106 self-finalizing objects, CTX107 guarded awaits,
+    # CTX108 pools, CTX206 executor wrappers, CTX401 population keys, CTX501), so it is
+    # tuning now: an A2A server, an MCP agent framework, vector clients, a browser agent.
+    Project("a2a-sdk", "pypi", "a2a-sdk==1.3.0", "tuning"),
+    Project("mcp-agent", "pypi", "mcp-agent==0.2.6", "tuning"),
+    Project("redisvl", "pypi", "redisvl==0.28.0", "tuning"),
+    Project("semantic-router", "pypi", "semantic-router==1.1.1", "tuning"),
+    Project("guardrails-ai", "pypi", "guardrails-ai==0.11.0", "tuning"),
+    Project("weaviate-client", "pypi", "weaviate-client==4.24.1", "tuning"),
+    Project("pymilvus", "pypi", "pymilvus==3.0.2", "tuning"),
+    Project("huggingface-hub", "pypi", "huggingface-hub==2.4.0", "tuning"),
+    Project("e2b", "pypi", "e2b==2.63.0", "tuning"),
+    Project("browser-use", "pypi", "browser-use==0.13.14", "tuning"),
+    # Python, round-7 measuring set: never linted before it was added (no rule tuned on
+    # it): agent frameworks (agentscope, langroid, qwen-agent, marvin), a state-machine
+    # app framework (burr), a flow runtime and its tracing (promptflow), an LLM
+    # client (ollama), structured generation (outlines), OpenInference tracing.
+    # Reviewed blind.
+    Project("agentscope", "pypi", "agentscope==2.0.11", "measuring"),
+    Project("apache-burr", "pypi", "apache-burr==0.43.0", "measuring"),
+    Project("langroid", "pypi", "langroid==0.69.16", "measuring"),
+    Project("marvin", "pypi", "marvin==3.2.7", "measuring"),
+    Project("ollama", "pypi", "ollama==0.6.3", "measuring"),
+    Project("openinference-instrumentation", "pypi", "openinference-instrumentation==0.1.72", "measuring"),
+    Project("outlines", "pypi", "outlines==1.3.3", "measuring"),
+    Project("promptflow-core", "pypi", "promptflow-core==1.18.5", "measuring"),
+    Project("promptflow-tracing", "pypi", "promptflow-tracing==1.18.5", "measuring"),
+    Project("qwen-agent", "pypi", "qwen-agent==0.0.34", "measuring"),
+    # round 7, second batch (also never linted before it was added): LangChain's
+    # integrations, agent frameworks (ag2, phidata, swarms), an LLM gateway SDK
+    # (portkey), a query language runtime (lmql), memory and workflow clients (zep,
+    # julep), a TGI client, an input/output scanner (llm-guard).
+    Project("langchain-community", "pypi", "langchain-community==0.4.2", "measuring"),
+    Project("ag2", "pypi", "ag2==1.2.1", "measuring"),
+    Project("phidata", "pypi", "phidata==2.7.10", "measuring"),
+    Project("swarms", "pypi", "swarms==16.0.3", "measuring"),
+    Project("portkey-ai", "pypi", "portkey-ai==2.3.4", "measuring"),
+    Project("lmql", "pypi", "lmql==0.7.3", "measuring"),
+    Project("zep-python", "pypi", "zep-python==2.0.2", "measuring"),
+    Project("julep", "pypi", "julep==2.21.0", "measuring"),
+    Project("text-generation", "pypi", "text-generation==0.7.0", "measuring"),
+    Project("llm-guard", "pypi", "llm-guard==0.3.16", "measuring"),
     # Go, tuning set.
     Project("grpc", "go", "google.golang.org/grpc", "tuning", "golang-google-grpc-dev"),
     Project("x-net", "go", "golang.org/x/net", "tuning", "golang-golang-x-net-dev"),
@@ -180,11 +209,20 @@ PROJECTS: tuple[Project, ...] = (
             "golang-github-hashicorp-raft-dev"),
     Project("minio-go", "go", "github.com/minio/minio-go/v7", "measuring",
             "golang-github-minio-minio-go-v7-dev"),
-    # Go, round-6 measuring set (never linted before it was added): a real-time messaging
-    # server (client sessions, Redis engine), an HTTP framework with pooled contexts.
-    Project("centrifuge", "go", "github.com/centrifugal/centrifuge", "measuring",
+    # Go, round-6 set: a real-time messaging server (client sessions, Redis engine; its
+    # verdicts informed CTX206's hijacked-connection exemption, so tuning now), an HTTP
+    # framework with pooled contexts.
+    Project("centrifuge", "go", "github.com/centrifugal/centrifuge", "tuning",
             "golang-github-centrifugal-centrifuge-dev"),
     Project("echo", "go", "github.com/labstack/echo", "measuring", "golang-github-labstack-echo-dev"),
+    # Go, round-7 measuring set (never linted before it was added): an alert router with
+    # its HTTP API and cluster gossip, the NATS client. (The gRPC-to-REST gateway's
+    # runtime is a test input of tests/test_go.py, so it joins as tuning.)
+    Project("alertmanager", "go", "github.com/prometheus/alertmanager", "measuring",
+            "golang-github-prometheus-alertmanager-dev"),
+    Project("grpc-gateway", "go", "github.com/grpc-ecosystem/grpc-gateway", "tuning",
+            "golang-github-grpc-ecosystem-grpc-gateway-dev"),
+    Project("nats-go", "go", "github.com/nats-io/nats.go", "measuring", "golang-github-nats-io-go-nats-dev"),
 )
 
 
