@@ -54,7 +54,10 @@ objects are reused). A key the function maps to
 its scope (it stores the bare scope id or scope object under the same key,
 `SESSION_OF[run_id] = session_id`, or reads a scope id through it) belongs to that
 scope: a run registry is how workers find a run's session, and adding the session to
-its key would defeat the lookup.
+its key would defeat the lookup. A scope value built only from the instance's own
+attributes (`namespace = self.database_name + "." + self.collection_name`) does not
+oblige a key of that instance's own cache (`self._stores`): it is one value for every
+entry the cache ever holds; beside a module-level cache it still does.
 
 ## Why is this bad
 A cache that outlives one request serves every tenant. If the key does not say
@@ -187,11 +190,18 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
         params = ck.params(fn)
         out = []
         value_names = {v.id for v in sink.values if isinstance(v, ast.Name)}
+        per_instance = sink.kind == "container" and getattr(sink.container, "scope", None) not in (
+            None, "module", "class")
         for sid, text in demanded:
             if text in local and text not in params:
                 if text in value_names:
                     continue
                 if any(n is sink.node for n in ck.closure(fn, [d.value for d in local[text]])):
+                    continue
+                if per_instance and all(_instance_constant(d.value) for d in local[text]):
+                    # `namespace = self.database_name + "." + self.collection_name` beside
+                    # `self._cache`: one value for the container's whole life, so it
+                    # cannot tell two of its entries apart
                     continue
             out.append((sid, text))
         return out
@@ -211,6 +221,22 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
             return touches(fn, sink.values)
         return any(s.value is not None and s.function is not None and touches(s.function, [s.value])
                    for s in sink.container.inserts)
+
+
+def _instance_constant(value: ast.AST | None) -> bool:
+    """Is `value` built only from `self.` attributes and constants (no parameter, no
+    other name, no call but str/format helpers)? Beside a `self.` cache such a value is
+    the same for every entry the instance ever holds."""
+    if value is None:
+        return False
+    for n in ast.walk(value):
+        if isinstance(n, ast.Name) and n.id != "self":
+            return False
+        if isinstance(n, ast.Call) and not (isinstance(n.func, ast.Name) and n.func.id in ("str", "format")) \
+                and not (isinstance(n.func, ast.Attribute) and n.func.attr in ("format", "join", "lower")):
+            return False
+    return any(isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self"
+               for n in ast.walk(value))
 
 
 def _bound_before(fn, text: str, node: ast.AST) -> bool:
