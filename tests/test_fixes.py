@@ -325,6 +325,7 @@ NO_FIX: dict[str, str] = {
     "CTX103/bad/enter_applies_captured_pairs.py": "no fix inside __enter__: the undo belongs in __exit__",
     "CTX103/bad/snapshot_applied_in_enter.py": "no fix inside __enter__: the undo belongs in __exit__",
     "CTX104/bad/token_handed_to_scope_that_never_detaches.py": "the token is kept by a class that never detaches it",
+    "CTX104/bad/token_stack_in_contextvar_never_detached.py": "the token is pushed on a ContextVar stack whose pop never detaches it",
     "CTX104/bad/stream_wrapper_detaches_on_exhaustion_only.py": "the token is kept by an iterator class: an early-exit detach is a design change",
     "CTX104/bad/stream_close_forgets_detach.py": "the token is kept by an iterator class: an early-exit detach is a design change",
     "CTX103/bad/exit_helper_forgets_registry_not_var.py": "no fix inside __enter__: the undo belongs in __exit__",

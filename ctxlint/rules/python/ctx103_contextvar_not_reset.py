@@ -24,8 +24,8 @@ annotation, a loop variable over ContextVars or over `(var, value)` pairs, the
 keys of a `copy_context()` snapshot), and the returned `Token` is thrown away,
 never passed to `var.reset()`, or reset only on the happy path (not in
 `finally`). A value set while `__enter__` runs (in it or in a method it calls)
-must be undone by what `__exit__` runs: a `reset()` of the token, or putting back
-the previous value.
+must be undone by what `__exit__` runs: a `reset()` of the token, putting back
+the previous value, or clearing the var back to `None`/an empty value.
 
 Accepted: reset in `finally`, or after statements none of which can raise an
 ordinary `Exception` (`contextvars.copy_context()`, `len`, `time.time()`, plain
@@ -44,6 +44,21 @@ same var with `get()` (restoring *is* the cleanup), or, in `__exit__`, a value t
 sentry-sdk `Hub`); `var.set(stack[:-1])`, a part of the var's own current value (the
 pop that undoes a push binds nothing new; the push is judged on its own); a
 once-per-Context latch (`if var.get(): return` then `var.set(True)`, a constant);
+the pop half of a push/pop pair that sets a copy of the var's current value, read in
+the same function, with entries removed (`items = list(var.get()); items.pop();
+var.set(items)`, a filter; a value captured elsewhere and applied is still a new
+binding); a set/undo API pair: another function of the file (a method of the class, a
+module function) that the setter does not run resets the same ContextVar, clears it
+(`None`, `()`), pops it (as above) or walks it back to a part of its current value
+(`var.set(node.parent_id)` where `node` is looked up from `var.get()`) - promptflow
+`set_node_info`/`clear_node_info`, `Tracer._push`/`_pop`: the caller owns the pair; a
+pair whose undo the setter runs itself on the happy path is still reported; lazy
+per-Context initialisation: the set runs only when the var holds nothing (`if
+var.get() is None:`, `if not cur:` with `cur = var.get()`, after `assert var.get() is
+None`, in `except LookupError:` of a `try` that reads it) and sets a fresh object (a
+class of this module, `dict()`/`defaultdict(...)`, an empty literal) - a per-Context
+singleton (promptflow `OperationContext.get_instance`); a request value set under the
+same guard is reported;
 an undo run by a helper: what `__exit__`, a
 close path (`close`/`aclose`/`__del__`) or a `finally` after the set calls (a method
 or a module function, followed through the calls) resets the var, restores it, or sets
@@ -109,8 +124,10 @@ leaked-request reports in Django and Starlette middleware.
                 continue
             if owners.restores_previous(facts, call) or owners.puts_back_saved(facts, call):
                 continue  # putting back the saved value is the cleanup
-            if _keeps_part_of_current(values, call):
-                continue  # `var.set(stack[:-1])`: the pop that undoes a push binds nothing new
+            var_keys = values.contextvar_keys(call.func.value)
+            if _keeps_part_of_current(values, call) or owners.takes_from_current(facts, call.args[0], fn, var_keys,
+                                                                                     read_here=True):
+                continue  # `var.set(stack[:-1])`, a popped copy: the pop that undoes a push binds nothing new
             if owners.protected(facts, call, fn):
                 continue  # a restoration inside finally/except
             var = facts.dotted(call.func.value) or facts.segment(call.func.value) or "var"
@@ -123,12 +140,12 @@ leaked-request reports in Django and Starlette middleware.
             if fate.kind == "discarded":
                 if enter is not None:
                     cls, enter_m = enter
-                    if owners.undoes_in(facts, owners.calls_closure(facts, owners.exit_closure(facts, cls)),
-                                        var_keys):
+                    exits = owners.calls_closure(facts, owners.exit_closure(facts, cls))
+                    if owners.undoes_in(facts, exits, var_keys) or owners.clears_in(facts, exits, var_keys):
                         continue
                     via = "" if enter_m is fn else f" (run by `{enter_m.name}`)"
                     msg = (f"`{var}.set()` inside `{cls.name}.__enter__`{via} drops its token and "
-                           f"`__exit__` neither resets it nor restores the previous value: the value stays "
+                           f"`__exit__` neither resets it, restores the previous value nor clears it: the value stays "
                            "bound after the `with` block")
                 else:
                     if owners.runs_in_task_context(facts, fn):
@@ -143,6 +160,10 @@ leaked-request reports in Django and Starlette middleware.
                         continue  # a once-per-Context flag: meant to stay set
                     if _restored_later(facts, call, fn, var_keys) or var_keys & scoped:
                         continue
+                    if owners.lazily_initialises(facts, call, fn, var_keys):
+                        continue  # a per-Context singleton created on first use
+                    if owners.undone_elsewhere(facts, call, fn, var_keys) is not None:
+                        continue  # a set/undo API pair: its caller owns the lifecycle
                     msg = (f"token of `{var}.set()` is discarded: the value stays bound after this "
                            "function, for whatever runs next in this Context (keep the token and "
                            "reset it in `finally`)")

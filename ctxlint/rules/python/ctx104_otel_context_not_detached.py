@@ -34,7 +34,13 @@ except Exception: log()`; `detach(token)`); in a coroutine an awaiting `try` nee
 bare/`BaseException` handler. A token handed to a function or class of this module
 is followed into it, and a token kept on `self` is released by the class when a
 method, a helper method or a module function handed the instance detaches it on its
-close paths (by `__exit__` when attached in `__enter__`). An iterator class must
+close paths (by `__exit__` when attached in `__enter__`). A token put into a
+container that other functions of the module reach - a module-level list/dict
+(`_live.setdefault(k, []).append(tok)`), or a copy of a ContextVar's list set back
+into the var (`stack = list(var.get() or []); stack.append((tok, span));
+var.set(stack)`, apache-burr's OTel bridge) - is accepted when another function takes
+it back out of that container (`var.get()[:]`, `.pop()`, iteration) and detaches it;
+one whose container is never detached from is reported. An iterator class must
 detach on exhaustion *and* on early exit (`close`/`aclose`/`__exit__`/`__del__`): one
 that detaches only inside `__next__`/`__anext__` (end of stream, errors) is reported
 as such, naming the close path that misses the detach or saying there is none. A discarded token in

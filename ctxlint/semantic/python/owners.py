@@ -765,13 +765,15 @@ _GROWING_METHODS = frozenset({"append", "appendleft", "add", "insert", "extend",
 
 
 def takes_from_current(facts: PythonFacts, expr: ast.AST, fn: ast.AST, var_keys: frozenset[str],
-                       depth: int = 0) -> bool:
+                       depth: int = 0, read_here: bool = False) -> bool:
     """Is `expr` (the argument of a `var.set()` in `fn`) built from the var's own current
     value (`var.get()` of one of `var_keys`, directly or through locals of `fn`: `items =
     list(var.get())`; `del items[i]`; `var.set(tuple(items))`) with nothing added to it
     (no `+`, no `(*current, new)`, no `append`/`add`/`insert`/`extend`/`+=` on those
     locals)? Such a set removes something from what the var holds (a pop, a filter): it
-    binds nothing new, so on an exit path it is the undo of an earlier push."""
+    binds nothing new, so on an exit path it is the undo of an earlier push.
+    With `read_here`, the current value must be read in `fn` itself (a value captured
+    elsewhere, in `__init__` or another thread, and applied here is a new binding)."""
     values = module_values(facts)
     if depth > 4:
         return False
@@ -790,13 +792,13 @@ def takes_from_current(facts: PythonFacts, expr: ast.AST, fn: ast.AST, var_keys:
             if b is None or b[0] != "local" or b[1] != id(fn):
                 continue
             v = values.value(n)
-            if CV_VALUE in v.kinds and v.vars & var_keys:
+            if CV_VALUE in v.kinds and v.vars & var_keys and (not read_here or f"readin:{id(fn)}" in v.vars):
                 derived = True
                 continue
             sources = _local_sources(facts, values, fn, b)
             if sources is None:
                 return False  # grown in place (`items.append(x)`, `items += ...`)
-            if any(takes_from_current(facts, src, fn, var_keys, depth + 1) for src in sources):
+            if any(takes_from_current(facts, src, fn, var_keys, depth + 1, read_here) for src in sources):
                 derived = True
     return derived
 
@@ -813,6 +815,220 @@ def _local_sources(facts: PythonFacts, values: ModuleValues, fn: ast.AST, b: tup
                 and isinstance(n.func.value, ast.Name) and values.binding(n.func.value) == b:
             return None
     return out
+
+
+#: Constructors that build a fresh, empty object (Python docs: builtins, `collections`).
+FRESH_CONSTRUCTORS = frozenset({"dict", "list", "set", "object", "deque", "defaultdict", "OrderedDict",
+                                "Counter", "collections.deque", "collections.defaultdict",
+                                "collections.OrderedDict", "collections.Counter"})
+#: Builtin types passed as a factory to a fresh container (`defaultdict(int)`).
+_FACTORY_ARGS = FRESH_CONSTRUCTORS | {"int", "float", "str", "bool", "tuple", "frozenset"}
+#: Values a var is cleared back to (its "nothing bound" value).
+_EMPTY_CONSTANTS = (None, False, 0, "")
+
+
+def _is_clear(values: ModuleValues, expr: ast.AST) -> bool:
+    """`None`/`False`/`0`/`""`, or an empty literal (`()`, `[]`, `{}`): a var cleared."""
+    if isinstance(expr, ast.Constant):
+        return expr.value in _EMPTY_CONSTANTS
+    return isinstance(expr, (ast.Tuple, ast.List, ast.Dict, ast.Set)) and not getattr(expr, "elts", None) \
+        and not getattr(expr, "keys", None)
+
+
+def _reads_current(facts: PythonFacts, expr: ast.AST, fn: ast.AST, var_keys: frozenset[str]) -> bool:
+    """Is `expr` a part of the var's own current value: an attribute/item chain
+    (`node.parent_id`, `frames[-2]`) rooted at `var.get()`, or at a local of `fn` assigned
+    from `var.get()` or from a call of a def of this module that reads the var
+    (`node = self._current()` where `_current` looks up `var.get()`)? Such a set walks
+    back along what the var holds (a pop to the parent), binding nothing new."""
+    values = module_values(facts)
+    node = expr
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    if node is expr and not isinstance(node, ast.Name):
+        return False
+    srcs: list[ast.AST] = [node]
+    if isinstance(node, ast.Name):
+        b = values.binding(node)
+        if b is None or b[0] != "local" or b[1] != id(fn):
+            return False
+        srcs = _local_sources(facts, values, fn, b) or []
+        if not srcs:
+            return False
+    for src in srcs:
+        if _reads_var_value(values, src, var_keys):
+            continue
+        d = values.callee(src) if isinstance(src, ast.Call) else None
+        if isinstance(d, FunctionNode) and any(_reads_var_value(values, n, var_keys)
+                                               for n in facts.walk(d) if isinstance(n, ast.Call)):
+            continue
+        return False
+    return True
+
+
+def undo_shaped(facts: PythonFacts, n: ast.Call, var_keys: frozenset[str]) -> bool:
+    """Is `n` (a `reset`/`set` of one of the ContextVars `var_keys`) an undo rather than a
+    new binding: a `reset(token)`; clearing back to an empty value (`set(None)`, `set(())`);
+    a set of a value read from the var (`restores_previous`-like, `puts_back_saved`), of a
+    part of its current value with nothing added (`takes_from_current`), or of an
+    attribute/item of its current value (`_reads_current`: the parent of the current node)?"""
+    values = module_values(facts)
+    if n.func.attr == "reset":
+        return True
+    arg = n.args[0]
+    if _is_clear(values, arg):
+        return True
+    v = values.value(arg)
+    if CV_VALUE in v.kinds and v.vars & var_keys and not v.classes:
+        return True  # (a value that may also be a newly built instance is not only a restore)
+    if puts_back_saved(facts, n):
+        return True
+    fn = facts.enclosing_function(n)
+    return fn is not None and (takes_from_current(facts, arg, fn, var_keys, read_here=True)
+                               or _reads_current(facts, arg, fn, var_keys))
+
+
+def clears_in(facts: PythonFacts, scopes: Iterable[ast.AST], var_keys: frozenset[str]) -> ast.Call | None:
+    """In `scopes` (what a class's `__exit__` runs): a `set()` of one of the ContextVars
+    `var_keys` back to its empty value (`None`, `False`, `0`, `""`, an empty literal).
+    Nothing stays bound after such an exit (burr `ApplicationContext.__exit__`:
+    `var.set(None)`); None when there is none."""
+    values = module_values(facts)
+    for s in scopes:
+        for n in facts.walk(s, into_defs=True):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "set" \
+                    and len(n.args) == 1 and values.contextvar_keys(n.func.value) & var_keys \
+                    and _is_clear(values, n.args[0]):
+                return n
+    return None
+
+
+def undone_elsewhere(facts: PythonFacts, set_call: ast.Call, fn: ast.AST, var_keys: frozenset[str]) -> ast.Call | None:
+    """Is the value `set_call` (in `fn`) binds undone by the other half of a set/undo API
+    pair: another function of this module (a method of any class, a module function) that
+    `fn` does not call (directly or through helpers) and that resets / clears / pops the
+    same ContextVar (`undo_shaped`)? Such a pair (promptflow `set_node_info` /
+    `clear_node_info`, `Tracer._push` / `_pop`, bentoml `start_record` / `stop_record`)
+    is an API whose caller owns the lifecycle. The set itself must bind something new
+    (an undo-shaped set is judged by its own shape). Returns the undoing call or None.
+    A pair whose undo `fn` runs itself (on the happy path only, directly or through a
+    helper) is not one, nor is a generator / `@contextmanager` that sets around its
+    `yield`: `fn` owns the scope."""
+    values = module_values(facts)
+    if not (isinstance(set_call.func, ast.Attribute) and set_call.args) or undo_shaped(facts, set_call, var_keys):
+        return None
+    if is_generator(facts, fn):
+        return None  # a generator / @contextmanager owns the scope around its `yield` itself
+    for n in facts.walk(fn):
+        if n is not set_call and isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                and n.func.attr in ("set", "reset") and n.args and values.contextvar_keys(n.func.value) & var_keys \
+                and pos(n) > pos(set_call) and undo_shaped(facts, n, var_keys):
+            return None  # the setter undoes it itself (on the path it chose): it owns the pair
+    runs = {id(d) for d in calls_closure(facts, [fn], limit=200)}
+    for n in facts.nodes(ast.Call):
+        if n is set_call or not (isinstance(n.func, ast.Attribute) and n.func.attr in ("set", "reset")
+                                 and n.args and values.contextvar_keys(n.func.value) & var_keys):
+            continue
+        g = facts.enclosing_function(n)
+        if g is None or id(g) in runs or any(a is fn for a in facts.ancestors(n)):
+            continue
+        if undo_shaped(facts, n, var_keys) and not lazily_initialises(facts, n, g, var_keys):
+            return n
+    return None
+
+
+def lazily_initialises(facts: PythonFacts, set_call: ast.Call, fn: ast.AST, var_keys: frozenset[str]) -> bool:
+    """Is `set_call` the lazy per-Context initialisation of its var: it runs only when the
+    var holds nothing yet (inside `if var.get() is None:` / `if not var.get():`, also
+    through a local read from the var, after `assert var.get() is None`, or in an
+    `except LookupError:` of a `try` that reads the var), and what it sets is a fresh
+    object (a class of this module or a `FRESH_CONSTRUCTORS` call, an empty literal, or a
+    local assigned only such)? That is a per-Context singleton (promptflow
+    `OperationContext.get_instance`), meant to stay bound, not a leaked override."""
+    values = module_values(facts)
+    if not _fresh(facts, values, set_call.args[0], fn, unset=var_keys):
+        return False
+    stmt = facts.enclosing_statement(set_call)
+    node: ast.AST = stmt
+    for anc in facts.ancestors(stmt):
+        if anc is fn:
+            break
+        if isinstance(anc, ast.If) and field_of(anc, node) == "body" and _tests_unset(facts, anc.test, fn, var_keys):
+            return True
+        if isinstance(anc, ast.ExceptHandler) and _catches_lookup(anc):
+            tr = facts.parents.get(anc)
+            if isinstance(tr, ast.Try) and any(_reads_var_value(values, s, var_keys) for s in tr.body):
+                return True
+        node = anc
+    parent = facts.parents.get(stmt)
+    fld = field_of(parent, stmt) if parent is not None else None
+    if fld is not None:
+        seq = getattr(parent, fld)
+        for before in seq[:next(k for k, x in enumerate(seq) if x is stmt)]:
+            if isinstance(before, ast.Assert) and _tests_unset(facts, before.test, fn, var_keys):
+                return True
+    return False
+
+
+def _catches_lookup(h: ast.ExceptHandler) -> bool:
+    names = h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]
+    return any(isinstance(t, ast.Name) and t.id == "LookupError" for t in names)
+
+
+def _tests_unset(facts: PythonFacts, test: ast.AST, fn: ast.AST, var_keys: frozenset[str]) -> bool:
+    """Is `test` true only when the var holds nothing: `X is None`, `X == None`, `not X`,
+    where X is `var.get(...)` or a local of `fn` read from the var?"""
+    values = module_values(facts)
+
+    def current(e: ast.AST) -> bool:
+        if _reads_var_value(values, e, var_keys) and isinstance(e, ast.Call):
+            return True
+        if isinstance(e, ast.Name):
+            b = values.binding(e)
+            if b is not None and b[0] == "local" and b[1] == id(fn):
+                srcs = _local_sources(facts, values, fn, b) or []
+                return any(isinstance(s, ast.Call) and _reads_var_value(values, s, var_keys) for s in srcs)
+        return False
+
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        return any(_tests_unset(facts, v, fn, var_keys) for v in test.values)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return current(test.operand)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.Eq)) \
+            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None:
+        return current(test.left)
+    return False
+
+
+def _fresh(facts: PythonFacts, values: ModuleValues, expr: ast.AST, fn: ast.AST, depth: int = 0,
+           unset: frozenset[str] = frozenset()) -> bool:
+    """Is `expr` a newly built object: a class of this module or a FRESH_CONSTRUCTORS call
+    whose arguments are constants/fresh, an empty or constant literal, or a local of `fn`
+    assigned only such values (besides, for the ContextVars `unset`, the var's own
+    current value, which the caller's guard has found empty: `inst = var.get()`; `if
+    inst is None: inst = Cls(); var.set(inst)`)?"""
+    if depth > 3:
+        return False
+    if isinstance(expr, (ast.Dict, ast.List, ast.Set, ast.Tuple)):
+        parts = [*(getattr(expr, "elts", None) or []), *[v for v in (getattr(expr, "values", None) or [])]]
+        return all(isinstance(p, ast.Constant) for p in parts)
+    if isinstance(expr, ast.Call):
+        d = values.callee(expr)
+        q = facts.qualname(expr.func) if isinstance(expr.func, (ast.Name, ast.Attribute)) else None
+        if not (isinstance(d, ast.ClassDef) or (q in FRESH_CONSTRUCTORS and d is None)):
+            return False
+        return all(isinstance(a, ast.Constant) or _fresh(facts, values, a, fn, depth + 1)
+                   or (isinstance(a, (ast.Name, ast.Attribute)) and facts.qualname(a) in _FACTORY_ARGS)
+                   for a in [*expr.args, *(k.value for k in expr.keywords)])
+    if isinstance(expr, ast.Name):
+        b = values.binding(expr)
+        if b is None or b[0] != "local" or b[1] != id(fn):
+            return False
+        srcs = _local_sources(facts, values, fn, b)
+        if srcs and unset:
+            srcs = [s for s in srcs if not (isinstance(s, ast.Call) and _reads_var_value(values, s, unset))]
+        return bool(srcs) and all(_fresh(facts, values, s, fn, depth + 1) for s in srcs)
+    return False
 
 
 def restores_in(facts: PythonFacts, scopes: Iterable[ast.AST], var_keys: frozenset[str],
@@ -932,7 +1148,76 @@ def _kept_list_released(facts: PythonFacts, call: ast.Call, fn: ast.AST, release
             if scope is not fn or protected(facts, n, scope) \
                     or facts.enclosing_function(n) in exit_closure_of(facts, n):
                 return True
+    return _shared_container_released(facts, fn, release, container)
+
+
+def _container_root(container: ast.AST) -> ast.AST:
+    """The variable a container expression lives in: `reg[k]` -> `reg`,
+    `reg.setdefault(k, [])` / `reg.get(k)` -> `reg`."""
+    node = container
+    while True:
+        if isinstance(node, ast.Subscript):
+            node = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("setdefault", "get", "__getitem__"):
+            node = node.func.value
+        else:
+            return node
+
+
+def _shared_container_released(facts: PythonFacts, fn: ast.AST, release: Release, container: ast.AST) -> bool:
+    """A resource put into a container that outlives `fn` and that other functions of the
+    module can reach: a module-level list/dict (`_live.setdefault(k, []).append(tok)`),
+    or a local list that is (a copy of) a ContextVar's value set back into the var
+    (`stack = list(var.get() or []); stack.append((tok, span)); var.set(stack)`). Is
+    some other function of the module taking an element back out of that container
+    (`var.get()[:]`, `.pop()`, iteration) and releasing it? Then the container is the
+    hand-off to an owner that releases it (apache-burr's OTel bridge: `_enter_span`
+    pushes the attach token on a ContextVar stack, `_exit_span` pops and detaches it)."""
+    values = module_values(facts)
+    root = _container_root(container)
+    b = values.binding(root)
+    if b is None:
+        return False
+    others = [d for d in facts.nodes(ast.FunctionDef, ast.AsyncFunctionDef)
+              if d is not fn and facts.enclosing_function(d) is not fn]
+    if b[0] == "module":
+        return any(_releases(values, d, refs(values, d, b), release) for d in others)
+    if b[0] != "local":
+        return False
+    local = refs(values, fn, b)
+    var_keys: frozenset[str] = frozenset()
+    for n in facts.walk(fn, into_defs=True):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "set" \
+                and len(n.args) == 1 and reads(values, n.args[0], local):
+            var_keys |= values.contextvar_keys(n.func.value)
+    v = values.value(root)
+    if CV_VALUE in v.kinds:
+        var_keys |= frozenset(k for k in v.vars if not k.startswith("readin:"))
+    if not var_keys:
+        return False
+    for d in others:
+        keys: set[tuple] = set()
+        for n in facts.walk(d, into_defs=True):
+            if isinstance(n, ast.Assign) and _reads_var_value(values, n.value, var_keys):
+                for t in n.targets:
+                    for sub in ast.walk(t):
+                        if isinstance(sub, (ast.Name, ast.Attribute)) and isinstance(sub.ctx, ast.Store):
+                            tb = values.binding(sub)
+                            if tb is not None:
+                                keys |= refs(values, d, tb)
+        for n in facts.walk(d, into_defs=True):
+            if isinstance(n, ast.Call):
+                for e in release(n):
+                    if reads(values, e, keys) or _reads_var_value(values, e, var_keys):
+                        return True
     return False
+
+
+def _reads_var_value(values: ModuleValues, expr: ast.AST, var_keys: frozenset[str]) -> bool:
+    """Does `expr` contain `<var>.get(...)` of one of the ContextVars `var_keys`?"""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get"
+               and values.contextvar_keys(n.func.value) & var_keys for n in ast.walk(expr))
 
 
 def exit_closure_of(facts: PythonFacts, node: ast.AST) -> list[ast.AST]:
@@ -1105,7 +1390,7 @@ __all__ = [
     "nothing_raises_between", "cannot_raise", "early_exit_methods", "handoff", "has_risk", "in_tail_position",
     "is_contextmanager", "is_generator", "is_route_handler", "pos", "protected", "reads", "refs",
     "restores_in", "restores_previous", "runs_in_task_context", "straight_line", "token_fate",
-    "yields", "undoes_in", "reset_release", "detach_release", "end_release", "use_span_ends", "contextvar_sets",
+    "yields", "undoes_in", "undo_shaped", "undone_elsewhere", "clears_in", "lazily_initialises", "FRESH_CONSTRUCTORS", "reset_release", "detach_release", "end_release", "use_span_ends", "contextvar_sets",
 ]
 
 

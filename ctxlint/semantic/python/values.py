@@ -560,7 +560,7 @@ class ModuleValues:
 
     def _call_value(self, call: ast.Call) -> Value:
         facts = self.facts
-        f = call.func
+        f = call.func.value if isinstance(call.func, ast.Subscript) else call.func  # `ContextVar[T](...)`
         q = facts.qualname(f) if isinstance(f, (ast.Name, ast.Attribute)) else None
         if q:
             kind = KNOWN_CALLS.get(q)
