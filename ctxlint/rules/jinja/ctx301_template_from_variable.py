@@ -19,7 +19,9 @@ Flags `jinja2.Template(src)`, `env.from_string(src)` on a plain (not sandboxed)
 `Environment`, and Flask's `render_template_string(src)` when `src` is not a
 literal: not a string constant, a module or class constant, or text read from the
 package's own files (`Path(__file__).parent / ...`, `importlib.resources`, also
-through a helper's path parameter or a walk of the package directory).
+through a helper's path parameter or a walk of the package directory), or a file
+opened from a path built only from module or imported UPPER_CASE constants and
+literals (`with (TEMPLATES_DIR / README_TEMPLATE_NAME).open() as f: f.read()`).
 A `.from_string(...)` counts only when its receiver can be jinja2's: a receiver
 that resolves to another module's name or to this file's own class
 (`Cursor.from_string(text)` parsing a pagination cursor) is not a template.

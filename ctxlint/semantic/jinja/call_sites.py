@@ -560,6 +560,9 @@ class CallSites:
                 self.path_value(expr.func.value) is not None or self._constant_paths(expr.func.value)
                 or self._package_file(expr.func.value)):
             return True  # a file shipped inside the package (a helper's path param included)
+        if isinstance(expr.func, ast.Attribute) and expr.func.attr in ("read", "read_text") \
+                and self._opened_constant_path(expr.func.value, expr):
+            return True  # `with (TEMPLATES_DIR / NAME).open() as f: f.read()`: the package's own file
         if isinstance(expr.func, ast.Attribute) and expr.func.attr in ("read_text", "read", "read_bytes", "decode", "strip", "get_data"):
             for n in ast.walk(expr):
                 if isinstance(n, ast.Name) and n.id in ("__file__", "__name__", "__package__"):
@@ -570,6 +573,50 @@ class CallSites:
                     vals = self.values_of(n)
                     if vals and all(not isinstance(v, tuple) and _mentions_file(v) for v in vals):
                         return True
+        return False
+
+    def _opened_constant_path(self, recv: ast.AST, at: ast.AST) -> bool:
+        """Is `recv` a file opened from a constant path: the receiver of `.read()` is a
+        path (or a `with P.open() as f` / `with open(P) as f` name, or a local bound to
+        such a path) built only from UPPER_CASE module or imported constants and string
+        literals (`TEMPLATES_DIR / README_TEMPLATE_NAME`)? Such a path names a file the
+        project ships or configures, not text a caller hands in."""
+        fn = self.f.enclosing_function(at)
+        if isinstance(recv, ast.Name) and fn is not None:
+            for w in self.f.walk(fn):
+                if isinstance(w, (ast.With, ast.AsyncWith)):
+                    for item in w.items:
+                        v = item.optional_vars
+                        if isinstance(v, ast.Name) and v.id == recv.id:
+                            c = item.context_expr
+                            if isinstance(c, ast.Call):
+                                if isinstance(c.func, ast.Attribute) and c.func.attr == "open":
+                                    return self._constant_path(c.func.value, fn)
+                                if isinstance(c.func, ast.Name) and c.func.id == "open" and c.args:
+                                    return self._constant_path(c.args[0], fn)
+            return False
+        return self._constant_path(recv, fn)
+
+    def _constant_path(self, expr: ast.AST, fn, depth: int = 0) -> bool:
+        """A path from constants: a literal counts only as a part joined to a constant
+        directory (a bare relative literal is relative to the working directory, which
+        the package-file fact judges)."""
+        if depth > 3 or expr is None:
+            return False
+        if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+            parent = self.f.parents.get(expr)
+            return isinstance(parent, ast.BinOp) or (isinstance(parent, ast.Call) and len(parent.args) > 1)
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Div):
+            return self._constant_path(expr.left, fn, depth + 1) and self._constant_path(expr.right, fn, depth + 1)
+        if isinstance(expr, ast.Call) and (self.f.qualname(expr.func) or "") in ("os.path.join", "pathlib.Path", "Path"):
+            return bool(expr.args) and all(self._constant_path(a, fn, depth + 1) for a in expr.args)
+        if _is_constant_name(expr) and ((isinstance(expr, ast.Name) and self.f.enclosing_function(expr) is None)
+                                        or self._module_or_imported(expr)):
+            return True
+        if isinstance(expr, ast.Name) and fn is not None:
+            srcs = [n.value for n in self.f.walk(fn) if isinstance(n, ast.Assign) and len(n.targets) == 1
+                    and isinstance(n.targets[0], ast.Name) and n.targets[0].id == expr.id]
+            return bool(srcs) and all(self._constant_path(v, fn, depth + 1) for v in srcs)
         return False
 
     def _constant_paths(self, expr: ast.AST) -> bool:
