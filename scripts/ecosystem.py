@@ -206,6 +206,24 @@ PROJECTS: tuple[Project, ...] = (
     Project("truss", "pypi", "truss==0.18.36", "measuring"),
     Project("litgpt", "pypi", "litgpt==0.5.13", "measuring"),
     Project("dify-plugin", "pypi", "dify-plugin==0.7.4", "measuring"),
+    # Python, round-9 measuring set (never linted before it was added; measured on the
+    # final build of this session, after the round-8 fixes): inference-provider SDKs
+    # (together, fireworks, voyage, LoRAX), an embedding server (infinity), a unified
+    # client (aisuite), agent/LLM frameworks (magentic, atomic-agents, kani), prompt and
+    # eval tracing (promptlayer, trulens, langwatch), prompt compression (llmlingua).
+    Project("together", "pypi", "together==3.1.1", "measuring"),
+    Project("fireworks-ai", "pypi", "fireworks-ai==1.2.30", "measuring"),
+    Project("voyageai", "pypi", "voyageai==0.5.0", "measuring"),
+    Project("infinity-emb", "pypi", "infinity-emb==0.0.78", "measuring"),
+    Project("lorax-client", "pypi", "lorax-client==0.6.3", "measuring"),
+    Project("aisuite", "pypi", "aisuite==0.2.0", "measuring"),
+    Project("magentic", "pypi", "magentic==0.41.1", "measuring"),
+    Project("atomic-agents", "pypi", "atomic-agents==1.1.11", "measuring"),
+    Project("promptlayer", "pypi", "promptlayer==1.5.16", "measuring"),
+    Project("trulens-core", "pypi", "trulens-core==2.16.0", "measuring"),
+    Project("langwatch", "pypi", "langwatch==1.4.0", "measuring"),
+    Project("llmlingua", "pypi", "llmlingua==0.2.2", "measuring"),
+    Project("kani", "pypi", "kani==1.10.0", "measuring"),
     # Go, tuning set.
     Project("grpc", "go", "google.golang.org/grpc", "tuning", "golang-google-grpc-dev"),
     Project("x-net", "go", "golang.org/x/net", "tuning", "golang-golang-x-net-dev"),
