@@ -67,8 +67,10 @@ without `context=` and stored where it outlives the request — a module global
 (`global X`), a class attribute, or an attribute of a long-lived object (one
 instantiated at module level, or any object when the task's coroutine is a
 `while` loop of this module, i.e. a background loop) — when the creating function runs inside a
-request: a route handler, a function taking the request or a request/tenant id,
-a `with tracer.start_as_current_span(...)` block, or after a `ContextVar.set()`.
+request: a route handler, a function taking the request or a request/tenant id
+(not a constructor: `Client.__init__(self, project_id)` is configured by its ids,
+not serving one), a `with tracer.start_as_current_span(...)` block, or after a
+`ContextVar.set()`.
 A task awaited or cancelled in the same function is not long-lived and is fine.
 
 ## Why is this bad

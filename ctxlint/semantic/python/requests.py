@@ -510,7 +510,10 @@ def request_scope(facts: "PythonFacts", fn, at: ast.AST) -> str | None:
         return f"route handler `{fn.name}`"
     if request_params(facts, fn):
         return f"request handler `{fn.name}`"
-    ids = [a.arg for a in _all_args(fn) if a.arg in facts.scope_id_names]
+    # a constructor's scope-id parameters configure the object (`Client(project_id=...)`):
+    # they say nothing about a request being served while it runs
+    ids = [a.arg for a in _all_args(fn) if a.arg in facts.scope_id_names] \
+        if getattr(fn, "name", "") not in ("__init__", "__post_init__", "__new__") else []
     if ids:
         return f"`{fn.name}`, which serves one request (`{ids[0]}`)"
     if current_span_withs(facts, fn, at) is not None:
