@@ -204,7 +204,7 @@ SOURCES = {
     'ctxlint.semantic.go.ctx': (10552, '77cfc776795d7bc6'),
     'ctxlint.semantic.go.escape': (27899, '2a48ea5f8abc0ee4'),
     'ctxlint.semantic.go.facts': (28617, '20eb34c449a41d32'),
-    'ctxlint.semantic.jinja.call_sites': (95396, '9911cf8c39a7b31b'),
+    'ctxlint.semantic.jinja.call_sites': (95461, 'b52f399c3dbe9232'),
     'ctxlint.semantic.jinja.templates': (11918, '72ca29956113b02c'),
     'ctxlint.semantic.python.asyncness': (7739, '941c7da7d6d032ad'),
     'ctxlint.semantic.python.cache_keys': (48638, '85a7b202906093bf'),

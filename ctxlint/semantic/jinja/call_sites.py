@@ -1435,7 +1435,7 @@ class CallSites:
         if isinstance(fn, ast.Attribute) and fn.attr == "from_template":
             parts = parts[:-1]
         elif not isinstance(fn, (ast.Name, ast.Attribute)):
-            return False
+            return None  # `Cls[P, R](...)`, `factory()(...)`: not a prompt class we know
         if not parts or parts[-1] not in _LC_PROMPTS:
             return None
         origin = q if q.startswith(tuple(PROMPT_FORMATTERS)) else next(
