@@ -176,7 +176,7 @@ SOURCES = {
     'ctxlint.rules.jinja.ctx305_jinja_autoescape_disabled': (6167, '96c3a0a76d70cc0e'),
     'ctxlint.rules.python.ctx103_contextvar_not_reset': (16187, 'f79a7a0096088bb4'),
     'ctxlint.rules.python.ctx104_otel_context_not_detached': (9433, 'a4a6db66fbd7d01a'),
-    'ctxlint.rules.python.ctx105_span_not_ended': (9033, 'ab0224de9b174d76'),
+    'ctxlint.rules.python.ctx105_span_not_ended': (9530, '8b7cae52bce7bd10'),
     'ctxlint.rules.python.ctx106_contextmanager_cleanup_not_in_finally': (13854, '49a2e685b4a122c0'),
     'ctxlint.rules.python.ctx107_task_reference_discarded': (12674, '799164aef42cfee5'),
     'ctxlint.rules.python.ctx108_registration_not_cancellation_safe': (46321, '21fef2813d14030e'),

@@ -129,6 +129,12 @@ def _problem(facts, call: ast.Call, fn) -> str | None:
         if kind == owners.EXHAUSTION_ONLY:
             return (f"span stored on `{d}` is ended only when `{cls.name}` is iterated to the end "
                     f"(line {rel.lineno}): an early exit never ends it")
+        if entry is not None:
+            other_kind, other = owners.class_releases_attrs(facts, cls, {b}, owners.end_release)
+            m = facts.enclosing_function(other) if other is not None and other_kind == owners.RELEASED else None
+            if m is not None:
+                return (f"span stored on `{d}` is ended only by `{cls.name}.{m.name}()` (line {other.lineno}), "
+                        "which the `with` exit (`__exit__`/`close`) does not run: a `with` block leaves it open")
         return f"span stored on `{d}` is never ended by any method of `{cls.name}`"
     if not isinstance(t, ast.Name) or b is None:
         return None
