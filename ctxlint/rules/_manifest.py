@@ -186,7 +186,7 @@ SOURCES = {
     'ctxlint.rules.python.ctx204_thread_local_in_async': (5145, '7512dc26f4256718'),
     'ctxlint.rules.python.ctx205_long_lived_task_inherits_request_context': (7715, '355da8af6d164e0e'),
     'ctxlint.rules.python.ctx206_context_not_propagated': (24085, '72defd0b38974168'),
-    'ctxlint.rules.python.ctx401_unbounded_registry': (14212, '8adf3ce7b478e57e'),
+    'ctxlint.rules.python.ctx401_unbounded_registry': (14885, 'b5c528a78b344d95'),
     'ctxlint.rules.python.ctx402_cached_method_holds_self': (10913, 'e71119fc121fdfd5'),
     'ctxlint.rules.python.ctx403_hook_handle_leak': (7912, '614e58fb73028687'),
     'ctxlint.rules.python.ctx404_terminal_path_missing_removal': (13833, '37d0d942658891c1'),

@@ -31,7 +31,8 @@ insertion when the container is filled per request (the key reaches a scope id
 such as `request_id`, `tenant_id`, `user_id`, `adapter_id`, or the stored value is
 per-request/per-adapter state, or the same key is removed from a sibling
 container) while no code ever removes an entry: no `del`, `pop`, `clear`,
-reassignment, eviction call, no `maxsize`, no weak references.
+reassignment, eviction call, no `maxsize`, no weak references (a weak container, or
+values stored as `weakref.ref(obj)`, which keep no object alive).
 
 ## Why is this bad
 Every request, tenant or adapter leaves an entry behind. The process grows until
@@ -122,6 +123,8 @@ theexperiencecompany/gaia#706 (per-user compiled agent graphs never evicted).
                 continue
             if s.kind in ("update", "extend") or runs_once(s.method_name, STARTUP_NAME):
                 continue
+            if _weak_value(facts, s.value):
+                continue  # `cache[k] = weakref.ref(obj)`: the entry keeps no object alive
             key = s.key if s.key is not None else (s.value if s.kind in ("add",) else None)
             if isinstance(key, ast.Constant):
                 continue
@@ -143,6 +146,14 @@ theexperiencecompany/gaia#706 (per-user compiled agent graphs never evicted).
             if s.key is not None and s.value is not None and _per_scope_value(facts, s):
                 return s, "request/adapter object"
         return None, None
+
+
+def _weak_value(facts, value) -> bool:
+    """Is the stored value a weak reference (`weakref.ref(obj)`, `weakref.proxy(obj)`,
+    `weakref.WeakMethod(m)`)? Such an entry keeps nothing of its object alive; what is
+    left per entry is a key and a dead reference, not the request's or adapter's state."""
+    return isinstance(value, ast.Call) and (facts.qualname(value.func) or "") in (
+        "weakref.ref", "weakref.proxy", "weakref.WeakMethod")
 
 
 def _minted(facts, key, fn, depth: int = 2) -> bool:
