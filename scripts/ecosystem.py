@@ -228,6 +228,23 @@ PROJECTS: tuple[Project, ...] = (
     Project("langwatch", "pypi", "langwatch==1.4.0", "tuning"),
     Project("llmlingua", "pypi", "llmlingua==0.2.2", "measuring"),
     Project("kani", "pypi", "kani==1.10.0", "measuring"),
+    # Python, round-10 measuring set (never linted before it was added; the last build of
+    # this session, nothing tuned on it): agent SDKs and runtimes (google-adk, bedrock
+    # agentcore, praisonai, upsonic, autogen-ext), tool platforms (composio, MCP clients
+    # and FastAPI-MCP), serverless (modal), a Gradio client, LangChain AWS, pydantic evals.
+    # Reviewed blind.
+    Project("google-adk", "pypi", "google-adk==2.13.0", "measuring"),
+    Project("bedrock-agentcore", "pypi", "bedrock-agentcore==1.25.0", "measuring"),
+    Project("composio-core", "pypi", "composio-core==0.7.22", "measuring"),
+    Project("modal", "pypi", "modal==1.6.4", "measuring"),
+    Project("gradio-client", "pypi", "gradio-client==2.7.2", "measuring"),
+    Project("fastapi-mcp", "pypi", "fastapi-mcp==0.4.0", "measuring"),
+    Project("mcp-use", "pypi", "mcp-use==1.7.1", "measuring"),
+    Project("praisonaiagents", "pypi", "praisonaiagents==1.7.17", "measuring"),
+    Project("upsonic", "pypi", "upsonic==0.77.3", "measuring"),
+    Project("autogen-ext", "pypi", "autogen-ext==0.7.5", "measuring"),
+    Project("langchain-aws", "pypi", "langchain-aws==1.9.1", "measuring"),
+    Project("pydantic-evals", "pypi", "pydantic-evals==2.62.0", "measuring"),
     # Go, tuning set.
     Project("grpc", "go", "google.golang.org/grpc", "tuning", "golang-google-grpc-dev"),
     Project("x-net", "go", "golang.org/x/net", "tuning", "golang-golang-x-net-dev"),
