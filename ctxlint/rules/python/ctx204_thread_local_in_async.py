@@ -52,7 +52,10 @@ class ThreadLocalInAsync(Rule):
 Flags every read or write of a `threading.local()` (module-level, class-level,
 or `self.` attribute; also instances of a `threading.local` subclass) inside an
 `async def`, or inside a sync function that in this file is only called from
-async code.
+async code. A call made inside a lambda handed to a worker thread
+(`asyncio.to_thread(lambda: self._client())`, `loop.run_in_executor(None, lambda:
+...)`, `executor.submit`, `threading.Thread(target=lambda: ...)`) runs off the loop:
+it does not make its callee async-only.
 
 ## Why is this bad
 All tasks of an event loop run on one thread, so they share one

@@ -34,7 +34,9 @@ def async_only_functions(facts: "PythonFacts") -> set[int]:
     A def qualifies when it is the only def of its name, it is called at least
     once, every call's enclosing function is an `async def` or itself qualifies
     (fixpoint), and the name is never loaded other than as a callee (so it is
-    not handed to an executor, a callback registry or a thread). Never raises.
+    not handed to an executor, a callback registry or a thread). A call inside a
+    lambda handed to a worker thread (`asyncio.to_thread(lambda: f())`) is not an
+    async caller. Never raises.
     """
     def compute():
         sync_defs: dict[str, list[ast.AST]] = {}
@@ -50,7 +52,10 @@ def async_only_functions(facts: "PythonFacts") -> set[int]:
                 continue
             p = facts.parents.get(n)
             if isinstance(p, ast.Call) and p.func is n:
-                callers.setdefault(name, []).append(facts.enclosing_function(n))
+                # a call inside a lambda handed to a worker thread runs off the loop:
+                # `asyncio.to_thread(lambda: self._client().get(k))`
+                callers.setdefault(name, []).append(None if _in_offloaded_lambda(facts, n)
+                                                     else facts.enclosing_function(n))
             else:
                 other_refs.add(name)
         async_only: set[int] = set()
@@ -66,6 +71,29 @@ def async_only_functions(facts: "PythonFacts") -> set[int]:
                     changed = True
         return async_only
     return facts.memo("asyncness.async_only", compute)
+
+
+#: Calls that run a callable argument on a worker thread (Python docs: `asyncio.to_thread`,
+#: `loop.run_in_executor`, `Executor.submit`, `threading.Thread(target=...)`; anyio's
+#: `to_thread.run_sync`).
+OFFLOAD_CALLS = frozenset({"to_thread", "run_in_executor", "submit", "run_sync", "Thread"})
+
+
+def _in_offloaded_lambda(facts: "PythonFacts", node: ast.AST) -> bool:
+    """Is `node` inside a lambda passed to an `OFFLOAD_CALLS` call (before its def)?"""
+    cur = facts.parents.get(node)
+    while cur is not None and not isinstance(cur, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if isinstance(cur, ast.Lambda):
+            call = facts.parents.get(cur)
+            if isinstance(call, ast.keyword):
+                call = facts.parents.get(call)
+            if isinstance(call, ast.Call):
+                f = call.func
+                name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+                if name in OFFLOAD_CALLS:
+                    return True
+        cur = facts.parents.get(cur)
+    return False
 
 
 def runs_on_loop(facts: "PythonFacts", fn: ast.AST | None) -> bool:
