@@ -6,7 +6,6 @@ project pass, `ctxlint.project`, which calls `TemplateUndeclaredVariable.check_l
 
 from __future__ import annotations
 
-import ast
 
 from ctxlint.rules import Rule
 from ctxlint.semantic.jinja.call_sites import FLASK_TEMPLATE_CONTEXT, call_sites
@@ -69,8 +68,10 @@ passes); TGI PR 2403; jinja2.meta.find_undeclared_variables.
         for rs in cs.render_sites:
             if rs.source is None or rs.names is None or (rs.env is not None and rs.env.open_globals):
                 continue
-            if rs.env is None and _adds_globals(facts):
-                continue  # an environment we cannot see, in a module that adds globals to one
+            if rs.env is None and any(e.globals or e.open_globals for e in cs.envs):
+                # an environment we cannot see (made lazily, behind a wrapper class), in a
+                # module that adds globals to one: the render may see them
+                continue
             jf = literal_facts(facts, rs.source)
             if jf is None:
                 continue
@@ -103,20 +104,3 @@ passes); TGI PR 2403; jinja2.meta.find_undeclared_variables.
                                 f"`{v}` is read here but the render call at {sites} never passes it; it renders "
                                 "as undefined (empty text, or an error under StrictUndefined)")
 
-
-def _adds_globals(facts) -> bool:
-    """Does the module add names to some jinja2 environment's globals (`env.globals[k] =
-    v`, `env.globals.update(...)`)? A render call whose environment is not resolved
-    (made lazily in a property, reached through a wrapper class) may then see them,
-    so a name it does not pass is not known to be undefined."""
-    def scan():
-        for n in facts.nodes(ast.Subscript, ast.Call):
-            t = n.value if isinstance(n, ast.Subscript) else n.func
-            if isinstance(n, ast.Call):
-                if not (isinstance(t, ast.Attribute) and t.attr in ("update", "setdefault")):
-                    continue
-                t = t.value
-            if isinstance(t, ast.Attribute) and t.attr == "globals":
-                return True
-        return False
-    return facts.memo("ctx304.adds_globals", scan)

@@ -9,8 +9,8 @@ from ctxlint.findings import UNSAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.cache_keys import scope_kind
 from ctxlint.semantic.python.registries import (
-    PER_EVENT_KINDS, SETUP_NAME, STARTUP_NAME, built_for_key, key_is_fresh, key_text, local_sources, names_in,
-    reaches_scope_id, runs_at_construction, runs_once, name_words,
+    DATA_CALLS, PER_EVENT_KINDS, SETUP_NAME, STARTUP_NAME, built_for_key, key_is_fresh, key_text,
+    local_sources, names_in, reaches_scope_id, runs_at_construction, runs_once, name_words,
 )
 
 
@@ -224,12 +224,6 @@ _OBJECT_WORDS = frozenset({
     "executor", "manager", "server", "socket", "stream", "future", "task", "request", "req",
     "sequence", "seq", "group", "program", "kernel", "backend", "instance", "object", "obj", "peft",
 })
-#: Calls whose result cannot be weakly referenced (str, int, tuple, bytes, list, dict...).
-_DATA_CALLS = frozenset({
-    "str", "repr", "int", "float", "bool", "bytes", "tuple", "list", "dict", "set", "frozenset",
-    "len", "sorted", "format", "join", "encode", "decode", "hexdigest", "digest", "hex", "dumps",
-    "tolist", "item", "split", "strip", "lower", "upper", "tensor", "as_tensor", "zeros", "ones",
-})
 #: Methods that return their receiver (or an object of its class): `LoraAdapter(...).to(dev)`.
 _SELF_RETURNING = frozenset({"to", "cuda", "cpu", "eval", "train", "half", "float", "bfloat16",
                              "requires_grad_", "share_memory", "compile", "bind", "with_options"})
@@ -261,7 +255,7 @@ def _is_object_value(facts, v: ast.AST | None, fn, before: ast.AST, depth: int) 
     if isinstance(v, ast.Call):
         f = v.func
         name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
-        if name in _DATA_CALLS:
+        if name in DATA_CALLS:
             return False
         if name[:1].isupper():
             return True

@@ -240,7 +240,7 @@ def _leaves_block(nodes: list[ast.stmt], raise_ok: bool = False) -> bool:
     return False
 
 
-def _suspends(nodes: list[ast.stmt]) -> bool:
+def suspends(nodes: list[ast.stmt]) -> bool:
     """Do these statements await (`await`, `async for`, `async with`), outside nested defs?"""
     stack: list[ast.AST] = list(nodes)
     while stack:
@@ -291,7 +291,7 @@ def cannot_raise(facts, stmts: list[ast.stmt]) -> bool:
                 continue
             return False
         if isinstance(s, ast.Try):
-            if not any(_catch_all(h, _suspends(s.body)) for h in s.handlers):
+            if not any(_catch_all(h, suspends(s.body)) for h in s.handlers):
                 return False
             if any(_leaves_block(h.body) for h in s.handlers) or _leaves_block(s.body, raise_ok=True):
                 return False

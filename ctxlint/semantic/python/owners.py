@@ -147,16 +147,8 @@ def has_risk(stmts: Iterable[ast.stmt]) -> bool:
 
 def straight_line(facts: PythonFacts, first: ast.stmt, second: ast.stmt) -> bool:
     """True when `second` follows `first` in the same block with nothing between that can raise."""
-    p1, p2 = facts.parents.get(first), facts.parents.get(second)
-    if p1 is None or p1 is not p2:
-        return False
-    f1, f2 = field_of(p1, first), field_of(p2, second)
-    if f1 is None or f1 != f2:
-        return False
-    seq = getattr(p1, f1)
-    i = next(k for k, s in enumerate(seq) if s is first)
-    j = next(k for k, s in enumerate(seq) if s is second)
-    return i < j and not has_risk(seq[i + 1:j])
+    between = _between(facts, first, second)
+    return between is not None and not has_risk(between)
 
 
 def nothing_raises_between(facts: PythonFacts, first: ast.stmt, second: ast.stmt) -> bool:
@@ -166,16 +158,23 @@ def nothing_raises_between(facts: PythonFacts, first: ast.stmt, second: ast.stmt
     re-raise). Then `second` runs whenever `first` completed, except on a BaseException
     (in a coroutine, an await between them must be guarded by a bare/`BaseException`
     handler, since cancellation is a BaseException)."""
+    between = _between(facts, first, second)
+    return between is not None and cannot_raise(facts, between)
+
+
+def _between(facts: PythonFacts, first: ast.stmt, second: ast.stmt) -> list[ast.stmt] | None:
+    """The statements strictly between `first` and `second` when `second` follows
+    `first` in the same block (same parent, same body field), else None."""
     p1, p2 = facts.parents.get(first), facts.parents.get(second)
     if p1 is None or p1 is not p2:
-        return False
+        return None
     f1, f2 = field_of(p1, first), field_of(p2, second)
     if f1 is None or f1 != f2:
-        return False
+        return None
     seq = getattr(p1, f1)
     i = next(k for k, s in enumerate(seq) if s is first)
     j = next(k for k, s in enumerate(seq) if s is second)
-    return i < j and cannot_raise(facts, seq[i + 1:j])
+    return seq[i + 1:j] if i < j else None
 
 
 def in_tail_position(facts: PythonFacts, stmt: ast.stmt, fn: ast.AST) -> bool:

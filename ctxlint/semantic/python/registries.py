@@ -232,9 +232,15 @@ def _constructs(facts, call: ast.Call) -> bool:
     return name in facts.classes_by_name or name[:1].isupper()
 
 
-#: Calls whose result is plain data copied from their argument, not state built for it.
-_DATA_CALLS = frozenset({"str", "repr", "int", "float", "bool", "bytes", "tuple", "list", "dict", "set",
-                         "frozenset", "len", "sorted", "format", "join", "copy", "deepcopy", "get"})
+#: Calls whose result is plain data (strings, numbers, tuples, bytes, containers, tensors
+#: of numbers) or a copy/lookup of their argument, not an object built for it: CTX401
+#: reads it both for "state built for this id" and for the fix's weak-vs-LRU choice.
+DATA_CALLS = frozenset({
+    "str", "repr", "int", "float", "bool", "bytes", "tuple", "list", "dict", "set", "frozenset",
+    "len", "sorted", "format", "join", "encode", "decode", "hexdigest", "digest", "hex", "dumps",
+    "tolist", "item", "split", "strip", "lower", "upper", "tensor", "as_tensor", "zeros", "ones",
+    "copy", "deepcopy", "get",
+})
 
 
 def built_for_key(facts, value: ast.AST | None, fn, before: ast.AST, depth: int = 2) -> bool:
@@ -252,7 +258,7 @@ def built_for_key(facts, value: ast.AST | None, fn, before: ast.AST, depth: int 
     if isinstance(value, ast.Call):
         f = value.func
         name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
-        if name in _DATA_CALLS:
+        if name in DATA_CALLS:
             return False
         args = [*value.args, *(k.value for k in value.keywords)]
         if any(reaches_scope_id(facts, a, fn) for a in args):
@@ -282,6 +288,10 @@ def runs_at_construction(facts, fn) -> bool:
     name = getattr(fn, "name", "")
     if not name.startswith("_") or name.startswith("__"):
         return False
+    return facts.memo(f"registries.construction.{id(fn)}", lambda: _only_constructors_call(facts, fn, name))
+
+
+def _only_constructors_call(facts, fn, name: str) -> bool:
     from ctxlint.semantic.python.calls import call_graph
     g = call_graph(facts)
     refs = 0

@@ -27,7 +27,7 @@ from __future__ import annotations
 import ast
 
 from ctxlint.semantic.python.calls import TASK_FACTORY_QUALNAMES
-from ctxlint.semantic.python.cleanup import last_name
+from ctxlint.semantic.python.cleanup import last_name, suspends
 
 #: Callables (last component of the qualified name) that return an event loop.
 LOOP_FACTORIES = frozenset({"get_running_loop", "get_event_loop", "new_event_loop"})
@@ -206,8 +206,8 @@ def handles_own_errors(facts, fn: ast.AST) -> bool:
     tries = [i for i, st in enumerate(body) if isinstance(st, ast.Try)]
     if not tries:
         return False
-    i = tries[-1] if not any(_awaits(st) for st in body[tries[-1] + 1:]) else -1
-    if i < 0 or any(_awaits(st) for j, st in enumerate(body) if j != i):
+    i = tries[-1] if not suspends(body[tries[-1] + 1:]) else -1
+    if i < 0 or suspends([st for j, st in enumerate(body) if j != i]):
         return False
     t = body[i]
     catch_all = False
@@ -221,19 +221,6 @@ def handles_own_errors(facts, fn: ast.AST) -> bool:
         return False
     # the `else:`/`finally:` parts run outside the handler: they must not raise on their own
     return not any(isinstance(n, ast.Raise) for s in (*t.orelse, *t.finalbody) for n in ast.walk(s))
-
-
-def _awaits(stmt: ast.stmt) -> bool:
-    """Does `stmt` suspend (an `await`, `async for` or `async with` outside nested defs)?"""
-    stack = [stmt]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (ast.Await, ast.AsyncFor, ast.AsyncWith)):
-            return True
-        for c in ast.iter_child_nodes(n):
-            if not isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-                stack.append(c)
-    return False
 
 
 def _reraises(stmts: list[ast.stmt]) -> bool:
