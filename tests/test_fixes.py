@@ -318,6 +318,8 @@ RULE_GAPS: dict[str, str] = {}
 NO_FIX: dict[str, str] = {
     "CTX103/bad/enter_without_exit_reset.py": "the rule offers no fix (the value is set in a start hook)",
     "CTX103/bad/token_never_reset.py": "the rule offers no fix",
+    "CTX103/bad/token_pairs_kept_not_returned.py": "the rule offers no fix (tokens kept in a list)",
+    "CTX103/bad/dispatch_push_and_replace.py": "each set ends its branch: nothing follows it to wrap",
     "CTX103/bad/enter_saves_previous_but_exit_drops_it.py":
         "the fix declines: the set() is in __enter__, its value must outlive the method",
     "CTX103/bad/walrus_reset_not_finally.py": "the rule offers no fix",
@@ -336,6 +338,7 @@ NO_FIX: dict[str, str] = {
     "CTX301/bad/base_class_env.py": "the rule offers no fix",
     "CTX303/bad/formatter_file_prompt.py": "the rule offers no fix",
     "CTX303/bad/langchain_db_prompt.py": "the rule offers no fix",
+    "CTX303/bad/chat_messages_from_config.py": "the rule offers no fix (a LangChain prompt template)",
     "CTX303/bad/llama_index_prompt.py": "the rule offers no fix",
     "CTX401/bad/engine_stream_registry.py": "the fix declines: no lookup has a miss path, values not held elsewhere",
     "CTX401/bad/group_table_filled_with_sibling.py": "the fix declines: list values cannot be held weakly, no miss path",

@@ -262,7 +262,9 @@ def test_ctx206_to_thread_copy_context_and_pure_job_are_silent():
     assert found(src) == set()
 
 
-def test_ctx206_job_without_caller_context_is_silent():
+def test_ctx206_job_reading_a_var_set_upstream_is_reported():
+    # the caller sets nothing itself: the var is set upstream (a middleware); the job
+    # reading it is the evidence (hB: the rule's claim, tuning set unchanged by it)
     src = """\
     import asyncio
     import contextvars
@@ -275,7 +277,7 @@ def test_ctx206_job_without_caller_context_is_silent():
     async def a():
         return await asyncio.get_running_loop().run_in_executor(None, reads)
     """
-    assert found(src) == set()
+    assert found(src) == {(10, "CTX206")}
 
 
 def test_ctx206_generic_runner_needs_forwarded_arguments():

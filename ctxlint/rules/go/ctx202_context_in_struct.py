@@ -11,7 +11,7 @@ from ctxlint.semantic.go.ctx import (
     package_reads_field,
     request_params,
 )
-from ctxlint.semantic.go.escape import carries
+from ctxlint.semantic.go.escape import carries, is_exported, returned_to_importers
 
 #: The methods of the context.Context interface (https://pkg.go.dev/context#Context):
 #: a type that defines them all *is* a context.
@@ -39,7 +39,9 @@ or pointer of contexts) in one of the shapes that demonstrably do harm:
    the method returns: one it derives and cancels itself (`defer cancel()`), or
    a handler's `r.Context()`, which net/http cancels when the handler returns;
 4. the context is stored next to its cancel func and nothing in the package ever
-   calls that cancel func (grpc-go#888: the client never calls `s.cancel`).
+   calls that cancel func (grpc-go#888: the client never calls `s.cancel`) — unless
+   an exported function returns the struct with the cancel func in an exported
+   field (`Open() Handle{Ctx, Cancel}`): its callers outside the package own it.
 
 Silent: a type that *is* a context (it embeds `context.Context`, or defines
 `Deadline`, `Done`, `Err` and `Value`), a type whose method hands the stored
@@ -331,15 +333,18 @@ harmony-one/harmony#4445; grpc/grpc-go#888.
         cancels = self._cancel_fields(facts, tname)
         if not cancels:
             return None
-        for c in self._paired_cancels(facts, tname, name, cancels):
+        for c, fn in self._paired_cancels(facts, tname, name, cancels):
+            if is_exported(c) and returned_to_importers(facts, fn, tname):
+                continue  # `Open() Handle{Ctx, Cancel}`: the importing caller owns and calls Cancel
             if not package_reads_field(facts, c):
                 return (f"it is stored with its cancel func `{c}`, which nothing in the package calls: the context "
                         "(and its timer) stays registered with its parent until the parent ends; call "
                         f"`{c}()` when the struct is done (grpc-go#888)")
         return None
 
-    def _paired_cancels(self, facts, tname: str, name: str, cancels: list[str]) -> list[str]:
-        """Cancel fields of `tname` set from the same context.WithX call as field `name`."""
+    def _paired_cancels(self, facts, tname: str, name: str, cancels: list[str]) -> list[tuple[str, object]]:
+        """(cancel field, the function storing it) for each cancel field of `tname` set
+        from the same context.WithX call as field `name`."""
         out = []
         for d in facts.cancel_defs:
             cn = dn = None
@@ -361,7 +366,7 @@ harmony-one/harmony#4445; grpc/grpc-go#888.
             ctx_field = dn if isinstance(dn, str) else self._stored_into(facts, d.fn, dn[1], tname) if dn else None
             cancel_field = cn if isinstance(cn, str) else self._stored_into(facts, d.fn, cn[1], tname) if cn else None
             if ctx_field == name and cancel_field in cancels:
-                out.append(cancel_field)
+                out.append((cancel_field, d.fn))
         return out
 
     def _stored_into(self, facts, fn, var: str, tname: str) -> str | None:

@@ -84,17 +84,17 @@ def _dunder_findings(rule, facts):
                 hit = (n.attr, f"reaches `{n.attr}`")
             elif isinstance(n.node, nodes.Name) and n.node.name in GADGET_GLOBALS - {"self"} and n.node.name not in local:
                 hit = (n.attr, f"walks `{n.node.name}.{n.attr}` off the `{n.node.name}` global")
-            elif n.attr in ("format", "format_map") and isinstance(n.node, nodes.Const) and isinstance(n.node.value, str):
-                if _format_dunder(n.node.value):
+            elif n.attr in ("format", "format_map") and isinstance(fmt := facts.const_value(n.node), str):
+                if _format_dunder(fmt):
                     hit = (n.attr, "formats a string whose fields walk `__` attributes")
         elif isinstance(n, nodes.Getitem):
-            key = _const(n.arg)
+            key = facts.const_value(n.arg)
             if isinstance(key, str) and _escapes(key):
                 hit = (key, f"reaches `[{key!r}]`")
             elif isinstance(n.node, nodes.Name) and n.node.name in GADGET_GLOBALS - {"self"} and n.node.name not in local:
                 hit = (n.node.name, f"subscripts the `{n.node.name}` global")
         elif isinstance(n, nodes.Filter) and n.name == "attr" and n.args:
-            key = _const(n.args[0])
+            key = facts.const_value(n.args[0])
             if isinstance(key, str) and _escapes(key):
                 hit = (key, f"reaches `{key}` through the `attr()` filter")
         if hit is not None:
@@ -130,13 +130,6 @@ def _escapes(name: str) -> bool:
     if name in _DESCRIPTIVE or not name.startswith("_"):
         return False
     return name.startswith("__") or "__" in name[1:]
-
-
-def _const(node):
-    try:
-        return node.as_const()
-    except Exception:  # jinja2.nodes.Impossible and anything a folded filter raises
-        return None
 
 
 _DUNDER_FIELD = re.compile(r"(\.|\[)\s*__")

@@ -21,6 +21,7 @@ class FormatStringAttributeAccess(Rule):
 Flags `fmt.format(...)` and `fmt.format_map(...)`, `string.Formatter().format(fmt, ...)`
 / `.vformat(...)`, and LangChain `PromptTemplate(template=fmt)` (default
 `template_format="f-string"`) / `PromptTemplate`/`ChatPromptTemplate.from_template(fmt)`
+/ the text of a `(role, fmt)` message in `ChatPromptTemplate.from_messages([...])`
 when the format string comes from outside the program. That needs positive evidence:
 the value is, or is built from, input or the environment (`os.environ`, `os.getenv`,
 a pydantic `BaseSettings` field), a file, stream or database read (`open(p).read()`,
@@ -113,21 +114,21 @@ llama_index.core.prompts.utils.SafeFormatter (key-only substitution).
             lib = cs.prompt_library(fn)
             if lib is None or cs._lc_format(call) != "f-string":
                 continue
-            src = cs._lc_source(call)
+            name = last_part(facts.qualname(fn))
+            what = f"`{name}()`"
+            key_only = PROMPT_FORMATTERS.get(lib) == "key-only"
+            src = next((s for s in cs.prompt_sources(call)
+                        if self._external(cs, s, need="evidence" if key_only else "prompt")), None)
             if src is None:
                 continue
-            name = last_part(facts.qualname(fn))
-            what = f"`{name}()`" if name != "from_template" else "`from_template()`"
-            if PROMPT_FORMATTERS.get(lib) == "key-only":
-                if self._external(cs, src, need="evidence"):
-                    yield facts.finding(
-                        self, call,
-                        f"{what} builds a prompt template from `{source_text(facts, src)}`, which comes from outside "
-                        f"the program: {lib}'s formatter substitutes only `{{key}}` and cannot walk attributes, but "
-                        "whoever writes that text decides the whole prompt (lesser risk; review where it comes from)")
+            if key_only:
+                yield facts.finding(
+                    self, call,
+                    f"{what} builds a prompt template from `{source_text(facts, src)}`, which comes from outside "
+                    f"the program: {lib}'s formatter substitutes only `{{key}}` and cannot walk attributes, but "
+                    "whoever writes that text decides the whole prompt (lesser risk; review where it comes from)")
                 continue
-            if self._external(cs, src, need="prompt"):
-                yield self._finding(facts, call, src, what + " (f-string template)", fix=False)
+            yield self._finding(facts, call, src, what + " (f-string template)", fix=False)
 
     def _external(self, cs, fmt, need: str) -> bool:
         """Does format string `fmt` come from outside the program (see the doc)?

@@ -33,26 +33,32 @@ assignments of names/constants, a `try` whose catch-all `except Exception:` hand
 does not re-raise; in a coroutine an awaiting `try` needs a bare/`BaseException`
 handler, since cancellation is a BaseException); a token stored on `self` and reset by
 the class (by `__exit__` when set in `__enter__`; a helper of this module that a
-close path calls counts, also a module function handed the instance); tokens kept in a list that a `finally`/`__exit__` resets; a token
-returned, or handed to code that resets or keeps it (a function or class of this
+close path calls counts, also a module function handed the instance); tokens kept in
+a list that a `finally`/`__exit__` resets, or that the function returns
+(`pairs.append((var, var.set(v)))` ... `return pairs`: the caller's, as a returned
+token is - upsonic `push_scope_tags`); a token returned, or handed to code that resets or keeps it (a function or class of this
 module is followed into: it must reset it); a setter helper whose last statement is
-the `set()`; a module-level API setter (returns nothing; its whole effect is binding
-ContextVars, each once, from its parameters or to fresh values: crewai
-`apply_execution_context`); `var.set(previous)` where `previous` was read from the
-same var with `get()` (restoring *is* the cleanup), or, in `__exit__`, a value that
+the `set()`; an API setter - a module-level function, or a `@classmethod`/`@staticmethod`
+of a module-level class - that returns nothing and whose whole effect is binding
+ContextVars, each once, from its parameters or to fresh values (crewai
+`apply_execution_context`, bedrock-agentcore `set_request_context`);
+`var.set(previous)` where `previous` was read from the same var with `get()` (restoring *is* the cleanup), or, in `__exit__`, a value that
 `__enter__` saved on `self` (`self._old.append(...)` ... `var.set(self._old.pop())`,
 sentry-sdk `Hub`); `var.set(stack[:-1])`, a part of the var's own current value (the
 pop that undoes a push binds nothing new; the push is judged on its own); a
 once-per-Context latch (`if var.get(): return` then `var.set(True)`, a constant);
 the pop half of a push/pop pair that sets a copy of the var's current value, read in
 the same function, with entries removed (`items = list(var.get()); items.pop();
-var.set(items)`, a filter; a value captured elsewhere and applied is still a new
-binding); a set/undo API pair: another function of the file (a method of the class, a
+var.set(items)`, a filter, a concatenation of parts only: `stack[:i] + tuple(e for e in
+stack[i + 1:] if ...)`; a value captured elsewhere and applied, or a part plus a new
+entry, is still a new binding); a set/undo API pair: another function of the file (a method of the class, a
 module function) that the setter does not run resets the same ContextVar, clears it
 (`None`, `()`), pops it (as above) or walks it back to a part of its current value
 (`var.set(node.parent_id)` where `node` is looked up from `var.get()`) - promptflow
-`set_node_info`/`clear_node_info`, `Tracer._push`/`_pop`: the caller owns the pair; a
-pair whose undo the setter runs itself on the happy path is still reported; lazy
+`set_node_info`/`clear_node_info`, `Tracer._push`/`_pop`: the caller owns the pair; both
+halves may sit in one function, on different arms of one `if` (an event dispatcher: an
+open event pushes, a later close event pops); a pair whose undo the setter runs itself on
+the happy path is still reported; lazy
 per-Context initialisation: the set runs only when the var holds nothing (`if
 var.get() is None:`, `if not cur:` with `cur = var.get()`, after `assert var.get() is
 None`, in `except LookupError:` of a `try` that reads it) and sets a fresh object (a
@@ -65,7 +71,12 @@ or a module function, followed through the calls) resets the var, restores it, o
 it to a part of its own current value with nothing added (`items = list(var.get())`;
 `items.remove(self)`; `var.set(tuple(items))`: the push of `__enter__` taken back out);
 updates of a var that another function of the
-file scopes with reset-in-`finally`; clearing a var back to `None`/`False`/`0`; and
+file scopes with reset-in-`finally`; updates (a value computed from the var's current
+value read in the function: `n = var.get(); var.set(n + 1)`) of a module-level var of this
+file that another module of the same package imports and resets in a `finally`
+(`project_index.scoped_by_importer`, asked only for such an update - a new value set
+there is still reported); clearing a var back to an empty value (`None`/`False`/`0`/`""`,
+`()`, `tuple()`, `dict()`); and
 a discarded token in code that runs in a Context of its own (a coroutine that runs
 as its own task — a route handler such as `@app.post(...)`, or a coroutine the file
 never awaits directly —, a sync method of a class with coroutine methods, a sync
@@ -152,8 +163,8 @@ leaked-request reports in Django and Starlette middleware.
                         # every asyncio task runs in its own copy of the Context: a value set
                         # and never reset in a coroutine dies with the request's task
                         continue
-                    if isinstance(call.args[0], ast.Constant) and call.args[0].value in (None, False, 0, ""):
-                        continue  # clearing a stash back to its empty value
+                    if owners.is_clear(values, call.args[0]):
+                        continue  # clearing a stash back to its empty value (`None`, `()`, `dict()`)
                     if owners.in_tail_position(facts, stmt, fn) or owners.is_context_setter(facts, fn):
                         continue  # a setter: the caller owns the scope
                     if _is_latch(facts, values, call, fn, var_keys):
@@ -164,6 +175,8 @@ leaked-request reports in Django and Starlette middleware.
                         continue  # a per-Context singleton created on first use
                     if owners.undone_elsewhere(facts, call, fn, var_keys) is not None:
                         continue  # a set/undo API pair: its caller owns the lifecycle
+                    if _scoped_by_importer(facts, call, fn, var_keys):
+                        continue  # an update inside the scope another module of the project opens
                     msg = (f"token of `{var}.set()` is discarded: the value stays bound after this "
                            "function, for whatever runs next in this Context (keep the token and "
                            "reset it in `finally`)")
@@ -205,6 +218,25 @@ def _scoped_vars(facts) -> frozenset[str]:
                     out |= values.contextvar_keys(c.func.value)
         return frozenset(out)
     return facts.memo("ctx103.scoped_vars", compute)
+
+
+def _scoped_by_importer(facts, call: ast.Call, fn, var_keys: frozenset[str]) -> bool:
+    """Is `call` an update of a module-level ContextVar of this file (its value is computed
+    from the var's current value read in `fn`: `n = var.get(); var.set(n + 1)`) that
+    another module of the same project imports and scopes with a reset in `finally`
+    (`project_index.scoped_by_importer`)? The cross-module form of `_scoped_vars`
+    (upsonic: `state_graph.py` scopes `_interrupt_counter`, `primitives.interrupt()`
+    bumps it). A new value (not built from the current one) is still reported: nothing
+    says it runs inside that scope."""
+    recv = call.func.value
+    if not isinstance(recv, ast.Name) or f"module:{recv.id}" not in var_keys:
+        return False
+    if recv.id not in facts.module_assignments:
+        return False  # bound here, not imported
+    if not owners.updates_current(facts, call.args[0], fn, var_keys):
+        return False
+    from ctxlint.semantic.python.project_index import scoped_by_importer
+    return scoped_by_importer(facts, recv.id) is not None
 
 
 def _restored_later(facts, call: ast.Call, fn, var_keys: frozenset[str]) -> bool:

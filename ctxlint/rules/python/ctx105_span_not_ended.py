@@ -6,6 +6,7 @@ import ast
 
 from ctxlint.rules import Rule
 from ctxlint.semantic.python import owners
+from ctxlint.semantic.python.cleanup import cannot_raise, following_statements, is_contextmanager, yields
 from ctxlint.semantic.python.values import module_values
 
 
@@ -18,7 +19,14 @@ class SpanNotEnded(Rule):
     doc = """\
 ## What it does
 Flags OpenTelemetry `Tracer.start_span(...)` whose span is thrown away, never
-`.end()`ed, ended only after an early `return` can skip it, replaced by a new span
+`.end()`ed, ended only after an early `return` can skip it, ended only on the normal
+path after the operation it times can leave by an exception (a `raise`, or a call or
+`await` whose result the function still reads once the span is ended: `resp =
+client.post(...)` ... `span.end()`; `return resp`), neither in `finally` nor in a
+handler of a `try` around that operation (a span given `start_time=` records a past
+interval and times nothing; calls on the span do not count), ended after a `yield` of a plain generator (a consumer
+that stops early, `break`/`close()`/a client disconnect, closes the generator at the
+`yield`; a `@contextmanager`'s cleanup after `yield` is CTX106's), replaced by a new span
 before it is ended, stored on `self` without the class ending it, or handed to a
 class of this module that does not end it on its close paths (an iterator wrapper
 that ends it only when the stream is exhausted: `break`, `close()` or a with-exit
@@ -162,7 +170,92 @@ def _problem(facts, call: ast.Call, fn) -> str | None:
     for n in facts.walk(fn):
         if isinstance(n, ast.Return) and start < owners.pos(n) < first_end:
             return f"span `{name}` is not ended on the early return at line {n.lineno}"
+    last_end = max(ends, key=owners.pos)
+    if not is_contextmanager(facts, fn):  # a `@contextmanager`'s cleanup after `yield` is CTX106's
+        for y in yields(facts, fn):
+            if start < owners.pos(y) < owners.pos(last_end):
+                return (f"span `{name}` is ended only after the generator's `yield` (line {y.lineno}), "
+                        f"not in `finally` (line {last_end.lineno}): a consumer that stops early "
+                        "(`break`, `close()`, a client disconnect) or an error in the stream closes the "
+                        "generator at the `yield` and the span is never ended")
+    # a span given its own `start_time=` records an interval that already happened
+    # (OpenTelemetry API: the start defaults to now); no operation runs inside it
+    post_hoc = any(k.arg == "start_time" for k in call.keywords)
+    risky = None if post_hoc else _raises_before_end(facts, values, parent, fn, keys, first_end)
+    if risky is not None:
+        return (f"span `{name}` is ended only on the normal path (line {min(ends, key=owners.pos).lineno}): "
+                f"when {_what(risky)}, the span is never ended "
+                "(end it in `finally`, or use `start_as_current_span` in `with`)")
     return None
+
+
+def _raises_before_end(facts, values, assign: ast.stmt, fn, keys: set, first_end) -> ast.AST | None:
+    """The operation the span times that can leave the function before the span is
+    ended: the first `raise`, or call or `await` whose result is bound to a local the
+    function still reads once the span is ended (`resp = client.post(...)` ...
+    `span.end()`; `return resp`), that runs after the span is started and before the
+    statement that ends it, on the normal path, outside a `try` that ends the span in
+    one of its handlers; None when there is none.
+
+    A span started to record something that already happened (`start_time=` given,
+    checked by the caller; attributes copied in from a dict, a helper given the span, a
+    log line: no result read later) does not
+    time any operation: a failure while filling it in is not the path this looks for.
+    Calls on the span itself and calls that cannot raise (`cleanup.cannot_raise`) never
+    count. A statement that holds an end (a `try` ending the span in its body and its
+    handler, an `if` ending it on one branch) stops the search: what runs inside it is
+    judged by its own shape (the early-return test), not here."""
+    later_reads = None
+    for stmt in following_statements(facts, assign, fn):
+        holds_end = any(isinstance(n, ast.Call) and any(owners.reads(values, e, keys) for e in owners.end_release(n))
+                        for n in facts.walk(stmt, into_defs=True))
+        if holds_end:
+            return None
+        if isinstance(stmt, ast.Try) and any(
+                isinstance(n, ast.Call) and any(owners.reads(values, e, keys) for e in owners.end_release(n))
+                for h in stmt.handlers for b in h.body for n in facts.walk(b)):
+            continue
+        if cannot_raise(facts, [stmt]):
+            continue
+        for n in facts.walk(stmt):
+            if isinstance(n, ast.Raise):
+                return n
+            if not isinstance(n, (ast.Call, ast.Await)) or (isinstance(n, ast.Call) and _span_or_otel_call(facts, values, n, keys)):
+                continue
+            bound = facts.enclosing_statement(n)
+            if not isinstance(bound, (ast.Assign, ast.AnnAssign)) or bound.value is None:
+                continue
+            targets = bound.targets if isinstance(bound, ast.Assign) else [bound.target]
+            names = {t.id for tg in targets for t in ast.walk(tg) if isinstance(t, ast.Name)}
+            if not names:
+                continue
+            if later_reads is None:
+                later_reads = {x.id for x in facts.walk(fn, into_defs=True)
+                               if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Load) and owners.pos(x) >= first_end}
+            if names & later_reads:
+                return n
+    return None
+
+
+def _span_or_otel_call(facts, values, call: ast.Call, keys: set) -> bool:
+    """A method call on the span (`span.set_attribute`, `span.add_event`), or an
+    OpenTelemetry API call (`trace.set_span_in_context`): neither raises."""
+    f = call.func
+    if isinstance(f, ast.Attribute) and owners.reads(values, f.value, keys) and not isinstance(f.value, ast.Call):
+        return True
+    return (facts.qualname(f) or "").startswith("opentelemetry.")
+
+
+def _what(node: ast.AST) -> str:
+    """How the normal path is left at `node`, for the message."""
+    if isinstance(node, ast.Raise):
+        return f"the `raise` at line {node.lineno} runs"
+    if isinstance(node, ast.Await):
+        return f"the `await` at line {node.lineno} is cancelled or raises"
+    seg = ast.unparse(node.func) if isinstance(node, ast.Call) else "the call"
+    if len(seg) > 60:
+        seg = seg[:57] + "..."
+    return f"`{seg}()` (line {node.lineno}) raises"
 
 
 def _escape(facts, fn, keys: set, skip) -> str | None:

@@ -39,6 +39,11 @@ is given), a `del`, assigning back a value saved before the `yield`, or returnin
 to a pool a resource taken before it (`pool.put(conn)`, `putconn`, `checkin`).
 A `yield` inside a `with` block whose context manager does the cleanup is fine
 (pylint W0135's known false positive): only statements after the `yield` count.
+Likewise `t.cancel()` of a task a task group made (`t = tg.create_task(...)` with
+`async with TaskGroup() as tg` around the `yield`): the group's exit cancels or
+awaits its children on every path. A group class of the same file must show that in
+its `__aexit__`; a task made on a plain loop or by `asyncio.create_task` inside the
+`async with` body is still the generator's to cancel.
 
 Not flagged: a `yield` in a `try` whose except-all handler does cleanup of its
 own (`except BaseException: pool.remove(conn); raise` / `else: pool.put(conn)`),
@@ -147,6 +152,7 @@ def _cleanup_in(facts, stmts, saved: set[str], y: ast.AST | None = None, fn=None
     handed the caller: saving the caller's edit only on success is the point)."""
     graph = call_graph(facts)
     managed = _with_managed_names(facts, y, fn) if y is not None else set()
+    owned = _group_tasks(facts, fn, y) if y is not None else set()
     for s in stmts:
         for n in facts.walk(s):
             if isinstance(n, ast.Call):
@@ -154,6 +160,9 @@ def _cleanup_in(facts, stmts, saved: set[str], y: ast.AST | None = None, fn=None
                 root = _root_name(n.func.value) if isinstance(n.func, ast.Attribute) else None
                 if root is not None and (root in managed or (fn is not None and _self_finalizing(facts, root, fn, y))):
                     continue
+                if nm == "cancel" and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) \
+                        and n.func.value.id in owned:
+                    continue  # a task of the enclosing task group: the group's exit cancels it
                 func_root = root if root is not None else (n.func.id if isinstance(n.func, ast.Name) else None)
                 if fn is not None and n.args and func_root in facts.imports \
                         and _self_finalizing(facts, _root_name(n.args[0]), fn, y):
@@ -203,6 +212,79 @@ def _with_managed_names(facts, y: ast.AST, fn) -> set[str]:
                 if item.optional_vars is not None:
                     out |= {x.id for x in ast.walk(item.optional_vars) if isinstance(x, ast.Name)}
     return out
+
+
+def _group_tasks(facts, fn, y: ast.AST) -> set[str]:
+    """Names of `fn` whose every value is a task a task group enclosing the `yield` `y`
+    made: a method call on a name bound by `async with X(...) as tg` around the
+    `yield` (`t = tg.create_task(...)`, `t = tg.infinite_loop(...)`, awaited or not;
+    `None` placeholders allowed). The group's `__aexit__` runs on every exit path,
+    the exceptional one included, and cancels or awaits its leftover children
+    (asyncio.TaskGroup, anyio task groups, a project's own TaskContext), so
+    `t.cancel()` after the `yield` is only the normal path's. When the group's class
+    is defined in this file, its `__aexit__` (or a method it reaches through `self.`)
+    must itself cancel, gather or wait for tasks; an imported class bound by
+    `async with` is trusted to own what it creates, as the stdlib and anyio groups do.
+    A task made on a plain loop or by `asyncio.create_task` inside the same `async
+    with` body is not the group's."""
+    groups: set[str] = set()
+    for a in facts.ancestors(y):
+        if a is fn:
+            break
+        if isinstance(a, ast.AsyncWith):
+            for item in a.items:
+                if isinstance(item.optional_vars, ast.Name) and _owns_children(facts, item.context_expr):
+                    groups.add(item.optional_vars.id)
+    if not groups:
+        return set()
+    values: dict[str, list[ast.AST]] = {}
+    for n in facts.walk(fn):
+        if isinstance(n, ast.Assign):
+            for t in n.targets:
+                if isinstance(t, ast.Name):
+                    values.setdefault(t.id, []).append(n.value)
+        elif isinstance(n, (ast.AnnAssign, ast.NamedExpr)) and isinstance(n.target, ast.Name) and n.value is not None:
+            values.setdefault(n.target.id, []).append(n.value)
+
+    def from_group(v: ast.AST) -> bool:
+        if isinstance(v, ast.Await):
+            v = v.value
+        return isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) \
+            and isinstance(v.func.value, ast.Name) and v.func.value.id in groups
+
+    out = set()
+    for name, vs in values.items():
+        real = [v for v in vs if not (isinstance(v, ast.Constant) and v.value is None)]
+        if real and all(from_group(v) for v in real):
+            out.add(name)
+    return out
+
+
+def _owns_children(facts, expr: ast.AST) -> bool:
+    """May the object `async with expr` binds own the tasks it creates? True for
+    anything not a class of this file; for a class of this file, when its
+    `__aexit__` (or a method reached from it through `self.`, two steps) calls
+    `cancel()`, `gather`, `wait` or `wait_for`."""
+    func = expr.func if isinstance(expr, ast.Call) else expr
+    cls = facts.classes_by_name.get(func.id) if isinstance(func, ast.Name) else None
+    if cls is None:
+        return True
+    methods = {d.name: d for d in cls.body if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    todo, seen = ["__aexit__"], set()
+    for _ in range(3):
+        nxt = []
+        for name in todo:
+            m = methods.get(name)
+            if m is None or name in seen:
+                continue
+            seen.add(name)
+            for n in ast.walk(m):
+                if isinstance(n, ast.Call) and last_name(n.func) in ("cancel", "gather", "wait", "wait_for"):
+                    return True
+                if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self":
+                    nxt.append(n.attr)
+        todo = nxt
+    return False
 
 
 def _self_finalizing(facts, name: str | None, fn, y: ast.AST | None) -> bool:

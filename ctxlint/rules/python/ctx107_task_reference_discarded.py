@@ -8,7 +8,7 @@ from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.cleanup import pos
 from ctxlint.semantic.python.tasks import (
-    runs_in_signal_handler,
+    runs_in_shutdown_hook,
     CALLBACK_SCHEDULERS,
     handles_own_errors,
     is_task_factory_call,
@@ -48,10 +48,13 @@ awaited work itself: every `await` of its body sits in one `try` with a bare,
 set-up that awaits nothing, possibly inside a `with`/`async with` timeout): no
 failure of the work is lost with the reference.
 
-Not flagged either: a task started in a signal handler (a lambda or def installed
-with `loop.add_signal_handler()` or `signal.signal()`, directly, through a lambda
-that calls it, or through `functools.partial`): it is the shutdown sequence itself,
-nothing outlives it to await it, and `asyncio.run()` cancels what is left.
+Not flagged either: a task started in a shutdown hook, a lambda or def installed
+with `loop.add_signal_handler()`, `signal.signal()`, `atexit.register()` (or
+`@atexit.register`) or as a `weakref.finalize()` callback, directly, through a
+lambda that calls it, or through `functools.partial`: it is the shutdown sequence
+itself (a best-effort close at exit), nothing outlives it to await it, and
+`asyncio.run()` cancels what is left. The function that registers the hook runs at
+normal time: a task it starts is still reported.
 
 Nor a task created inside `__del__`: it is a best-effort close of an object that
 is already unreachable (the finaliser never guaranteed it, and the sockets it
@@ -212,14 +215,15 @@ def _contained(facts, call: ast.Call) -> bool:
       every exception of its awaited work itself (`tasks.handles_own_errors`): no failure
       is lost, and what is left (no cancel at shutdown, a weak reference that what the
       task waits on almost always anchors) is not worth a finding;
-    - it is started in a signal handler (`tasks.runs_in_signal_handler`): the task is
-      the shutdown sequence itself, and nothing outlives it to await it;
+    - it is started in a shutdown hook, a signal handler, an `atexit` handler or a
+      `weakref.finalize` callback (`tasks.runs_in_shutdown_hook`): the task is the
+      shutdown sequence itself, and nothing outlives it to await it;
     - it is started in a finaliser (`__del__`): a best-effort close of an object that
       is already unreachable, which the finaliser never guaranteed (blind reviews of
       real code judged 12 of 13 such tasks harmless).
     A coroutine that never suspends is still reported (the handed case K05's
     `flush_usage` stands in for real flushing work)."""
-    if runs_in_signal_handler(facts, call) or _in_del(facts, call):
+    if runs_in_shutdown_hook(facts, call) or _in_del(facts, call):
         return True
     fn = task_coroutine_def(facts, call)
     return fn is not None and handles_own_errors(facts, fn)

@@ -56,8 +56,10 @@ class RegistrationNotCancellationSafe(Rule):
 In an `async def`, flags an insertion of per-request state (keyed by a request,
 stream, run, call or session id; by any key when the call removes the entry
 itself) into a long-lived container (`self.live[rid] =
-state` on an engine/frontend/manager, a module dict) that the code removes
-elsewhere (an abort/finish path exists), when an `await` follows the insertion
+state` on an engine/frontend/manager, a module dict; a dict of `self` that an
+`async def` fills under its own call's key and empties again itself, which only
+makes sense while several calls share the object) that the code removes
+(an abort/finish path exists, or the call's own later removal), when an `await` follows the insertion
 outside any `try` whose `finally` or `except BaseException`/`except
 CancelledError` removes the entry. An insertion made by a helper of this module
 (`self._init_req_state(obj)`, found through the call graph's function summaries)
@@ -201,6 +203,8 @@ vllm-project/vllm#57061; sgl-project/sglang#28380; Python docs, "asyncio: Task C
                     continue  # the helper's inserting path returns a value on which this call returns
                 if _guard_removes(facts, graph, aw, fn, c, removal_methods):
                     continue
+                if _cleanup_await_before_removal(facts, graph, aw, fn, c, removal_methods):
+                    continue  # the cleanup block itself (abort, then remove): not the registration's window
                 if _spawns_between(facts, fn, site.node, aw):
                     break  # a background task now owns the request
                 if await_never_suspends(facts, graph, aw):
@@ -228,7 +232,7 @@ def _sites(facts, graph) -> list[_Site]:
     `async def` directly or through a helper of this module, in source order."""
     out: list[_Site] = []
     seen: set[tuple[int, int]] = set()
-    for c in facts.long_lived_containers:
+    for c in [*facts.long_lived_containers, *_call_scoped_containers(facts)]:
         if not c.removals or c.bounded:
             continue
         for site in c.inserts:
@@ -257,6 +261,39 @@ def _sites(facts, graph) -> list[_Site]:
                              ins=reg.site))
     out.sort(key=lambda s: pos(s.node))
     return out
+
+
+def _call_scoped_containers(facts) -> list:
+    """Instance containers that the container analysis does not call long-lived, but
+    that one `async def` of the class uses as a registry of its own calls: it inserts
+    an entry under a key built from its parameters (or locals) and removes the same
+    key itself later (`self.queues[rid] = q` ... `self.queues.pop(rid)`, in a
+    `finally` or on the normal path).
+
+    A dict keyed by the call's own id that the call empties again only makes sense
+    when several calls of the object are in flight at once: the object outlives each
+    call, and an entry a cancelled call leaves behind stays for the object's life.
+    (What decides is where the key comes from and that the same call removes it; the
+    class's name plays no part.)"""
+    def compute():
+        out = []
+        for c in facts.containers:
+            if c.long_lived or c.scope != "instance" or c.bounded:
+                continue
+            for ins in c.inserts:
+                fn = ins.function
+                if not isinstance(fn, ast.AsyncFunctionDef) or ins.key is None or fn.name in ("__init__", "__aenter__"):
+                    continue
+                names = {n.id for n in ast.walk(ins.key) if isinstance(n, ast.Name)} - {"self", "cls"}
+                if not names or names & facts.module_names:
+                    continue
+                key = ast.dump(ins.key)
+                if any(r.function is fn and r.key is not None and ast.dump(r.key) == key
+                       and pos(r.node) > pos(ins.node) for r in c.removals):
+                    out.append(c)
+                    break
+        return out
+    return facts.memo("ctx108.call_scoped_containers", compute)
 
 
 def _helper_args(facts, graph, site, names: set[str]) -> set[str] | None:
@@ -864,6 +901,28 @@ def _guard_removes(facts, graph, node: ast.AST, fn, container, removal_methods: 
                 for n in facts.walk(b):
                     if _removes(facts, graph, n, container, removal_methods):
                         return True
+        child = a
+    return False
+
+
+def _cleanup_await_before_removal(facts, graph, aw: ast.AST, fn, container, removal_methods: set[str]) -> bool:
+    """Is `aw` inside a `finally` block or an `except` handler that removes the entry
+    after it (`finally: await self.abort(rid); self.live.discard(rid)`)? That block is
+    the call's cleanup, run once the request is over or already being torn down; only a
+    second cancellation arriving during it could skip the removal, which is not the
+    window between registering and handing off that this rule reports."""
+    child = aw
+    for a in facts.ancestors(aw):
+        if a is fn:
+            return False
+        block = None
+        if (isinstance(a, ast.Try) or type(a).__name__ == "TryStar") and field_of(a, child) == "finalbody":
+            block = a.finalbody
+        elif isinstance(a, ast.ExceptHandler):
+            block = a.body
+        if block is not None and any(pos(n) > pos(aw) and _removes(facts, graph, n, container, removal_methods)
+                                     for b in block for n in facts.walk(b)):
+            return True
         child = a
     return False
 

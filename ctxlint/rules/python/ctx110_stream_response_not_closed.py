@@ -33,8 +33,9 @@ handler that writes to a prepared `web.StreamResponse` in a loop. It flags:
 
 1. a per-request resource the stream takes before its first `yield` (or write)
    and releases only on the normal path, after the loop, not in `finally` or by
-   `async with`/`with`: a slot or semaphore (`await sem.acquire()` ...
-   `sem.release()`), a pooled connection, an upstream streaming response
+   `async with`/`with`: a slot, lock or semaphore (`await sem.acquire()` ...
+   `sem.release()`; any `acquire` the stream itself releases, also when the slot
+   is passed to the engine meanwhile), a pooled connection, an upstream streaming response
    (`client.send(req, stream=True)`, a call with `stream=True`, an aiohttp
    `session.post(...)` awaited without `async with`), or a registry entry (an
    insertion into a long-lived container, also by a helper of this module); an
@@ -239,6 +240,9 @@ def _handed_to_other(facts, h, acq, gen_call) -> bool:
 
 
 def _kind(acq) -> str:
+    f = getattr(acq.node, "func", None)
+    if acq.kind == "connection" and isinstance(f, ast.Attribute) and f.attr == "acquire":
+        return "pooled resource"  # `x = await pool.acquire()`: a connection, a slot, a lease
     return {"slot": "slot", "connection": "pooled connection", "upstream": "upstream streaming response",
             "registry": "registry"}.get(acq.kind, "resource")
 

@@ -6,7 +6,7 @@ import ast
 
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.requests import request_params, request_scoped_value
-from ctxlint.semantic.python.stores import class_names, globals_of, store_kind
+from ctxlint.semantic.python.stores import app_state_store, class_names, globals_of, store_kind
 
 
 def _plain_data(facts, value: ast.AST, fn) -> bool:
@@ -14,6 +14,12 @@ def _plain_data(facts, value: ast.AST, fn) -> bool:
     an object: kept in a registry it is CTX401's concern, not a context leak."""
     if isinstance(value, (ast.Subscript, ast.JoinedStr, ast.BinOp, ast.Constant)):
         return True
+    if isinstance(value, (ast.Dict, ast.List, ast.Tuple, ast.Set)):
+        # a record of request data (`{"user": request.headers["x-user"]}`) is data too,
+        # unless one of its items is an object of the request (the request itself, a
+        # client built from its credentials)
+        items = value.values if isinstance(value, ast.Dict) else value.elts
+        return all(_record_item_plain(facts, v.value if isinstance(v, ast.Starred) else v, fn, 0) for v in items)
     if isinstance(value, ast.Attribute):
         # `request.user` / `request.state` are objects of the request; `request.url.path`
         # (two steps down) is a piece of its data
@@ -23,6 +29,59 @@ def _plain_data(facts, value: ast.AST, fn) -> bool:
         while isinstance(base, (ast.Attribute, ast.Subscript, ast.Call)):
             base = base.func if isinstance(base, ast.Call) else base.value
         return isinstance(base, ast.Name) and base.id in request_params(facts, fn)
+    return False
+
+
+def _computed_from_request_object(facts, value: ast.AST, fn, depth: int = 0) -> bool:
+    """`await load_servers(request)`: a call handed the request object itself (not its
+    headers or credentials) computes the application's data with it — the usual way
+    code refreshes `app.state` from a handler. Not an object built from the request.
+    A local is followed: every request-derived value assigned to it is such a call."""
+    if isinstance(value, ast.Await):
+        value = value.value
+    if isinstance(value, ast.Name) and depth < 2:
+        values = [n.value for n in facts.walk(fn) if isinstance(n, (ast.Assign, ast.AnnAssign))
+                  and n.value is not None and any(isinstance(t, ast.Name) and t.id == value.id for t in (
+                      n.targets if isinstance(n, ast.Assign) else [n.target]))]
+        derived = [v for v in values if request_scoped_value(facts, v, fn)]
+        return bool(derived) and all(_computed_from_request_object(facts, v, fn, depth + 1) for v in derived)
+    if not isinstance(value, ast.Call):
+        return False
+    params = request_params(facts, fn)
+    args = [a.value if isinstance(a, ast.Starred) else a for a in [*value.args, *(k.value for k in value.keywords)]]
+    derived = [a for a in args if request_scoped_value(facts, a, fn)]
+    return bool(derived) and all(isinstance(a, ast.Name) and "request object" in params.get(a.id, "")
+                                 for a in derived)
+
+
+def _record_item_plain(facts, v: ast.AST, fn, depth: int) -> bool:
+    """Is `v`, an item of a record literal, a value rather than an object of the request?
+    Plain data (`_plain_data`); a FastAPI parameter that is not the request object, or
+    an attribute of one (`api_key: str = Form(...)`, `user.user_id`: values the request
+    carried); the result of a method of
+    a local value (`payload.get("id")`); a local every assignment of which is such a value."""
+    if _plain_data(facts, v, fn) or depth > 2:
+        return True
+    params = request_params(facts, fn)
+    root = v
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if isinstance(root, ast.Name) and root.id in params:
+        # `api_key` (a `Form(...)` value), `user.user_id` (a field of a dependency's
+        # result) are values; `request`, `request.user` are objects of the request
+        return "request object" not in params[root.id]
+    if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute):
+        base = v.func.value
+        while isinstance(base, (ast.Attribute, ast.Subscript, ast.Call)):
+            base = base.func if isinstance(base, ast.Call) else base.value
+        if isinstance(base, ast.Name) and base.id not in facts.imports and base.id not in facts.module_names:
+            return True
+    if isinstance(v, ast.Name):
+        values = [n.value for n in facts.walk(fn) if (isinstance(n, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == v.id for t in n.targets)) or (
+            isinstance(n, ast.AnnAssign) and n.value is not None and isinstance(n.target, ast.Name)
+            and n.target.id == v.id)]
+        return bool(values) and all(_record_item_plain(facts, x, fn, depth + 1) for x in values)
     return False
 
 
@@ -47,7 +106,7 @@ def _candidate_stores(facts):
             elif isinstance(t, ast.Attribute):
                 r = t.value
                 ok = (isinstance(r, ast.Name) and r.id in receivers) or isinstance(r, ast.Call) or (
-                    isinstance(r, ast.Attribute) and r.attr == "__class__")
+                    isinstance(r, ast.Attribute) and r.attr in ("__class__", "state", "app"))
             else:
                 ok = False
             if ok:
@@ -66,8 +125,12 @@ class RequestContextInGlobal(Rule):
     doc = """\
 ## What it does
 Flags a function that stores a request-scoped object in a module global (via
-`global X`), a class attribute (`Cls.x = ...`, `cls.x = ...`) or a module- or
-class-level container (`_PENDING[rid] = ...`, `_SEEN.append(...)`). Request-scoped
+`global X`), a class attribute (`Cls.x = ...`, `cls.x = ...`), the web
+application's state (`app.state.x = ...`, `request.app.state.x = ...`, where `app`
+is a module-level `FastAPI()`/`Starlette()`) or an entry of a module- or
+class-level container (`_PENDING[rid] = ...`, `_state["client"] = ...`,
+`_SEEN.append(...)`). A record of the request's data (`{"path": request.url.path,
+"user_id": user.id}`) is data, not a context object, and is left to CTX401. Request-scoped
 objects are: `contextvars.copy_context()` snapshots, framework request objects
 (a parameter annotated `fastapi.Request`, `starlette.requests.Request`,
 `django.http.HttpRequest`, `aiohttp.web.Request`, ...), `flask.request`/`g`
@@ -116,7 +179,11 @@ stored"); OpenTelemetry context propagation docs.
                 continue
             where = store_kind(facts, t, fn)
             if not where:
-                continue
+                where = app_state_store(facts, t, fn)
+                if not where or _computed_from_request_object(facts, stmt.value, fn):
+                    continue
+            if isinstance(stmt.value, (ast.Dict, ast.List, ast.Tuple, ast.Set)) and _plain_data(facts, stmt.value, fn):
+                continue  # a record of the request's data, not one of its objects
             what = request_scoped_value(facts, stmt.value, fn)
             if what and id(t) not in reported:
                 reported.add(id(t))

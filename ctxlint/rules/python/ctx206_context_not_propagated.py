@@ -31,12 +31,12 @@ class ContextNotPropagated(Rule):
     name = "context-not-propagated"
     language = "python"
     summary = "run_in_executor/submit of code that reads ContextVars or the current span, without copying the Context."
-    tokens = ("run_in_executor", "submit")
+    tokens = ("run_in_executor", "submit", "Executor")
     fix_safety = SAFE
     doc = """\
 ## What it does
-Flags `loop.run_in_executor(executor, fn, ...)` and `executor.submit(fn, ...)`
-on a thread pool (a `ThreadPoolExecutor` by where the receiver comes from) that
+Flags `loop.run_in_executor(executor, fn, ...)`, `executor.submit(fn, ...)` and
+`executor.map(fn, ...)` on a thread pool (a `ThreadPoolExecutor` by where the receiver comes from) that
 hand `fn` to a worker thread without a copy of the caller's Context, when either
 
 - the calling function has set a `ContextVar` (itself or through a helper of
@@ -46,6 +46,10 @@ hand `fn` to a worker thread without a copy of the caller's Context, when either
   function of this module, followed through the module's own calls — reads a
   ContextVar, the current span or context, or opens a span that should nest
   under the caller's; or
+- `fn` reads a ContextVar, the current span or the current OpenTelemetry
+  context (as above) and the executor is a thread pool (`run_in_executor(None,
+  ...)`, a `ThreadPoolExecutor`), wherever the value was set — a middleware or a
+  dependency upstream of the caller sets it, and the worker reads the default; or
 - the function is a helper whose job is to run *any* callable it was given (a
   parameter, called by the submitted job or submitted itself): every caller's
   context is lost there.
@@ -87,7 +91,8 @@ async def handle(text: str, tenant: str) -> list[int]:
 ```
 
 ## Fix safety
-Safe where offered: the submitted callable is wrapped as
+Safe where offered (never for `map`, whose jobs would share one Context across
+threads): the submitted callable is wrapped as
 `contextvars.copy_context().run, fn, ...` (one fresh copy per call, so two
 jobs never enter the same Context). Offered only when the call passes the
 callable positionally; `import contextvars` is added before the module's first
@@ -102,7 +107,7 @@ OpenTelemetry Python context docs (trace context lost across a thread hop); agen
     def check(self, facts):
         for call in facts.nodes(ast.Call):
             f = call.func
-            if not isinstance(f, ast.Attribute) or f.attr not in ("run_in_executor", "submit"):
+            if not isinstance(f, ast.Attribute) or f.attr not in ("run_in_executor", "submit", "map"):
                 continue
             fn = facts.enclosing_function(call)
             if f.attr == "run_in_executor":
@@ -124,7 +129,9 @@ OpenTelemetry Python context docs (trace context lost across a thread hop); agen
             why = self._why(facts, call, fn, job)
             if why is None:
                 continue
-            yield facts.finding(self, call, why, fix=_fix(facts, call, idx))
+            # `pool.map(ctx.run, fn, items)` would enter one Context from several threads
+            # at once (RuntimeError): no fix for `map`
+            yield facts.finding(self, call, why, fix=_fix(facts, call, idx) if f.attr != "map" else None)
 
     @staticmethod
     def _why(facts, call: ast.Call, fn, job: "_Job") -> str | None:
@@ -141,13 +148,32 @@ OpenTelemetry Python context docs (trace context lost across a thread hop); agen
                     "(use `asyncio.to_thread` or `contextvars.copy_context().run`)")
         # (a) the caller has context the job reads
         have = current_context_at(facts, fn, call)
-        if have is None:
-            return None
-        reads = job.reads_context()
+        if have is not None:
+            reads = job.reads_context()
+            if reads is None:
+                return None
+            return (f"`{job.label}` {reads}, but `{what}` runs it in a worker thread without a copy of the "
+                    f"Context: it does not see {have} (use `asyncio.to_thread` or `contextvars.copy_context().run`)")
+        # (c) the job reads a ContextVar or the current span/context that the caller's
+        # Context holds wherever it was set (a middleware, a dependency upstream): the
+        # worker reads the default instead
+        if what == "run_in_executor" and not _default_or_thread_pool(facts, call, fn):
+            return None  # a process pool (no Context crosses it) or an executor we cannot see
+        reads = job.reads_context(opens=False)
         if reads is None:
             return None
         return (f"`{job.label}` {reads}, but `{what}` runs it in a worker thread without a copy of the Context: "
-                f"it does not see {have} (use `asyncio.to_thread` or `contextvars.copy_context().run`)")
+                "it sees the worker's empty Context, not the caller's values (use `asyncio.to_thread` or "
+                "`contextvars.copy_context().run`)")
+
+
+def _default_or_thread_pool(facts, call: ast.Call, fn) -> bool:
+    """Does `loop.run_in_executor(executor, ...)` run on the loop's default executor
+    (`None`, a thread pool) or on an executor that holds a `ThreadPoolExecutor`?"""
+    ex = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "executor"), None)
+    if ex is None or (isinstance(ex, ast.Constant) and ex.value is None):
+        return True
+    return is_thread_executor(facts, ex, fn)
 
 
 class _Job:
@@ -246,10 +272,11 @@ class _Job:
         return self.facts.walk(d)
 
     # ---------------------------------------------------------------- (a)
-    def reads_context(self) -> str | None:
+    def reads_context(self, opens: bool = True) -> str | None:
         """What the job reads of the current Context ("reads `tenant_id`", "reads the
-        current span", "opens a span"), following this module's calls two levels."""
-        return _reads_context(self.facts, self.defs, 0, set())
+        current span", and with `opens` "opens a span"), following this module's calls
+        two levels."""
+        return _reads_context(self.facts, self.defs, 0, set(), opens)
 
     def reapplies(self) -> bool:
         """Does the job re-apply captured values itself (propagation by hand)?"""
@@ -357,7 +384,7 @@ def _callees(facts, d: ast.AST) -> list[ast.AST]:
     nodes = ast.walk(d.body) if isinstance(d, ast.Lambda) else facts.walk(d)
     return [t for n in nodes if isinstance(n, ast.Call) and (t := graph.resolve(n)) is not None and t is not d]
 
-def _reads_context(facts, defs: list[ast.AST], depth: int, seen: set[int]) -> str | None:
+def _reads_context(facts, defs: list[ast.AST], depth: int, seen: set[int], opens: bool = True) -> str | None:
     for d in defs:
         if id(d) in seen:
             continue
@@ -373,10 +400,11 @@ def _reads_context(facts, defs: list[ast.AST], depth: int, seen: set[int]) -> st
             if isinstance(n.func, ast.Attribute):
                 if n.func.attr == "get" and facts.is_contextvar(n.func.value):
                     return f"reads `{facts.dotted(n.func.value)}`"
-                if n.func.attr in ("start_as_current_span", "start_span") and is_otel_tracer(facts, n.func.value, fn):
+                if opens and n.func.attr in ("start_as_current_span", "start_span") \
+                        and is_otel_tracer(facts, n.func.value, fn):
                     return "opens a span that should nest under the caller's"
         if depth < 2:
-            why = _reads_context(facts, _callees(facts, d), depth + 1, seen)
+            why = _reads_context(facts, _callees(facts, d), depth + 1, seen, opens)
             if why:
                 return why
     return None

@@ -9,8 +9,8 @@ from ctxlint.findings import UNSAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.cache_keys import scope_kind
 from ctxlint.semantic.python.registries import (
-    DATA_CALLS, PER_EVENT_KINDS, SETUP_NAME, STARTUP_NAME, built_for_key, key_is_fresh, key_text,
-    local_sources, names_in, reaches_scope_id, runs_at_construction, runs_once, name_words,
+    DATA_CALLS, PER_EVENT_KINDS, SETUP_NAME, STARTUP_NAME, built_for_key, dedup_key, key_is_fresh, key_text,
+    local_sources, names_in, reaches_scope_id, rebound_per_run, runs_at_construction, runs_once, name_words,
 )
 
 
@@ -30,9 +30,20 @@ across every method of its class or function of its module. It reports the first
 insertion when the container is filled per request (the key reaches a scope id
 such as `request_id`, `tenant_id`, `user_id`, `adapter_id`, or the stored value is
 per-request/per-adapter state, or the same key is removed from a sibling
-container) while no code ever removes an entry: no `del`, `pop`, `clear`,
-reassignment, eviction call, no `maxsize`, no weak references (a weak container, or
-values stored as `weakref.ref(obj)`, which keep no object alive).
+container, other than to drop an emptied bucket) while no code ever removes an
+entry: no `del`, `pop`, `clear`, reassignment, eviction call, no `maxsize`, no weak
+references (a weak container, or values stored as `weakref.ref(obj)`, which keep no
+object alive).
+
+A get-or-create grows by its lookup key, not by the key it stores under: when the
+insertion runs only where a lookup of a never-emptied table under key `K` missed
+(`if K not in d:`, or `x = d.get(K)` / `if x is not None: return x`) and the same
+function fills that table under `K`, the entries are one per distinct `K`, and `K`
+is what is judged (a token minted once per caller-given secret is not per call; one
+minted per `request_id` is). A `self.` container that a method other than
+construction (`__init__`, start-up methods, helpers only `__init__` calls) binds
+unconditionally to a fresh empty container holds one run of that method, and is
+not reported; created lazily under a test, it is the object's for its whole life.
 
 ## Why is this bad
 Every request, tenant or adapter leaves an entry behind. The process grows until
@@ -82,6 +93,8 @@ theexperiencecompany/gaia#706 (per-user compiled agent graphs never evicted).
                 continue
             if c.kind in ("Counter",):
                 continue
+            if rebound_per_run(facts, c):
+                continue  # started over empty by every run of a method: holds one run's entries
             site, why = self._per_scope_insert(facts, c)
             if site is not None:
                 found.append((c, site, why))
@@ -116,7 +129,7 @@ theexperiencecompany/gaia#706 (per-user compiled agent graphs never evicted).
     def _per_scope_insert(facts, c):
         """The first insertion that is per request/tenant/adapter, and why; else (None, None)."""
         siblings = [o for o in facts.containers if o is not c and o.owner is c.owner
-                    and any(r.key is not None for r in o.removals)] \
+                    and any(r.key is not None and not _tidies_bucket(facts, o, r) for r in o.removals)] \
             if (c.owner is not None or c.scope == "module") else []
         for s in c.inserts:
             if s.function is None or s.method_name in ("__init__", "__post_init__", "<module>"):
@@ -128,6 +141,10 @@ theexperiencecompany/gaia#706 (per-user compiled agent graphs never evicted).
             key = s.key if s.key is not None else (s.value if s.kind in ("add",) else None)
             if isinstance(key, ast.Constant):
                 continue
+            dk = dedup_key(facts, s)
+            if dk is not None:
+                # a get-or-create: one entry per distinct `dk`, however the stored key is made
+                key = dk
             if runs_at_construction(facts, s.function):
                 continue  # a private helper only `__init__` (or module level) calls
             sid = reaches_scope_id(facts, key, s.function)
@@ -187,6 +204,60 @@ def _filled_together(facts, site, siblings) -> bool:
             if ins.function is site.function and ins.key is not None and key_text(ins.key) == t:
                 return True
     return False
+
+
+def _tidies_bucket(facts, c, r) -> bool:
+    """Is removal `r` of key `K` from `c` only the tidy-up of an emptied bucket: it runs
+    under a test that `c`'s entry under `K` is empty (`if not c[K]:`, `if not paths:` with
+    `paths = c.get(K, {})`, `if len(c[K]) == 0:`)? Such a removal drops a multimap's
+    empty inner container when its last item goes; the key itself lives on (other
+    tables keep it), so it is no evidence that keys have a lifecycle the owner ends."""
+    kt = key_text(r.key)
+    fn = r.function
+    if kt is None or fn is None:
+        return False
+
+    def entry(expr) -> bool:
+        """`c[K]`, `c.get(K...)`, or a local bound from one of them."""
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "len" \
+                and len(expr.args) == 1:
+            return entry(expr.args[0])
+        if isinstance(expr, ast.Subscript) or (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute)
+                                               and expr.func.attr == "get" and expr.args):
+            recv = expr.value if isinstance(expr, ast.Subscript) else expr.func.value
+            key = expr.slice if isinstance(expr, ast.Subscript) else expr.args[0]
+            return key_text(key) == kt and key_text(recv) == key_text(_receiver(r))
+        if isinstance(expr, ast.Name):
+            srcs = local_sources(facts, fn, expr.id, r.node)
+            return bool(srcs) and all(entry(v) for v in srcs)
+        return False
+
+    def says_empty(test) -> bool:
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return entry(test.operand)
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.Is)):
+            other = test.comparators[0]
+            return entry(test.left) and (isinstance(other, ast.Constant) and other.value == 0
+                                         or isinstance(other, (ast.Dict, ast.List, ast.Set))
+                                         and not getattr(other, "keys", None) and not getattr(other, "elts", None))
+        return False
+
+    for a in facts.ancestors(r.node):
+        if a is fn:
+            break
+        if isinstance(a, ast.If) and says_empty(a.test):
+            return True
+    return False
+
+
+def _receiver(site) -> ast.AST | None:
+    """The container expression of a removal site (`self.c` of `self.c.pop(k)` / `del self.c[k]`)."""
+    n = site.node
+    if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+        return n.func.value
+    if isinstance(n, ast.Subscript):
+        return n.value
+    return None
 
 
 def _per_scope_value(facts, s) -> bool:

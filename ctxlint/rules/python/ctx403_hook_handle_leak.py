@@ -37,6 +37,9 @@ evidence that hooks accumulate or are lost. Its `RemovableHandle` is
   that runs once per model call, or
 - stored on `self` in such code without removing the handle stored there before —
   each call overwrites the only handle, so earlier hooks can never be removed, or
+- bound to a local inside a loop that registers on the same module every iteration
+  (the receiver does not change with the loop) while nothing in the loop removes or
+  keeps that handle: only the last one survives the loop, or
 - discarded while the hook is a bound method of `self` (or a closure over `self`)
   that stores per-call values on the object (`self.x = output`,
   `self.values.append(...)`), registered on a module of a model the object was
@@ -46,9 +49,10 @@ evidence that hooks accumulate or are lost. Its `RemovableHandle` is
 
 Code runs once per model call when it is `forward`/`__call__`, when it calls the
 hooked module (or the object owning it; a submodule reached through
-`for m in model.modules()` stands for `model`) after registering, or when a
-same-file function calls it in a loop or comprehension — decided by what the code
-does, not by its name. It does not when the registration is installed once per
+`for m in model.modules()` stands for `model`) after registering, or returns what a
+method of that model computes from its own arguments (`return
+self.model.generate(input_ids)`), or when a same-file function calls it in a loop or
+comprehension — decided by what the code does, not by its name. It does not when the registration is installed once per
 object: in `__init__`, under an `if` that tests a flag on `self` and sets it in the
 same branch (`if not self.hooked: ...; self.hooked = True`), or in a method all of
 whose callers in this module run once so (only from `__init__`, a load method
@@ -104,9 +108,14 @@ be used to remove the added hook").
             msg = None
             fix = Fix(description="keep the handle and remove it in finally", safety=SAFE,
                       codemod="keep_hook_handle", data={"line": call.lineno, "col": call.col_offset})
-            if dropped and per_call:
+            lost = _local_overwritten_in_loop(facts, call, p, fn)
+            if dropped and (per_call or lost):
                 msg = (f"handle of `{f.attr}()` is dropped in `{fn.name}()`, which runs "
                        f"{'per iteration' if in_loop else 'per call'}: the hook is never removed and hooks pile up")
+            elif lost:
+                msg = (f"`{fn.name}()` registers a hook on `{facts.segment(f.value)}` on every iteration of a loop "
+                       f"and overwrites `{lost}`, the only handle, before removing it: every hook but the last "
+                       "stays registered and can never be removed")
             elif isinstance(p, ast.Assign) and len(p.targets) == 1 and isinstance(p.targets[0], ast.Attribute):
                 target = facts.dotted(p.targets[0])
                 if target and per_call \
@@ -144,6 +153,44 @@ def _in_loop(facts, node, fn) -> bool:
         if isinstance(a, (ast.For, ast.AsyncFor, ast.While)):
             return True
     return False
+
+
+def _local_overwritten_in_loop(facts, call, assign, fn) -> str | None:
+    """The local a registration's handle is bound to when a loop of `fn` re-registers on
+    the same module (its receiver does not depend on the loop's variables or on names the
+    loop rebinds) and nothing in that loop reads the local after the store (no
+    `.remove()`, no hand-off to a list): each iteration then drops the previous handle.
+    None otherwise."""
+    if not (isinstance(assign, ast.Assign) and assign.value is call and len(assign.targets) == 1
+            and isinstance(assign.targets[0], ast.Name)):
+        return None
+    name = assign.targets[0].id
+    recv = {n.id for n in ast.walk(call.func.value) if isinstance(n, ast.Name)}
+    for a in facts.ancestors(call):
+        if a is fn or isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            return None
+        if not isinstance(a, (ast.For, ast.AsyncFor, ast.While)):
+            continue
+        rebound = {x.id for st in (a.body + a.orelse) for n in ast.walk(st)
+                   for t in _store_targets(n) for x in ast.walk(t) if isinstance(x, ast.Name)} - {name}
+        if isinstance(a, (ast.For, ast.AsyncFor)):
+            rebound |= {t.id for t in ast.walk(a.target) if isinstance(t, ast.Name)}
+        if recv & rebound:
+            return None  # another module each iteration: set-up over several modules
+        if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+               for st in (a.body + a.orelse) for n in ast.walk(st)):
+            return None  # the loop removes or keeps each handle
+        return name
+    return None
+
+
+def _store_targets(n: ast.AST) -> list:
+    """The targets a statement or walrus binds."""
+    if isinstance(n, ast.Assign):
+        return n.targets
+    if isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.NamedExpr)):
+        return [n.target]
+    return []
 
 
 def _unused_local(facts, assign: ast.Assign, fn) -> bool:

@@ -27,8 +27,11 @@ itself, when no sweep removes entries by that attribute. It also finds the
 terminal methods named as such (a hint: finish, abort, cancel, timeout, evict,
 close, expire, fail, reject) and the ones among them that remove an
 entry (directly or through a helper method they call). A terminal method that
-handles the same key (removes it from a sibling container, or reads this one
-with it) but never removes it from this container is reported, at its `def`. So is
+handles the same key (removes it from a sibling container that some method fills
+together with this one) but never removes it from this container is reported, at
+its `def`: a close owes removal only from the containers its acquisition path
+fills, so closing an async session owes nothing to a table only the sync path
+fills. So is
 a public terminal method that takes the key (`abort_request(request_id)`) and only
 logs it or passes it to sibling methods, removing nothing from any container.
 
@@ -97,7 +100,7 @@ sgl-project/sglang abort-path leaks of per-request state.
                 for t, tfn in terminals.items():
                     if reach[t] & removers:
                         continue
-                    if not (_touches_key(c, all_containers, reach[t], keys)
+                    if not (_touches_key(c, all_containers, reach[t], keys, reach)
                             or _only_logs_key(facts, tfn, keys, reach[t], funcs, all_containers)):
                         continue
                     yield facts.finding(self, tfn,
@@ -227,16 +230,29 @@ def _swept(facts, c, attr: str) -> bool:
     return False
 
 
-def _touches_key(c, containers, methods: set[str], keys: set[str]) -> bool:
-    """Does code in `methods` remove one of `keys` from a sibling container (a cleanup path
-    for the same request that forgets `c`)?"""
+def _touches_key(c, containers, methods: set[str], keys: set[str], reach) -> bool:
+    """Does code in `methods` remove one of `keys` from a sibling container that is filled
+    together with `c` (a cleanup path for the same request that forgets `c`)?
+
+    A close path owes removal only from the containers its acquisition path fills: when
+    no method fills both the sibling and `c` (an async and a sync session table, each
+    filled by its own `create_*`), the sibling's close undoes an entry that never had
+    one in `c`. `reach` is `closure(...)` over the owner's functions."""
+    fillers_c = _fillers(c, reach)
     for other in containers:
         if other is c:
             continue
         for s in other.removals:
-            if s.method_name in methods and key_text(s.key) in keys:
+            if s.method_name in methods and key_text(s.key) in keys and fillers_c & _fillers(other, reach):
                 return True
     return False
+
+
+def _fillers(c, reach) -> set[str]:
+    """Names of the owner's functions that insert into `c`, themselves or through the
+    functions they call (`get_browser` reaching `_create_session`); construction excluded."""
+    direct = {s.method_name for s in c.inserts if s.method_name not in ("__init__", "__post_init__", "<module>")}
+    return {name for name, seen in reach.items() if seen & direct}
 
 
 _LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})

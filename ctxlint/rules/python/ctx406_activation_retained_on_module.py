@@ -5,7 +5,8 @@ from __future__ import annotations
 import ast
 
 from ctxlint.rules import Rule
-from ctxlint.semantic.python.hooks import hook_methods
+from ctxlint.semantic.python.syntax import FunctionNode
+from ctxlint.semantic.python.hooks import hook_methods, runs_once
 from ctxlint.semantic.python.tensors import NON_ACTIVATION_ATTR_HINTS, is_plain_data, plain_locals
 from ctxlint.semantic.python.registries import (
     names_in,
@@ -27,7 +28,9 @@ registers as a torch hook (`register_forward_hook(self.m)`) when the value is co
 local derived from one), it is not reduced to a Python value (`.item()`,
 `.tolist()`, `.shape`), the attribute is not cache-like (read back in the same
 method before the store, or named `*cache*`), and no method of the class ever
-clears it (`self.<attr> = None`, `del self.<attr>`). A value is a tensor only
+clears it after construction (`self.<attr> = None`, `del self.<attr>` in a method
+other than `__init__` or what only `__init__` calls: a `None` default set at
+construction clears nothing a forward stored). A value is a tensor only
 if it flows from a tensor-producing operation: `b, c, h, w = x.shape`,
 `x.size(0)`, `len(...)`, `int(...)`, `.item()`/`.tolist()` and arithmetic on
 them are plain Python data (see `semantic/python/tensors.py`, `plain_locals`).
@@ -111,7 +114,7 @@ huggingface/transformers issues on output-capturing hooks holding tensors.
                 for n in stores:
                     t = n.targets[0]
                     if t.attr in cleared or is_plain_data(n.value, plain, facts) \
-                            or not _is_tensor_from(n.value, derived):
+                            or not _is_tensor_from(n.value, derived) or _built_from_self(n.value, selfname):
                         continue  # plain data (`h` of `b, c, h, w = x.shape`) holds no activation
                     if first_read.get(t.attr, 10**9) <= n.lineno:
                         continue  # read back before the store: a cache, not a leak
@@ -147,20 +150,38 @@ def _is_static_or_class(facts, fn) -> bool:
 
 
 def _cleared_attrs(facts, methods) -> set[str]:
-    """Attributes some method sets to None (an `__init__` that declares the slot as
-    `None` counts: such attributes are lazily initialised state) or deletes."""
+    """Attributes some method that can run after construction sets to None or deletes.
+    A default set in `__init__` (or in a method only `__init__` calls: `runs_once`)
+    is no clearing: it runs before the first forward, never after one (a function it
+    defines, which runs later, still counts); lazily initialised state is recognised
+    by its read-before-store instead."""
     out = set()
     for m in methods:
-        for n in facts.walk(m):
-            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant) and n.value.value is None:
+        # in a method run at construction only the functions it defines (a wrapper
+        # installed on a submodule, a hook closure) run later, per call
+        roots = [d for d in facts.walk(m, into_defs=True) if isinstance(d, FunctionNode) and d is not m] \
+            if runs_once(facts, m) else [m]
+        for n in (x for r in roots for x in facts.walk(r, into_defs=True)):
+            if isinstance(n, ast.Assign):
                 for t in n.targets:
-                    if isinstance(t, ast.Attribute):
-                        out.add(t.attr)
+                    pairs = zip(t.elts, n.value.elts) if isinstance(t, ast.Tuple) and isinstance(n.value, ast.Tuple) \
+                        and len(t.elts) == len(n.value.elts) else [(t, n.value)]
+                    for el, v in pairs:  # `self.x = None`, `out, self.x = self.x, None`
+                        if isinstance(el, ast.Attribute) and isinstance(v, ast.Constant) and v.value is None:
+                            out.add(el.attr)
             elif isinstance(n, ast.Delete):
                 for t in n.targets:
                     if isinstance(t, ast.Attribute):
                         out.add(t.attr)
     return out
+
+
+def _built_from_self(v: ast.AST, selfname: str) -> bool:
+    """Is `v` a call handed the module itself (`get_manager(self, args)`,
+    `Wrapper(self, cfg)`)? What it returns is an object about the module (a manager,
+    a wrapper), not an activation computed from the inputs."""
+    return isinstance(v, ast.Call) and any(isinstance(a, ast.Name) and a.id == selfname
+                                           for a in [*v.args, *(k.value for k in v.keywords)])
 
 
 def _derived_locals(body: list, inputs: set[str]) -> set[str]:

@@ -25,9 +25,12 @@ class CacheKeyMissingScope(Rule):
 ## What it does
 Finds a key used with a shared cache — a module-level, class-level or long-lived
 `self.` container used as a cache (indexed by a digest, also one a same-file helper
-returns; a cachetools cache; or, as a hint, named
+returns; filled the memo way, whatever it is called: on a miss for a key, `if key not
+in c:` or `c.get(key)` is None, a value computed by a call is stored under that key; a
+cachetools cache; or, as a hint, named
 cache/memo/prefix/block/kv/hash/registry), a `hash()`/`hashlib` digest that a
-key-building function returns, a key-builder's return value (`cache_key()`,
+key-building function returns (a function returning the builtin `hash()` is one,
+whatever it is called), a key-builder's return value (`cache_key()`,
 `block_key()`, or any same-file helper another key is built from), or a
 `SomethingKey(...)` constructor — when the key,
 followed through the function's local assignments, reaches none of the scope ids
@@ -40,8 +43,14 @@ ContextVar read, or a scope the object holds and a setter switches
 The message names the missing scope plainly: "the key does not include the tenant
 (`req.tenant_id` is available here)". A request id alone does not demand scoping (a shared cache keyed on
 it would never hit), a key holding a scope object's own id (`request.id`, `seq.uuid`,
-`session.id`) is per-request or already scoped, and a container stored in the value must depend on the scope:
-a cache of scope-independent values is not reported. A key on a path where the
+`session.id`) is per-request or already scoped, a scope id computed only from what the key is built
+from (`project_id = getattr(credentials, "project_id")` beside the key `credentials`) is
+carried by the key, and a container stored in the value must depend on the scope:
+a cache of scope-independent values is not reported (a slot taken from a free pool,
+`free_ids.pop()`, stored under a content digest does depend: the request that took it
+fills it, as a prefix cache's KV block). A chained block digest computed inline
+(`prev = hash((prev, *chunk))` keying the cache) is reported at the digest, where the
+previous key is first used and where the id belongs. A key on a path where the
 scope id is known to be None (`if user_id is None: return base_id`) is the shared
 bucket by design; a digest that only shortens part of a returned key that carries
 the id is not the key; a value built from a fresh random value (`bcrypt.gensalt()`,
@@ -57,7 +66,14 @@ scope: a run registry is how workers find a run's session, and adding the sessio
 its key would defeat the lookup. A scope value built only from the instance's own
 attributes (`namespace = self.database_name + "." + self.collection_name`) does not
 oblige a key of that instance's own cache (`self._stores`): it is one value for every
-entry the cache ever holds; beside a module-level cache it still does.
+entry the cache ever holds; beside a module-level cache it still does. Likewise an
+instance bound to one scope: a method that leaves unless the scope id it is given
+equals the instance's own (`if session_id != self.config.session_id: raise` or
+`return None`, an `assert`, or a helper called first that raises on the mismatch)
+serves only that scope, so keys of the instance's own cache there need no session;
+and a cache every insertion of which sits past such a guard holds only that scope's
+entries, so reading it elsewhere is safe too. A guard that only logs pins nothing, and
+a module-level cache is shared by every instance whatever the guard.
 
 ## Why is this bad
 A cache that outlives one request serves every tenant. If the key does not say
@@ -113,6 +129,14 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
                 # belongs to that one scope: it is not shared across it
                 owned = ck.owned_scope_kinds(fn, sink.keys[0])
                 demanded = [(sid, text) for sid, text in demanded if scope_kind(sid) not in owned]
+            if demanded and sink.kind == "container" and sink.container.scope not in ("module", "class"):
+                # a method that leaves unless the id equals the instance's own
+                # (`if session_id != self.config.session_id: raise`) serves one scope; a
+                # cache filled only past such guards holds that one scope's entries
+                pinned = ck.pinned_exprs(fn, sink.node)
+                filled = ck.filled_pinned_kinds(sink.container)
+                demanded = [(sid, text) for sid, text in demanded
+                            if text not in pinned and scope_kind(sid) not in filled]
             if not demanded:
                 continue
             if sink.kind == "container" and not ck.container_shared(fn, sink.container):
@@ -143,7 +167,11 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
                 what = f"key `{key_text(facts, sink.node)}` built by `{fn.name}()`"
             fix = None
             obj = ck.switched_object(fn, text)
-            anchor = fix_anchor(ck, sink) if not obj else None
+            chained = _chained_digest(ck, fn, sink) if sink.kind == "container" else None
+            if chained is not None:
+                anchor = _chain_anchor(chained) if not obj else None
+            else:
+                anchor = fix_anchor(ck, sink) if not obj else None
             advice = f"add `{text}.{sid}` to the key" if obj else f"add `{text}` to the key"
             if anchor is not None:
                 node, mode = anchor
@@ -154,8 +182,16 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
                     data={"line": node.lineno, "col": node.col_offset, "end_line": node.end_lineno,
                           "end_col": node.end_col_offset, "scope_expr": text, "mode": mode},
                 )
+            where = sink.node
+            if sink.kind == "container":
+                if chained is not None:
+                    # `prev = hash((prev, *tokens))`: the key's first use is feeding the
+                    # previous block's key into the next digest, where the id belongs
+                    where = chained
+                    what = f"chained digest `{key_text(facts, chained)}`, the key of shared cache " \
+                           f"`{sink.container.name}`,"
             yield facts.finding(
-                self, sink.node,
+                self, where,
                 f"{what} does not include the {KIND_NOUN.get(kind, f'`{sid}`')} (`{text}` is available "
                 f"here): entries are shared across {plural}; {advice}",
                 fix=fix)
@@ -183,8 +219,10 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
     @staticmethod
     def _demanded(ck, sink, demanded):
         """Drop locals named like a scope id that are the cache's own data: the value it
-        stores (`project_id = fetch(); cache[name] = project_id`) or a name bound from the
-        key itself (`user = sha256(username)...`)."""
+        stores (`project_id = fetch(); cache[name] = project_id`), a name bound from the
+        key itself (`user = sha256(username)...`), or one computed only from parameters the
+        key is built from (`project_id = getattr(credentials, "project_id")` beside the key
+        `credentials`: the key determines it)."""
         fn = sink.function
         local = ck.defs(fn)
         params = ck.params(fn)
@@ -192,11 +230,18 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
         value_names = {v.id for v in sink.values if isinstance(v, ast.Name)}
         per_instance = sink.kind == "container" and getattr(sink.container, "scope", None) not in (
             None, "module", "class")
+        key_names = {n.id for n in ck.closure(fn, sink.keys) if isinstance(n, ast.Name)} if sink.keys else set()
         for sid, text in demanded:
             if text in local and text not in params:
                 if text in value_names:
                     continue
-                if any(n is sink.node for n in ck.closure(fn, [d.value for d in local[text]])):
+                src = ck.closure(fn, [d.value for d in local[text]])
+                if any(n is sink.node for n in src):
+                    continue
+                used = {n.id for n in src if isinstance(n, ast.Name) and n.id in params}
+                if used and used <= key_names:
+                    # `project_id = getattr(credentials, "project_id")` beside the key
+                    # `credentials`: the id is a function of the key, which carries it
                     continue
                 if per_instance and all(_instance_constant(d.value) for d in local[text]):
                     # `namespace = self.database_name + "." + self.collection_name` beside
@@ -217,9 +262,16 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
             return bool(ck.hits(f, clo)) or any(isinstance(n, ast.Name) and n.id in roots for n in clo)
 
         fn = sink.function
+        # a content digest mapped to a slot taken from a pool (`free_ids.pop()`): the slot is
+        # filled afterwards by the request that took it (a prefix-cache block table)
+        content = bool(sink.keys) and ck.digest_derived(fn, sink.keys[0])
+
+        def depends(f, values) -> bool:
+            return touches(f, values) or content and any(ck.pooled_value(f, v) for v in values)
+
         if sink.values:
-            return touches(fn, sink.values)
-        return any(s.value is not None and s.function is not None and touches(s.function, [s.value])
+            return depends(fn, sink.values)
+        return any(s.value is not None and s.function is not None and depends(s.function, [s.value])
                    for s in sink.container.inserts)
 
 
@@ -237,6 +289,37 @@ def _instance_constant(value: ast.AST | None) -> bool:
             return False
     return any(isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self"
                for n in ast.walk(value))
+
+
+def _chained_digest(ck, fn, sink) -> ast.AST | None:
+    """The digest of a chained block key (`prev = hash((prev, *chunk))`, `h =
+    sha256(h + data).hexdigest()`): the container's key is a local whose own earlier value
+    is hashed into its next one, by a statement before the cache use. The digest call, or
+    None when the key is not such a chain."""
+    key = sink.keys[0] if sink.keys else None
+    if not isinstance(key, ast.Name):
+        return None
+    for d in ck.defs(fn).get(key.id, ()):
+        if d.kind not in ("assign", "aug") or d.stmt.lineno > sink.node.lineno:
+            continue
+        if not any(isinstance(n, ast.Name) and n.id == key.id and isinstance(n.ctx, ast.Load)
+                   for n in ast.walk(d.value)) and d.kind != "aug":
+            continue
+        for n in ast.walk(d.value):
+            if ck.digest_call(n):
+                return n
+    return None
+
+
+def _chain_anchor(digest: ast.AST) -> tuple[ast.AST, str] | None:
+    """Where the fix puts the id into a chained digest: the tuple the builtin `hash()`
+    digests (`hash((prev, chunk))` -> append), without starred parts; else no fix (a
+    hashlib chain takes bytes built in ways the codemod does not rewrite)."""
+    if isinstance(digest, ast.Call) and isinstance(digest.func, ast.Name) and digest.func.id == "hash" \
+            and len(digest.args) == 1 and isinstance(digest.args[0], ast.Tuple) and digest.args[0].elts \
+            and not any(isinstance(e, ast.Starred) for e in digest.args[0].elts):
+        return digest.args[0], "append"
+    return None
 
 
 def _bound_before(fn, text: str, node: ast.AST) -> bool:

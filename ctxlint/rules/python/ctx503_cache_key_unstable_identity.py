@@ -21,8 +21,9 @@ class CacheKeyUnstableIdentity(Rule):
     tokens = KEY_TOKENS
     doc = """\
 ## What it does
-Flags a cache key (a cache container's key, a digest returned as a key, a
-key-builder's return value) that identifies an adapter, tenant, user or session
+Flags a cache key (a cache container's key, a digest returned as a key — any
+function returning the builtin `hash()` returns one, whatever it is called — a
+key-builder's return value, also of a helper such a digest is built from) that identifies an adapter, tenant, user or session
 object by its human-chosen label — `.name`, `.label`, `.lora_name`,
 `.adapter_name`, `repr(obj)`/`str(obj)` — while the object carries a unique id
 (a field such as `slot_uid`, `lora_int_id` or `weights_digest` of its class in the

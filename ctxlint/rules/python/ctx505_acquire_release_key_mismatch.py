@@ -13,13 +13,27 @@ from ctxlint.semantic.python.keys import (
 )
 
 
-def _key_signature(ck, fn, key: ast.AST):
+def _key_signature(ck, fn, key: ast.AST, depth: int = 1):
     """How a key is derived, for comparing acquire and release: ("call", helper) for a
     helper's result, ("attr", name) for an attribute or parameter (`item.digest`,
-    `digest`), None when unknown (loop variables, several definitions)."""
+    `digest`), ("tuple", (part signatures...)) for a tuple of such parts
+    (`(model, digest)`) or an f-string built from them (`f"{model}:{digest}"`, its
+    literal text one more part), None when unknown (loop variables, several definitions, a part
+    of unknown derivation)."""
     expr, exact = ck.resolve(fn, key)
     if not exact:
         return None
+    if isinstance(expr, ast.Tuple) and depth > 0 and expr.elts \
+            and not any(isinstance(e, ast.Starred) for e in expr.elts):
+        parts = tuple(_key_signature(ck, fn, e, depth - 1) for e in expr.elts)
+        return None if None in parts else ("tuple", parts)
+    if isinstance(expr, ast.JoinedStr) and depth > 0:
+        # f"{model}:{digest}": its formatted parts, plus one marker for literal text
+        vals = [v.value for v in expr.values if isinstance(v, ast.FormattedValue)]
+        parts = tuple(_key_signature(ck, fn, v, depth - 1) for v in vals)
+        if any(isinstance(v, ast.Constant) and v.value for v in expr.values):
+            parts += (("text", frozenset()),)
+        return None if None in parts or not vals else ("tuple", parts) if len(parts) > 1 else parts[0]
     if isinstance(expr, ast.Call):
         # only a key helper of this file (or a digest) is a derivation worth comparing;
         # `self._free.pop()` or `uuid4()` hand out fresh ids
@@ -49,7 +63,37 @@ def _same_key(a, b) -> bool:
         return False
     if a[0] == "call":
         return a[1] == b[1]
+    if a[0] == "tuple":
+        return len(a[1]) == len(b[1]) and all(_same_key(x, y) for x, y in zip(a[1], b[1]))
     return a[1] <= b[1] or b[1] <= a[1]
+
+
+def _describe(sig) -> str:
+    """Readable text of a key signature: `helper()`, `digest`, `(model, digest)`."""
+    kind, what = sig
+    if kind == "call":
+        return f"{what}()"
+    if kind == "tuple":
+        return "(" + ", ".join(_describe(p) for p in what) + ")"
+    return "_".join(sorted(what))
+
+
+def _strict_part(sig, acq_sigs) -> bool:
+    """Is the release key `sig` one part of an acquire side's tuple key of two or more
+    parts, or a tuple of fewer of its parts (`digest` or `(digest,)` where acquire keyed
+    `(model, digest)`)? Such a key never equals a stored key: the dict holds tuples of
+    all the parts."""
+    for a in acq_sigs:
+        if a is None or a[0] != "tuple" or len(a[1]) < 2:
+            continue
+        # a part is the same derivation spelled the same (`digest` and `digest`), not one
+        # id whose words contain another's (`child_request_id` is not `request_id`)
+        if sig[0] == "tuple":
+            if len(sig[1]) < len(a[1]) and all(x in a[1] for x in sig[1]):
+                return True
+        elif sig in a[1]:
+            return True
+    return False
 
 
 class AcquireReleaseKeyMismatch(Rule):
@@ -63,8 +107,11 @@ For a container indexed by two kinds of method — an acquire side that inserts 
 counts up (`refs[k] = refs.get(k, 0) + 1`, `setdefault`, `add`) and a release side
 that removes or counts down (`pop`, `del`, `refs[k] -= 1`), whatever the methods are
 called — finds a release side that derives its key differently from an acquire side
-that builds its key with a helper or digest: the release calls a different helper,
-or reads a raw attribute (`item.digest`) instead of `combine(digests)`. Keys are
+that builds its key with a helper or digest, or as a tuple: the release calls a
+different helper, reads a raw attribute (`item.digest`) instead of
+`combine(digests)`, or indexes by one part of the acquire side's tuple or f-string
+key (`digest` where acquire keyed `(model, digest)` or `f"{model}:{digest}"`; a tuple
+of fewer parts likewise). Keys are
 compared by how they are derived, never by their spelling; two raw spellings of one
 id (`spec.provider_id` and a `provider_id` parameter) are not reported. The finding is
 at the release side's key expression.
@@ -117,12 +164,16 @@ while acquired by the combined digest).
             if not acq or not rel:
                 continue
             acq_sigs = set()
+            acq_text: dict = {}  # a tuple key's source text, for the message
             for m in acq:
                 for s in by_method[m]:
-                    acq_sigs.add(_key_signature(ck, s.function, s.key))
+                    sg = _key_signature(ck, s.function, s.key)
+                    acq_sigs.add(sg)
+                    if sg is not None and sg[0] == "tuple":
+                        acq_text.setdefault(sg, key_text(facts, ck.resolve(s.function, s.key)[0]))
             # only a key derived by a helper or digest on the acquire side is compared: two
             # raw spellings (`req.id`, `rid`) are the same value more often than not
-            if None in acq_sigs or not acq_sigs or not any(k == "call" for k, _n in acq_sigs):
+            if None in acq_sigs or not acq_sigs or not any(k in ("call", "tuple") for k, _n in acq_sigs):
                 continue
             for m in rel:
                 # a release method that also indexes by the acquire-side key handles
@@ -134,7 +185,10 @@ while acquired by the combined digest).
                     if sig is None or reported or any(_same_key(sig, a) for a in acq_sigs):
                         continue
                     expr, _ = ck.resolve(s.function, s.key)
-                    if isinstance(expr, ast.Name) and expr.id in ck.params(s.function) \
+                    part = _strict_part(sig, acq_sigs)
+                    if not part and not any(k == "call" for k, _n in acq_sigs):
+                        continue  # tuple keys on both sides, spelled from other parts: unknown
+                    if not part and isinstance(expr, ast.Name) and expr.id in ck.params(s.function) \
                             and not _helper_input(ck, c, acq, expr.id):
                         # a bare parameter: the caller may pass the helper's result (it
                         # usually does); only the raw input the acquire side transforms
@@ -142,13 +196,13 @@ while acquired by the combined digest).
                         # `name`) is a demonstrable mismatch
                         continue
                     reported = True
-                    acq_desc = ", ".join(sorted(f"`{n}()`" if k == "call" else f"`{'_'.join(sorted(n))}`"
-                                                for k, n in acq_sigs))
+                    acq_desc = ", ".join(sorted(f"`{acq_text.get(a) or _describe(a)}`" for a in acq_sigs))
                     yield facts.finding(
                         self, expr,
                         f"`{m}()` indexes `{c.name}` by `{key_text(facts, expr)}`, but "
-                        f"`{', '.join(acq)}()` keyed it by {acq_desc}: the entry is never found "
-                        "and never released; derive both keys from one helper")
+                        f"`{', '.join(acq)}()` keyed it by {acq_desc}"
+                        + (", of which it is only a part" if part else "")
+                        + ": the entry is never found and never released; derive both keys from one helper")
 
 
 def _helper_input(ck, c, acq: list[str], param: str) -> bool:

@@ -9,6 +9,10 @@
   from it, a context-deriving call such as `r.WithContext(ctx)`)? A call that
   merely *uses* the context returns a result computed with it, not the context.
 
+- `returned_to_importers(facts, fn, tname)`: does exported function `fn` hand a
+  value of exported struct `tname` to its callers (its result type names it)? Its
+  exported fields then belong to code outside the package.
+
 No type checker: what a call returns is judged from the call's shape.
 """
 
@@ -547,3 +551,26 @@ def result_outlives_call(facts, call, fn) -> bool:
                 for e in el.named_children):
             return True
     return False
+
+
+def is_exported(name: str | None) -> bool:
+    """Is a Go identifier exported (The Go Programming Language Specification,
+    "Exported identifiers": its first character is an upper-case letter)?"""
+    return bool(name) and name[0].isupper()
+
+
+def returned_to_importers(facts, fn, tname: str) -> bool:
+    """Does function or method `fn` (a tree-sitter function_declaration /
+    method_declaration node) hand values of struct `tname` to callers outside the
+    package? True when `fn` and `tname` are exported and `fn`'s result type names
+    `tname` (`T`, `*T`, `(T, error)`): the caller then owns the value's exported
+    fields, a cancel func among them. False for func literals and unexported names."""
+    if fn is None or fn.type not in ("function_declaration", "method_declaration"):
+        return False
+    name = fn.child_by_field_name("name")
+    if name is None or not is_exported(facts.text_of(name)) or not is_exported(tname):
+        return False
+    result = fn.child_by_field_name("result")
+    if result is None:
+        return False
+    return any(n.type == "type_identifier" and facts.text_of(n) == tname for n in facts.walk(result))

@@ -1432,7 +1432,7 @@ class CallSites:
         `from_template` constructor `fn` is, or None."""
         q = self.f.qualname(fn) or ""
         parts = q.split(".")
-        if isinstance(fn, ast.Attribute) and fn.attr == "from_template":
+        if isinstance(fn, ast.Attribute) and fn.attr in ("from_template", "from_messages"):
             parts = parts[:-1]
         elif not isinstance(fn, (ast.Name, ast.Attribute)):
             return None  # `Cls[P, R](...)`, `factory()(...)`: not a prompt class we know
@@ -1455,6 +1455,45 @@ class CallSites:
         if isinstance(call.func, ast.Attribute) and call.func.attr == "from_template":
             return call.args[0] if call.args else keyword_arg(call, "template")
         return keyword_arg(call, "template") or (call.args[0] if call.args and isinstance(call.func, ast.Name) else None)
+
+    def prompt_sources(self, call: ast.Call) -> list[ast.AST]:
+        """The template texts a prompt-class call (`prompt_library` is not None) compiles.
+
+        `PromptTemplate(template=t)` / `X.from_template(t)`: `[t]`. A chat prompt built
+        from messages — `ChatPromptTemplate.from_messages([...])`, `ChatPromptTemplate([...])`,
+        `ChatPromptTemplate(messages=[...])` with a literal list (or a name bound once to
+        one) — compiles the text of every `(role, text)` pair and every bare string
+        message as a template in the call's `template_format` (LangChain
+        `langchain_core.prompts.chat._convert_to_message_template`; LlamaIndex
+        `ChatPromptTemplate.from_messages`). Message objects (`SystemMessage(...)`) are
+        not templates, and a `("placeholder", "{history}")` pair names a variable; a bare
+        element counts only with evidence that it is a string (`str_evidence`). []
+        when the messages cannot be read."""
+        fn = call.func
+        q = self.f.qualname(fn) or ""
+        msgs = None
+        if isinstance(fn, ast.Attribute) and fn.attr == "from_messages":
+            msgs = call.args[0] if call.args else keyword_arg(call, "messages")
+        elif last_part(q) == "ChatPromptTemplate":
+            msgs = keyword_arg(call, "messages") or (call.args[0] if call.args else None)
+        else:
+            src = self._lc_source(call)
+            return [src] if src is not None else []
+        seq = self._seq_literal(msgs, 0) if msgs is not None else None
+        if seq is None:
+            return []
+        out: list[ast.AST] = []
+        for el in seq.elts:
+            if isinstance(el, (ast.Tuple, ast.List)) and len(el.elts) == 2:
+                role = el.elts[0]
+                if isinstance(role, ast.Constant) and role.value == "placeholder":
+                    continue
+                out.append(el.elts[1])
+            elif isinstance(el, (ast.Constant, ast.JoinedStr, ast.BinOp)) or (
+                    not isinstance(el, (ast.Call, ast.Tuple, ast.List, ast.Dict, ast.Starred))
+                    and self.str_evidence(el)):
+                out.append(el)
+        return out
 
     @cached_property
     def source_params(self) -> dict[ast.AST, list[tuple[int, str]]]:
@@ -1529,12 +1568,70 @@ class CallSites:
             for origin in self._template_origins(fn.value):
                 ofn = origin.func
                 if isinstance(ofn, ast.Attribute) and ofn.attr == "get_template" and origin.args:
-                    n = origin.args[0]
-                    if isinstance(n, ast.Constant) and isinstance(n.value, str):
-                        out.append(RenderSite(call, names, template=n.value, env=self.env_of(ofn.value)))
+                    for tname in self.template_names(origin.args[0]):
+                        out.append(RenderSite(call, names, template=tname, env=self.env_of(ofn.value)))
                 elif id(origin) in lit_by_site:
                     env = self.env_of(ofn.value) if isinstance(ofn, ast.Attribute) else None
                     out.append(RenderSite(call, names, env=env, source=lit_by_site[id(origin)]))
+        return out
+
+    def template_names(self, expr: ast.AST) -> list[str]:
+        """The template names a `get_template(expr)` argument holds: a string literal, a
+        name or attribute bound once to one, or a parameter of the enclosing function that the function never rebinds and that
+        every call of it in this module fills with a string literal (a constructor
+        `def __init__(self, name): self.t = env.get_template(name)` built as
+        `Renderer("chat.j2")`). [] when any value is unknown or there is no call."""
+        if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+            return [expr.value]
+        const = self._scalar(expr, 0)
+        if isinstance(const, str):
+            return [const]  # a constant bound once (`CHAT_TEMPLATE = "chat.j2"`, a class attribute)
+        if not isinstance(expr, ast.Name):
+            return []
+        fn = self.f.enclosing_function(expr)
+        if fn is None:
+            return []
+        arg = next((a for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs] if a.arg == expr.id), None)
+        if arg is None or any(isinstance(n, ast.Name) and n.id == expr.id and isinstance(n.ctx, ast.Store)
+                              for n in self.f.walk(fn)):
+            return []
+        vals = self._constructor_args(fn, arg) if fn.name == "__init__" else self._call_site_args(fn, arg)
+        names: list[str] = []
+        for v in vals or [None]:
+            if not (isinstance(v, ast.Constant) and isinstance(v.value, str)):
+                return []
+            if v.value not in names:
+                names.append(v.value)
+        return names
+
+    def _constructor_args(self, init, arg: ast.arg) -> list:
+        """The expressions `Cls(...)` calls of this module pass for parameter `arg` of
+        `Cls.__init__` (None where one passes nothing for it or `*args`). A class with a
+        subclass here, or whose name is read other than as a call, yields [None]: its
+        constructions are not all visible."""
+        cls = self.f.parents.get(init)
+        if not isinstance(cls, ast.ClassDef):
+            return [None]
+        for c in self.f.nodes(ast.ClassDef):
+            if any(isinstance(b, ast.Name) and b.id == cls.name for b in c.bases):
+                return [None]
+        params = [a.arg for a in [*init.args.posonlyargs, *init.args.args]][1:]
+        out: list = []
+        for n in self.f.nodes(ast.Name):
+            if n.id != cls.name or not isinstance(n.ctx, ast.Load):
+                continue
+            call = self.f.parents.get(n)
+            if not (isinstance(call, ast.Call) and call.func is n):
+                if isinstance(call, (ast.Attribute, ast.Subscript)) or (
+                        isinstance(call, ast.Call) and n in call.args):
+                    return [None]  # passed around or subclassed dynamically: other constructions
+                continue
+            val = keyword_arg(call, arg.arg)
+            if val is None and arg.arg in params:
+                i = params.index(arg.arg)
+                val = call.args[i] if i < len(call.args) and not any(
+                    isinstance(a, ast.Starred) for a in call.args[: i + 1]) else None
+            out.append(val)
         return out
 
     def render_calls_of(self, origins: list) -> list[ast.Call]:

@@ -12,6 +12,8 @@ with its nodes mapped back to line and column in the reported file. Facts
 - `optional_names`: variables the template itself treats as optional
   (`is defined`, `| default`, a bare `{% if x %}` guarding every use);
 - `first_use(name)`: the first node reading a variable;
+- `constant_names` / `const_value(node)`: names bound once by `{% set %}` to a value
+  known without rendering, and an expression's folded value (`"__cla" ~ "ss__"`);
 - `position(line, needle)`: where an expression is in the reported file.
 
 `lint` is the per-file entry the engine calls for a template file; `literal_facts`
@@ -211,6 +213,72 @@ class JinjaFacts:
     def first_use(self, name: str):
         uses = self.name_loads.get(name)
         return uses[0] if uses else None
+
+    # -------------------------------------------------------- constants
+    @cached_property
+    def constant_names(self) -> dict[str, object]:
+        """Names the template binds once, to a value known without rendering:
+        `{% set a = "__cla" ~ "ss__" %}` -> {"a": "__class__"}, chains of such sets
+        (`{% set b = a ~ "x" %}`) and a `{% set a %}text{% endset %}` block of plain
+        text. A name bound anywhere else too (a second set, a loop target, a macro
+        parameter, `{% with %}`, an import) is left out: its value depends on the path."""
+        from jinja2 import nodes
+        binds: dict[str, int] = {}
+        for n in self.nodes(nodes.Name):
+            if n.ctx in ("store", "param"):
+                binds[n.name] = binds.get(n.name, 0) + 1
+        out: dict[str, object] = {}
+        for a in self.nodes(nodes.Assign, nodes.AssignBlock):
+            t = a.target
+            if not isinstance(t, nodes.Name) or binds.get(t.name) != 1:
+                continue
+            if isinstance(a, nodes.Assign):
+                v = self.const_value(a.node, out)
+            elif a.filter is None and all(isinstance(b, nodes.Output) and all(
+                    isinstance(x, nodes.TemplateData) for x in b.nodes) for b in a.body):
+                v = "".join(x.data for b in a.body for x in b.nodes)
+            else:
+                v = None
+            if isinstance(v, (str, int, float, bool, tuple)):
+                out[t.name] = v
+        return out
+
+    def const_value(self, node, names: dict | None = None):
+        """The value of expression `node` when it folds to a constant (jinja2's own
+        `as_const`: literals, `~`/`+` concatenation, `|join`, ...), with names bound by
+        `constant_names` (or the given `names`) replaced by their values. None when it
+        does not fold."""
+        import copy
+        from jinja2 import nodes
+        env = self.constant_names if names is None else names
+        if isinstance(node, nodes.Name):
+            return env.get(node.name) if node.ctx == "load" else None
+        if env and any(n.name in env and n.ctx == "load" for n in node.find_all(nodes.Name)):
+            try:
+                node = copy.deepcopy(node)
+            except Exception:
+                return None
+            _substitute(node, env)
+        try:
+            return node.as_const()
+        except Exception:  # jinja2.nodes.Impossible and anything a folded filter raises
+            return None
+
+
+def _substitute(node, env: dict) -> None:
+    """Replace, in place, each loaded `Name` under `node` that `env` binds by a `Const`."""
+    from jinja2 import nodes
+    for field, value in node.iter_fields():
+        if isinstance(value, nodes.Name) and value.ctx == "load" and value.name in env:
+            setattr(node, field, nodes.Const(env[value.name], lineno=value.lineno))
+        elif isinstance(value, nodes.Node):
+            _substitute(value, env)
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                if isinstance(item, nodes.Name) and item.ctx == "load" and item.name in env:
+                    value[i] = nodes.Const(env[item.name], lineno=item.lineno)
+                elif isinstance(item, nodes.Node):
+                    _substitute(item, env)
 
 
 def lint(path: str, text: str, rules: list, config: Config, options: dict | None = None) -> list[Finding]:

@@ -69,6 +69,11 @@ _HASH_FN_NAMES = frozenset({"hash_function", "hash_fn", "hasher", "sha256", "sha
 #: (`gensalt`), Python stdlib docs (`os.urandom`, `secrets`, `uuid.uuid1/uuid4`, `random`).
 FRESH_VALUE_QUALNAMES = ("bcrypt.gensalt", "os.urandom", "secrets.", "uuid.uuid1", "uuid.uuid4",
                          "random.", "nacl.utils.random")
+#: Constructors of an empty collection or a lock: a value created on a miss from one of
+#: these starts an accumulator or a per-key lock, not a cached result (`memo_filled`).
+_EMPTY_CTORS = frozenset({"list", "dict", "set", "tuple", "frozenset", "defaultdict", "deque", "OrderedDict",
+                          "Counter", "Lock", "RLock", "Event", "Condition", "Semaphore", "Queue",
+                          "WeakSet", "WeakValueDictionary", "WeakKeyDictionary"})
 #: Attributes that carry a human-chosen label rather than a unique identity (CTX503).
 LABEL_ATTRS = frozenset({"name", "label", "display_name", "alias", "title", "lora_name", "adapter_name"})
 #: Dunder methods where hashing is identity plumbing, not a cache key.
@@ -522,8 +527,78 @@ class CacheKeyFacts:
             for s in (*c.reads, *c.inserts):
                 if s.key is not None and s.function is not None and self.digest_derived(s.function, s.key):
                     return True
-            return False
+            return self.memo_filled(c)
         return self.facts.memo(f"ck_cache_use_{id(c)}", build)
+
+    def memo_filled(self, c) -> bool:
+        """Is container `c` filled the memo way: on a miss for a key (`if key not in c:`, or
+        `hit = c.get(key)` then `if hit is None:` / `if not hit:`), a function stores, under
+        that same key built in that function, a value it computes by a function or method
+        call (`c[key] = compute(...)`)? That is a cache whatever it is called. An empty
+        collection created on a miss (`c[key] = []`, `set()`) starts an accumulator, and an
+        object constructed per key (`Session(addr)`) a registry or pool: neither is
+        counted, nor a key the function was handed (its caller built it)."""
+        for s in c.inserts:
+            if s.key is None or s.function is None:
+                continue
+            vals = [s.value]
+            if isinstance(s.value, ast.Name):  # `hit = compute(key); c[key] = hit`
+                vals = [d.value for d in self.defs(s.function).get(s.value.id, ()) if d.kind == "assign"]
+            if not any(self._computed(v) and not any(r.node is v for r in c.reads) for v in vals):
+                continue
+            k, _exact = self.resolve(s.function, s.key)
+            if isinstance(k, ast.Name) and k.id in self.params(s.function):
+                continue  # a key handed in: whether it is scoped was decided by the caller
+            want = ast.dump(s.key)
+            for test, negated in self._enclosing_tests(s.function, s.node):
+                if self._miss_test(c, s.function, test, want, negated):
+                    return True
+        return False
+
+    @staticmethod
+    def _computed(value) -> bool:
+        """Is `value` a call that computes a result: a function or method call, not a
+        constructor (a capitalised callable, the PEP 8 class convention: `Session(...)`,
+        `[]`-like `list()`)? An object built per key on a miss is a registry or pool entry
+        (a connection or session per peer), not a cached result."""
+        if not isinstance(value, ast.Call):
+            return False
+        f = value.func
+        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+        return bool(name) and not name[:1].isupper() and name not in _EMPTY_CTORS
+
+    def _enclosing_tests(self, fn: ast.AST, node: ast.AST):
+        """(if-test, in_else) of every `if` between `node` and `fn` that `node` sits under."""
+        parents = self.facts.parents
+        child, cur = node, parents.get(node)
+        while cur is not None and cur is not fn:
+            if isinstance(cur, ast.If) and (child in cur.body or child in cur.orelse):
+                yield cur.test, child in cur.orelse
+            child, cur = cur, parents.get(cur)
+
+    def _miss_test(self, c, fn, test, key_dump: str, in_else: bool) -> bool:
+        """Is `test` (taken in its body, or its else when `in_else`) the miss of `key_dump`
+        in `c`: `key not in c` (`key in c` for the else), or `hit is None` / `not hit` where
+        `hit = c.get(key)` in `fn`?"""
+        if isinstance(test, ast.Compare) and len(test.ops) == 1:
+            op = test.ops[0]
+            if isinstance(op, ast.NotIn if not in_else else ast.In) and ast.dump(test.left) == key_dump:
+                return any(r.kind == "in" and r.node is test for r in c.reads)
+            if isinstance(op, ast.Is if not in_else else ast.IsNot) and isinstance(test.left, ast.Name) \
+                    and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None:
+                return self._got_from(c, fn, test.left.id, key_dump)
+        if not in_else and isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) \
+                and isinstance(test.operand, ast.Name):
+            return self._got_from(c, fn, test.operand.id, key_dump)
+        return False
+
+    def _got_from(self, c, fn, name: str, key_dump: str) -> bool:
+        """Is local `name` bound in `fn` to `c.get(key)` (key spelled `key_dump`)?"""
+        for d in self.defs(fn).get(name, ()):
+            if d.kind == "assign" and any(r.kind == "get" and r.node is d.value and r.key is not None
+                                          and ast.dump(r.key) == key_dump for r in c.reads):
+                return True
+        return False
 
     def digest_derived(self, fn: ast.AST, key: ast.AST, depth: int = 2) -> bool:
         """Is `key` (followed through `fn`'s locals) a digest, or the result of a same-file
@@ -677,7 +752,7 @@ class CacheKeyFacts:
                 if words & KEY_FN_WORDS and words & KEY_BUILDER_WORDS:
                     out.extend(self._builder_sinks(fn, True))
                     done.add(id(fn))
-                elif words & DIGEST_FN_WORDS:
+                elif words & DIGEST_FN_WORDS or self.returns_builtin_hash(fn):
                     out.extend(s for s in self._builder_sinks(fn, False) if s.kind == "hash")
         frontier = list(out)
         for _ in range(4):
@@ -702,6 +777,26 @@ class CacheKeyFacts:
         out.sort(key=lambda s: (s.node.lineno, s.node.col_offset))
         self._sinks = out
         return out
+
+    def returns_builtin_hash(self, fn: ast.AST) -> bool:
+        """Does `fn` return the value of the builtin `hash()` itself (`return hash((parent,
+        tuple(token_ids), extras))`, also through a plain local)? `hash()` is salted per
+        process for str and bytes, so its value is no checksum or stored digest: it exists to
+        key a dict or set, and a function returning it builds a key whatever it is called."""
+        def build() -> set[int]:
+            # one pass over the file's returns, not one walk per function
+            out: set[int] = set()
+            if "hash" in self.facts.module_names:
+                return out
+            for r in self.facts.nodes(ast.Return):
+                f = self.facts.enclosing_function(r) if r.value is not None else None
+                if f is None or id(f) in out:
+                    continue
+                v, _exact = self.resolve(f, r.value)
+                if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "hash":
+                    out.add(id(f))
+            return out
+        return id(fn) in self.facts.memo("ck_returns_hash", build)
 
     def _guards_removal(self, compare: ast.AST) -> bool:
         """Is membership test `compare` the whole test of an `if` (no `else`) whose body
@@ -809,6 +904,27 @@ class CacheKeyFacts:
                         out.update(t.attr for t in n.targets if isinstance(t, ast.Attribute)
                                    and isinstance(t.value, ast.Name) and t.value.id == "self")
         return frozenset(out)
+
+    def pooled_value(self, fn: ast.AST, expr: ast.AST) -> bool:
+        """Is `expr` (followed through `fn`'s plain local assignments) a resource taken out of
+        a pool in this call: an arbitrary element removed from a collection
+        (`free_ids.pop()`, `self._free.popleft()` with no argument, `heapq.heappop(free)`)?
+        The handle itself says nothing about a scope, but its content is written after this
+        call by the request that took it (a KV block filled with that request's adapter's
+        activations), so a cache entry mapping a key to it holds that request's data. A
+        keyed `d.pop(k)` moves an existing value and is not a pool."""
+        e, _exact = self.resolve(fn, expr)
+        if isinstance(e, ast.Name):  # several definitions (`slot = c.get(k)`, then on a miss a pop)
+            return any(d.kind == "assign" and self._pool_take(d.value) for d in self.defs(fn).get(e.id, ()))
+        return self._pool_take(e)
+
+    def _pool_take(self, e: ast.AST) -> bool:
+        if not isinstance(e, ast.Call) or e.keywords:
+            return False
+        f = e.func
+        if isinstance(f, ast.Attribute) and f.attr in ("pop", "popleft") and not e.args:
+            return True
+        return (self.facts.qualname(f) or "") == "heapq.heappop" and len(e.args) == 1
 
     def owned_scope_kinds(self, fn: ast.AST, key: ast.AST) -> set[str]:
         """Scope kinds that `key` itself determines in `fn`: the function maps the same key
@@ -921,6 +1037,145 @@ class CacheKeyFacts:
             child, cur = cur, parents.get(cur)
         return False
 
+    # ------------------------------------------------------------ pin guards
+    def pinned_exprs(self, fn: ast.AST, node: ast.AST) -> set[str]:
+        """Parameter values (dotted texts, `session_id`, `session.session_id`) that `fn`
+        pins to the instance's own value before `node` runs.
+
+        A value is pinned when a statement that runs before `node` (in `node`'s block or
+        an enclosing one) leaves the function unless the value equals a `self.` attribute
+        path: `if session_id != self.config.session_id: raise ...` / `return None`,
+        `if a != self.a or b != self.b: raise`, `assert session_id == self.session_id`, or
+        a call statement of a same-file helper (`self._check(session_id)`) whose own body
+        raises on such a mismatch. Past the guard the method serves only the instance's
+        own scope, so a key of the instance's own cache needs no id of it. A guard that
+        only logs pins nothing. Decided by the guard's shape, never by names.
+        """
+        me = self._self_param(fn)
+        if me is None:
+            return set()
+        params = set(self.params(fn)) - {me}
+        out: set[str] = set()
+        parents = self.facts.parents
+        child, cur = node, parents.get(node)
+        while cur is not None:
+            for field in ("body", "orelse", "finalbody"):
+                block = getattr(cur, field, None)
+                if isinstance(block, list) and child in block:
+                    for prev in block[:block.index(child)]:
+                        out |= self._stmt_pins(prev, params, me, fn)
+            if isinstance(cur, ast.If) and child in cur.orelse:
+                out |= self._test_pins(cur.test, params, me, negated=False) if _exits(cur.body) else set()
+            if cur is fn:
+                break
+            child, cur = cur, parents.get(cur)
+        return out
+
+    def _stmt_pins(self, st: ast.AST, params: set[str], me: str, fn: ast.AST, raise_only: bool = False,
+                   depth: int = 2) -> set[str]:
+        """Values statement `st` pins (see `pinned_exprs`)."""
+        if isinstance(st, ast.If) and _exits(st.body, raise_only):
+            return self._test_pins(st.test, params, me, negated=False)
+        if isinstance(st, ast.Assert):
+            return self._test_pins(st.test, params, me, negated=True)
+        call = st.value if isinstance(st, ast.Expr) else None
+        if isinstance(call, ast.Await):
+            call = call.value
+        if depth <= 0 or not isinstance(call, ast.Call):
+            return set()
+        f = call.func
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == me:
+            name, bound = f.attr, True
+        elif isinstance(f, ast.Name):
+            name, bound = f.id, False
+        else:
+            return set()
+        out: set[str] = set()
+        for helper in self._defs_named(name):
+            if helper is fn:
+                continue
+            hme = self._self_param(helper)
+            if bound and hme is None or not bound and hme is not None:
+                continue
+            hargs = [a.arg for a in (*helper.args.posonlyargs, *helper.args.args)]
+            if hme is not None:
+                hargs = hargs[1:]
+            passed: dict[str, str] = {}
+            for a, p in zip(call.args, hargs):
+                t = self.facts.dotted(a) if not isinstance(a, ast.Starred) else None
+                if t and t.split(".")[0] in params:
+                    passed[p] = t
+            for k in call.keywords:
+                t = self.facts.dotted(k.value) if k.arg else None
+                if t and t.split(".")[0] in params:
+                    passed[k.arg] = t
+            if not passed:
+                continue
+            hparams = set(self.params(helper)) - {hme}
+            for h_st in helper.body:
+                for text in self._stmt_pins(h_st, hparams, hme or me, helper, raise_only=True, depth=depth - 1):
+                    root, _, rest = text.partition(".")
+                    if root in passed:
+                        out.add(passed[root] + ("." + rest if rest else ""))
+        return out
+
+    def _test_pins(self, test: ast.AST, params: set[str], me: str, negated: bool) -> set[str]:
+        """Values a guard test pins: with `negated=False` the test is true on a mismatch
+        (`x != self.a`, `x is not self.a`, `not x == self.a`, or-ed); with `negated=True` it
+        is true on a match (`x == self.a`, and-ed; an `assert`)."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self._test_pins(test.operand, params, me, not negated)
+        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And if negated else ast.Or):
+            out: set[str] = set()
+            for v in test.values:
+                out |= self._test_pins(v, params, me, negated)
+            return out
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+            return set()
+        ops = (ast.Eq, ast.Is) if negated else (ast.NotEq, ast.IsNot)
+        if not isinstance(test.ops[0], ops):
+            return set()
+        a, b = self.facts.dotted(test.left), self.facts.dotted(test.comparators[0])
+        for x, y in ((a, b), (b, a)):
+            if x and y and x.split(".")[0] in params and y.startswith(me + "."):
+                return {x}
+        return set()
+
+    def pinned_kinds(self, fn: ast.AST, node: ast.AST) -> set[str]:
+        """Scope kinds (`scope_kind`) of the values `fn` pins before `node` (see `pinned_exprs`)."""
+        out = set()
+        for text in self.pinned_exprs(fn, node):
+            last = text.split(".")[-1]
+            sid = last if last in self.ids else self.scope_id_of_name(last)
+            if sid:
+                out.add(scope_kind(sid))
+        return out
+
+    def filled_pinned_kinds(self, c) -> set[str]:
+        """Scope kinds every insertion into instance container `c` is pinned to: each
+        insertion runs in a method past a guard that pins a value of that kind to the
+        instance's own (`if session_id != self.config.session_id: raise`). Such a cache
+        only ever holds the instance's own scope's entries, so a read of it elsewhere
+        (also in a method without the guard) cannot see another scope's entry. Empty for
+        module and class containers (shared by every instance) and for a container with
+        an unguarded or no insertion."""
+        if c.scope in ("module", "class"):
+            return set()
+        memo = self.facts.memo("ck_filled_pinned", dict)
+        if id(c) in memo:
+            return memo[id(c)]
+        kinds: set[str] | None = None
+        for s in c.inserts:
+            if s.function is None:
+                kinds = set()
+                break
+            k = self.pinned_kinds(s.function, s.node)
+            kinds = k if kinds is None else kinds & k
+            if not kinds:
+                break
+        memo[id(c)] = kinds or set()
+        return memo[id(c)]
+
     def _assigned_name(self, node: ast.AST) -> str | None:
         p = self.facts.parents.get(node)
         if isinstance(p, ast.Assign) and p.value is node and len(p.targets) == 1 and isinstance(p.targets[0], ast.Name):
@@ -933,6 +1188,15 @@ class CacheKeyFacts:
         if c.scope in ("module", "class"):
             return True
         return not self.reach(fn).self_scoped
+
+
+def _exits(body: list, raise_only: bool = False) -> bool:
+    """Does a block always leave the function (its last statement a `raise`, or a
+    `return` unless `raise_only`)? A helper's `return` leaves only the helper."""
+    if not body:
+        return False
+    last = body[-1]
+    return isinstance(last, ast.Raise) or not raise_only and isinstance(last, ast.Return)
 
 
 def _defs_by_name(facts: "PythonFacts") -> dict[str, list[ast.AST]]:

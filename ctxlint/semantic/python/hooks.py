@@ -9,7 +9,8 @@
   registration anywhere in the class: torch calls it once per forward/backward.
 - A function *runs per call* of a model when it is torch's per-call protocol
   (`forward`, `__call__`: `nn.Module.__call__` runs `forward`), or when it calls the
-  module it hooks (or the object that owns that module) after registering — unless
+  module it hooks (or the object that owns that module) after registering, or returns
+  what a method of either computes from the function's own arguments — unless
   it built that module itself (its hooks die with it). Being called in a loop is not
   enough: installing hooks on each submodule is set-up.
 - A registration *captures self* when the hook is a bound method of `self` or a
@@ -147,6 +148,60 @@ def runs_model_after(facts, fn: ast.AST, call: ast.Call) -> bool:
                 continue
             if any(owns(facts.dotted(a)) for a in n.args):
                 return True
+    return _returns_model_output(facts, fn, call, owns)
+
+
+#: Methods of `torch.nn.Module` (PyTorch docs, torch.nn.Module) and of transformers'
+#: `PreTrainedModel` (transformers docs, "Models") that look up, move, convert or save
+#: the model: calling one with arguments does not run its forward pass.
+MODULE_NON_RUNNING_METHODS = frozenset({
+    "get_submodule", "get_parameter", "get_buffer", "get_extra_state", "set_extra_state",
+    "modules", "named_modules", "children", "named_children", "parameters", "named_parameters",
+    "buffers", "named_buffers", "state_dict", "load_state_dict", "add_module", "register_module",
+    "register_buffer", "register_parameter", "apply", "to", "to_empty", "cuda", "cpu", "xpu", "half",
+    "float", "double", "bfloat16", "type", "train", "eval", "requires_grad_", "zero_grad",
+    "share_memory", "extra_repr", "set_submodule",
+    "get_input_embeddings", "set_input_embeddings", "get_output_embeddings", "set_output_embeddings",
+    "resize_token_embeddings", "save_pretrained", "push_to_hub", "tie_weights", "get_decoder",
+    "set_adapter", "load_adapter", "add_adapter", "delete_adapter", "enable_adapters", "disable_adapters",
+})
+
+
+def _returns_model_output(facts, fn: ast.AST, call: ast.Call, owns) -> bool:
+    """After registering `call`, does `fn` return what a method of the hooked module
+    (or of its owner) computes from `fn`'s own inputs (`return self.model.generate(ids)`,
+    `out = model.generate(**batch); return decode(out[0])`)? That is running the model on the
+    call's data, whatever the method is called; a method given only constants or
+    `self` state (`model.get_input_embeddings()`) is not, nor one of torch's look-up,
+    conversion and save methods (`MODULE_NON_RUNNING_METHODS`: `get_submodule(name)`,
+    `to(device)`)."""
+    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)} - {"self", "cls"}
+    for extra in (fn.args.vararg, fn.args.kwarg):
+        if extra is not None:
+            params.add(extra.arg)
+    if not params:
+        return False
+    returned: set[str] = set()
+    rets = [n.value for n in facts.walk(fn) if isinstance(n, ast.Return) and n.value is not None]
+    for r in rets:
+        returned |= {x.id for x in ast.walk(r) if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Load)}
+
+    def from_inputs(c: ast.Call) -> bool:
+        return any(isinstance(x, ast.Name) and x.id in params
+                   for a in [*c.args, *(k.value for k in c.keywords)] for x in ast.walk(a))
+
+    def model_method(c: ast.AST) -> bool:
+        return isinstance(c, ast.Call) and c is not call and getattr(c, "lineno", 0) >= call.lineno \
+            and isinstance(c.func, ast.Attribute) and owns(owner_chain(facts, c.func.value)) \
+            and c.func.attr not in MODULE_NON_RUNNING_METHODS and not HOOK_REGISTRATION.match(c.func.attr) \
+            and from_inputs(c)
+
+    if any(model_method(x) for r in rets for x in ast.walk(r)):
+        return True
+    for n in facts.walk(fn):
+        if isinstance(n, ast.Assign) and model_method(n.value) and any(
+                isinstance(x, ast.Name) and x.id in returned for t in n.targets for x in ast.walk(t)):
+            return True
     return False
 
 

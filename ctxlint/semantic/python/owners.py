@@ -768,8 +768,10 @@ def takes_from_current(facts: PythonFacts, expr: ast.AST, fn: ast.AST, var_keys:
     """Is `expr` (the argument of a `var.set()` in `fn`) built from the var's own current
     value (`var.get()` of one of `var_keys`, directly or through locals of `fn`: `items =
     list(var.get())`; `del items[i]`; `var.set(tuple(items))`) with nothing added to it
-    (no `+`, no `(*current, new)`, no `append`/`add`/`insert`/`extend`/`+=` on those
-    locals)? Such a set removes something from what the var holds (a pop, a filter): it
+    (no `+ (new,)`, no `(*current, new)`, no `append`/`add`/`insert`/`extend`/`+=` on
+    those locals)? A concatenation of parts of the current value only (`stack[:i] +
+    tuple(e for e in stack[i + 1:] if ...)`, `(*stack[:i], *stack[i + 1:])`: an entry cut
+    out of the middle) adds nothing either. Such a set removes something from what the var holds (a pop, a filter): it
     binds nothing new, so on an exit path it is the undo of an earlier push.
     With `read_here`, the current value must be read in `fn` itself (a value captured
     elsewhere, in `__init__` or another thread, and applied here is a new binding)."""
@@ -777,12 +779,26 @@ def takes_from_current(facts: PythonFacts, expr: ast.AST, fn: ast.AST, var_keys:
     if depth > 4:
         return False
     derived = False
-    for n in ast.walk(expr):
-        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add):
+
+    def part(o: ast.AST) -> bool:
+        # an operand of a concatenation: a part of the current value (`stack[:i]`, a
+        # filtered copy), never a display that lists entries of its own (`(new,)`)
+        if isinstance(o, (ast.Tuple, ast.List, ast.Set)) and not all(isinstance(e, ast.Starred) for e in o.elts):
             return False
+        return takes_from_current(facts, o, fn, var_keys, depth + 1, read_here)
+
+    for n in _value_nodes(expr):
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add):
+            if not (part(n.left) and part(n.right)):
+                return False  # something added: `stack + (new,)`
+            derived = True
+            continue
         if isinstance(n, (ast.Tuple, ast.List, ast.Set)) and any(isinstance(e, ast.Starred) for e in n.elts) \
                 and len(n.elts) > 1:
-            return False
+            if not all(isinstance(e, ast.Starred) and part(e.value) for e in n.elts):
+                return False  # `(*stack, new)`
+            derived = True
+            continue
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" \
                 and values.contextvar_keys(n.func.value) & var_keys:
             derived = True
@@ -800,6 +816,22 @@ def takes_from_current(facts: PythonFacts, expr: ast.AST, fn: ast.AST, var_keys:
             if any(takes_from_current(facts, src, fn, var_keys, depth + 1, read_here) for src in sources):
                 derived = True
     return derived
+
+
+def _value_nodes(expr: ast.AST):
+    """The nodes of `expr` that make up its value, as `ast.walk` yields them but without
+    what only positions or filters entries: the index of a subscript (`stack[idx + 1:]`)
+    and the `if` clauses of a comprehension."""
+    todo = [expr]
+    while todo:
+        n = todo.pop(0)
+        yield n
+        if isinstance(n, ast.Subscript):
+            todo.append(n.value)
+        elif isinstance(n, ast.comprehension):
+            todo.extend((n.target, n.iter))
+        else:
+            todo.extend(ast.iter_child_nodes(n))
 
 
 def _local_sources(facts: PythonFacts, values: ModuleValues, fn: ast.AST, b: tuple) -> list[ast.AST] | None:
@@ -826,10 +858,26 @@ _FACTORY_ARGS = FRESH_CONSTRUCTORS | {"int", "float", "str", "bool", "tuple", "f
 _EMPTY_CONSTANTS = (None, False, 0, "")
 
 
+#: Builtin constructors that, called without arguments, build an empty value (Python docs).
+_EMPTY_BUILDERS = frozenset({"tuple", "list", "dict", "set", "frozenset"})
+
+
+def is_clear(values: ModuleValues, expr: ast.AST) -> bool:
+    """`None`/`False`/`0`/`""`, an empty literal (`()`, `[]`, `{}`), or an empty builtin
+    container built without arguments (`tuple()`, `dict()`): a var cleared back to its
+    "nothing bound" value."""
+    return _is_clear(values, expr)
+
+
 def _is_clear(values: ModuleValues, expr: ast.AST) -> bool:
     """`None`/`False`/`0`/`""`, or an empty literal (`()`, `[]`, `{}`): a var cleared."""
     if isinstance(expr, ast.Constant):
         return expr.value in _EMPTY_CONSTANTS
+    if isinstance(expr, ast.Call) and not expr.args and not expr.keywords and isinstance(expr.func, ast.Name) \
+            and expr.func.id in _EMPTY_BUILDERS and values.callee(expr) is None \
+            and values.binding(expr.func) == ("module", expr.func.id) \
+            and expr.func.id not in values.facts.module_names:
+        return True  # the builtin, not shadowed at module level
     return isinstance(expr, (ast.Tuple, ast.List, ast.Dict, ast.Set)) and not getattr(expr, "elts", None) \
         and not getattr(expr, "keys", None)
 
@@ -912,17 +960,29 @@ def undone_elsewhere(facts: PythonFacts, set_call: ast.Call, fn: ast.AST, var_ke
     (an undo-shaped set is judged by its own shape). Returns the undoing call or None.
     A pair whose undo `fn` runs itself (on the happy path only, directly or through a
     helper) is not one, nor is a generator / `@contextmanager` that sets around its
-    `yield`: `fn` owns the scope."""
+    `yield`: `fn` owns the scope. Both halves may sit in `fn` itself on different arms of
+    one `if` (`exclusive_branches`) when the set is a push (built from the var's current
+    value, `updates_current`) and the other arm pops (sets a part of the current value):
+    an event dispatcher whose open event pushes and whose later close event pops
+    (praisonaiagents' trace emitter)."""
     values = module_values(facts)
     if not (isinstance(set_call.func, ast.Attribute) and set_call.args) or undo_shaped(facts, set_call, var_keys):
         return None
     if is_generator(facts, fn):
         return None  # a generator / @contextmanager owns the scope around its `yield` itself
+    partner = None
     for n in facts.walk(fn):
         if n is not set_call and isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
                 and n.func.attr in ("set", "reset") and n.args and values.contextvar_keys(n.func.value) & var_keys \
-                and pos(n) > pos(set_call) and undo_shaped(facts, n, var_keys):
-            return None  # the setter undoes it itself (on the path it chose): it owns the pair
+                and undo_shaped(facts, n, var_keys):
+            if n.func.attr == "set" and exclusive_branches(facts, set_call, n, fn) \
+                    and _pops(facts, n, fn, var_keys) and updates_current(facts, set_call.args[0], fn, var_keys):
+                partner = partner or n  # one call pushes, a later call pops: a dispatcher of both halves
+                continue
+            if pos(n) > pos(set_call):
+                return None  # the setter undoes it itself (on the path it chose): it owns the pair
+    if partner is not None:
+        return partner
     runs = {id(d) for d in calls_closure(facts, [fn], limit=200)}
     for n in facts.nodes(ast.Call):
         if n is set_call or not (isinstance(n.func, ast.Attribute) and n.func.attr in ("set", "reset")
@@ -934,6 +994,64 @@ def undone_elsewhere(facts: PythonFacts, set_call: ast.Call, fn: ast.AST, var_ke
         if undo_shaped(facts, n, var_keys) and not lazily_initialises(facts, n, g, var_keys):
             return n
     return None
+
+
+def _pops(facts: PythonFacts, n: ast.Call, fn: ast.AST, var_keys: frozenset[str]) -> bool:
+    """Is `n` (`var.set(x)` in `fn`) a pop: `x` is a part of the var's current value read in
+    `fn` (`takes_from_current`, `_reads_current`), not a clear or a restore?"""
+    arg = n.args[0]
+    return takes_from_current(facts, arg, fn, var_keys, read_here=True) or _reads_current(facts, arg, fn, var_keys)
+
+
+def updates_current(facts: PythonFacts, expr: ast.AST, fn: ast.AST, var_keys: frozenset[str]) -> bool:
+    """Is `expr` (the argument of a `var.set()` in `fn`) computed from the var's own current
+    value read in `fn` (`var.get()` in it, or a local of `fn` assigned from `var.get()`:
+    `n = var.get(); var.set(n + 1)`)? Such a set updates the value a scope bound (a
+    counter bumped, a budget booked); a value taken from elsewhere is a new binding."""
+    values = module_values(facts)
+    for n in ast.walk(expr):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" \
+                and values.contextvar_keys(n.func.value) & var_keys:
+            return True
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+            b = values.binding(n)
+            if b is None or b[0] != "local" or b[1] != id(fn):
+                continue
+            srcs = _local_sources(facts, values, fn, b) or []
+            if srcs and any(_reads_var_value(values, src, var_keys) for src in srcs):
+                return True
+    return False
+
+
+def exclusive_branches(facts: PythonFacts, a: ast.AST, b: ast.AST, fn: ast.AST) -> bool:
+    """Do `a` and `b` (nodes of `fn`) lie in different arms of the same `if` of `fn` (one in
+    its body, the other in its `else`/`elif` part), so one run of `fn` that reaches `a`
+    does not reach `b` past that `if` (outside a loop of `fn` around it)?"""
+    chain_a: dict[int, ast.AST] = {}
+    child = a
+    for anc in facts.ancestors(a):
+        chain_a[id(anc)] = child
+        if anc is fn:
+            break
+        child = anc
+    child = b
+    for anc in facts.ancestors(b):
+        if id(anc) in chain_a:
+            if not isinstance(anc, ast.If):
+                return False
+            fa, fb = field_of(anc, chain_a[id(anc)]), field_of(anc, child)
+            if {fa, fb} != {"body", "orelse"}:
+                return False
+            for up in facts.ancestors(anc):
+                if up is fn:
+                    return True
+                if isinstance(up, (ast.For, ast.AsyncFor, ast.While)):
+                    return False
+            return False
+        if anc is fn:
+            return False
+        child = anc
+    return False
 
 
 def lazily_initialises(facts: PythonFacts, set_call: ast.Call, fn: ast.AST, var_keys: frozenset[str]) -> bool:
@@ -1147,7 +1265,32 @@ def _kept_list_released(facts: PythonFacts, call: ast.Call, fn: ast.AST, release
             if scope is not fn or protected(facts, n, scope) \
                     or facts.enclosing_function(n) in exit_closure_of(facts, n):
                 return True
+    if b is not None and b[0] == "local" and b[1] == id(fn) and _returns(facts, fn, refs(values, fn, b)):
+        return True  # handed to the caller, like a returned token
     return _shared_container_released(facts, fn, release, container)
+
+
+#: Builtins that copy a container they are given (Python docs).
+_COPIES = frozenset({"list", "tuple", "reversed"})
+
+
+def _returns(facts: PythonFacts, fn: ast.AST, keys: set[tuple]) -> bool:
+    """Does `fn` return what the bindings `keys` hold: `return tokens`, `return
+    tuple(tokens)`, `return acc, tokens`? (A returned container of tokens is the
+    caller's, as a returned token is: upsonic `push_scope_tags` returns its `(var,
+    token)` pairs for `reset_scope_tags`.)"""
+    values = module_values(facts)
+    for n in facts.walk(fn):
+        if not (isinstance(n, ast.Return) and n.value is not None):
+            continue
+        parts = n.value.elts if isinstance(n.value, (ast.Tuple, ast.List)) else [n.value]
+        for e in parts:
+            if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id in _COPIES \
+                    and e.func.id not in facts.module_names and len(e.args) == 1:
+                e = e.args[0]
+            if isinstance(e, (ast.Name, ast.Attribute)) and values.binding(e) in keys:
+                return True
+    return False
 
 
 def _container_root(container: ast.AST) -> ast.AST:
@@ -1389,7 +1532,8 @@ __all__ = [
     "nothing_raises_between", "cannot_raise", "early_exit_methods", "handoff", "has_risk", "in_tail_position",
     "is_contextmanager", "is_generator", "is_route_handler", "pos", "protected", "reads", "refs",
     "restores_in", "restores_previous", "runs_in_task_context", "straight_line", "token_fate",
-    "yields", "undoes_in", "undo_shaped", "undone_elsewhere", "clears_in", "lazily_initialises", "FRESH_CONSTRUCTORS", "reset_release", "detach_release", "end_release", "use_span_ends", "contextvar_sets",
+    "yields", "undoes_in", "undo_shaped", "undone_elsewhere", "clears_in", "exclusive_branches", "is_clear",
+    "updates_current", "lazily_initialises", "FRESH_CONSTRUCTORS", "reset_release", "detach_release", "end_release", "use_span_ends", "contextvar_sets",
 ]
 
 
@@ -1397,16 +1541,36 @@ def is_context_setter(facts: PythonFacts, fn) -> bool:
     """Is `fn` a module-level function whose whole effect is binding context values (an
     API setter such as crewai `apply_execution_context(ctx)`, `set_emission_counter(start)`,
     or agentops `set_workflow_name(name)`: `attach(set_value("workflow_name", name))`)?
-    Shape, not name: a plain `def` at module level that returns no value, whose top-level
+    Shape, not name: a plain `def` at module level, or a `@classmethod`/`@staticmethod`
+    of a module-level class (bedrock-agentcore `Ctx.set_request_context(cls, request_id,
+    session_id)`), that returns no value, whose top-level
     statements are only ContextVar `set()`s (each var once) or OpenTelemetry
     `context.attach(...)` calls with the token dropped, calls of other such setters of
     the module (or of an imported function, when a further `set()` follows it: the work
     a value is bound for comes after the last set), local assignments and `if` guards
     that only assign locals, raise or return nothing.
     Leaving the value bound is such a function's purpose; its caller owns the scope."""
-    if not isinstance(fn, ast.FunctionDef) or facts.parents.get(fn) is not facts.tree:
+    if not _api_level(facts, fn):
         return False
     return _setter_shape(facts, fn, 0)
+
+
+#: Decorators that make a method callable without an instance (Python docs, builtins).
+_INSTANCELESS = frozenset({"classmethod", "staticmethod"})
+
+
+def _api_level(facts: PythonFacts, fn) -> bool:
+    """A plain `def` at module level, or a `@classmethod`/`@staticmethod` of a class at
+    module level (a namespace of setters: `Ctx.set_request_context(...)`): an API entry
+    point that its caller runs, not a step of an object's lifecycle."""
+    if not isinstance(fn, ast.FunctionDef):
+        return False
+    parent = facts.parents.get(fn)
+    if parent is facts.tree:
+        return True
+    return isinstance(parent, ast.ClassDef) and facts.parents.get(parent) is facts.tree and any(
+        isinstance(d, ast.Name) and d.id in _INSTANCELESS and d.id not in facts.module_names
+        for d in fn.decorator_list)
 
 
 def _setter_shape(facts: PythonFacts, fn, depth: int) -> bool:
@@ -1463,7 +1627,7 @@ def _setter_shape(facts: PythonFacts, fn, depth: int) -> bool:
                 unknown_pending = True
                 continue
             if depth < 3 and isinstance(callee, ast.FunctionDef) and callee is not fn \
-                    and facts.parents.get(callee) is facts.tree and _setter_shape(facts, callee, depth + 1):
+                    and _api_level(facts, callee) and _setter_shape(facts, callee, depth + 1):
                 unknown_pending = False  # a setter call is a set
                 continue
         return False

@@ -229,3 +229,126 @@ def resolve_function(facts: "PythonFacts", callee: ast.AST) -> FunctionNode | No
         return _find(qual, here, 1, facts)
     except (OSError, RecursionError, ValueError):
         return None
+
+
+# ------------------------------------------------------------------ importers that scope a var
+#: At most this many `.py` files of one package tree are looked at for importers.
+_MAX_SCAN_FILES = 3000
+#: path -> (size, mtime_ns, words): the identifiers of a file that contains `.reset(`
+#: (an empty set for a file without one), so a repeated question reads no file again.
+_WORDS: "OrderedDict[str, tuple[int, int, frozenset[str]]]" = OrderedDict()
+_MAX_WORD_FILES = 4096
+
+
+def _words(path: str, size: int, mtime: int) -> frozenset[str]:
+    got = _WORDS.get(path)
+    if got is not None and got[0] == size and got[1] == mtime:
+        return got[2]
+    words: frozenset[str] = frozenset()
+    try:
+        data = Path(path).read_bytes() if size <= _MAX_BYTES else b""
+    except OSError:
+        data = b""
+    if b".reset(" in data:
+        import re
+        words = frozenset(m.decode("ascii", "replace") for m in re.findall(rb"[A-Za-z_][A-Za-z_0-9]*", data))
+    _WORDS[path] = (size, mtime, words)
+    while len(_WORDS) > _MAX_WORD_FILES:
+        _WORDS.popitem(last=False)
+    return words
+
+
+def _top_package(here: Path) -> Path | None:
+    """The outermost directory above (and including) `here` that has an `__init__.py`."""
+    top = None
+    d = here
+    for _ in range(32):
+        if not (d / "__init__.py").is_file():
+            break
+        top = d
+        if d.parent == d:
+            break
+        d = d.parent
+    return top
+
+
+def _same_file(a: Path | None, b: Path) -> bool:
+    if a is None:
+        return False
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _scopes_in_finally(tree: ast.Module, alias: str) -> bool:
+    """Does `tree` call `<alias>.reset(...)` inside the `finally` of a `try` (a module
+    function, a method: anywhere)?"""
+    for t in ast.walk(tree):
+        if isinstance(t, ast.Try):
+            for s in t.finalbody:
+                for c in ast.walk(s):
+                    if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "reset" \
+                            and isinstance(c.func.value, ast.Name) and c.func.value.id == alias:
+                        return True
+    return False
+
+
+def scoped_by_importer(facts: "PythonFacts", name: str) -> str | None:
+    """The path of another module of this file's package tree that imports the
+    module-level variable `name` of this file (`from pkg.primitives import name [as a]`,
+    relative or absolute, at module level or inside a function) and calls
+    `<name or a>.reset(...)` in a `finally` block; None when there is none.
+
+    That module scopes the var (`tok = var.set(0)` ... `finally: var.reset(tok)`): a
+    discarded `set()` of the var in this file that updates its current value runs inside
+    that scope (upsonic's graph runner scopes the interrupt counter that `interrupt()`
+    bumps). Only the package tree of this file is read (its outermost directory with an
+    `__init__.py`; at most `_MAX_SCAN_FILES` files); a file is parsed only when its text
+    holds both `.reset(` and `name`. Every file read is recorded (`note_consulted`), and
+    the tree scanned, so the result is not cached by this file's hash. Never raises."""
+    if not facts.path or not os.path.isfile(facts.path):
+        return None
+    try:
+        me = Path(os.path.abspath(facts.path))
+        top = _top_package(me.parent)
+        if top is None:
+            return None
+        note_consulted(f"importers:{top}:{name}")
+        seen = 0
+        for dirpath, dirnames, filenames in os.walk(top):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "__pycache__")
+            for fname in sorted(filenames):
+                if not fname.endswith(".py"):
+                    continue
+                seen += 1
+                if seen > _MAX_SCAN_FILES:
+                    return None
+                path = Path(dirpath) / fname
+                if path == me:
+                    continue
+                try:
+                    st = path.stat()
+                except OSError:
+                    continue
+                if name not in _words(str(path), st.st_size, st.st_mtime_ns):
+                    continue
+                tree = _tree(path)
+                note_consulted(str(path))
+                consulted(facts).add(str(path))
+                if tree is None:
+                    continue
+                for s in ast.walk(tree):
+                    if not isinstance(s, ast.ImportFrom):
+                        continue
+                    aliases = [a.asname or a.name for a in s.names if a.name == name]
+                    if not aliases:
+                        continue
+                    mod = "." * s.level + (s.module or "")
+                    if not _same_file(locate_module(mod, path.parent), me):
+                        continue
+                    if any(_scopes_in_finally(tree, a) for a in aliases):
+                        return str(path)
+    except (OSError, RecursionError, ValueError):
+        return None
+    return None

@@ -2,7 +2,9 @@
 
 Helpers over the long-lived container fact (`containers.py`): the local sources of a
 name, whether a key reaches a scope id, the sibling functions of a container's owner
-and the call closure between them. Also `await_never_suspends` (CTX108): an `await`
+and the call closure between them; `dedup_key` (the lookup key that makes an
+insertion a get-or-create) and `rebound_per_run` (a container each run of a method
+starts over). Also `await_never_suspends` (CTX108): an `await`
 that completes without suspending (a `put` on an unbounded asyncio queue), where no
 cancellation can be delivered.
 """
@@ -396,3 +398,178 @@ def await_never_suspends(facts, graph, aw: ast.AST, depth: int = 2) -> bool:
         if isinstance(n, (ast.Yield, ast.YieldFrom)):
             return False
     return True
+
+
+# ------------------------------------------------- get-or-create (dedup) insertions
+
+def dedup_key(facts, site) -> ast.AST | None:
+    """The key by which insertion `site` is deduplicated (a get-or-create), else None.
+
+    Args:
+        site: a `ContainerSite` insertion of a long-lived container.
+
+    The insertion is one per distinct value of key `K` when, in the same function, a
+    lookup of a container `D` under `K` guards it — the insertion sits in the branch
+    where `K` is absent (`if K not in D: ...`, `if D.get(K) is None: ...`), or follows
+    a branch that returns (raises, continues) when `K` is present (`x = D.get(K)` /
+    `if x is not None: return x`; `if K in D: return D[K]`) — and that function also
+    fills `D` under `K`, while `D` never loses entries (no removal, no bound that evicts).
+    Then a second call with the same `K` finds it and stops before inserting, whatever
+    key the insertion itself uses (a token minted only for a new `K`). `D` may be the
+    container inserted into. What the entries grow with is then what `K` is. Never
+    raises on odd code. Source: the get-or-create idiom (`dict.setdefault`, Python docs
+    "Mapping Types"); praisonaiagents' secret sentinel map (one token per secret).
+    """
+    fn = site.function
+    if fn is None:
+        return None
+    stmt = _statement_of(facts, site.node)
+    if stmt is None:
+        return None
+    reads = facts.memo("registries.read_sites", lambda: _read_site_index(facts))
+    for n in facts.walk(fn):
+        if not isinstance(n, ast.If):
+            continue
+        got = _lookup_test(facts, n.test, fn, reads)
+        if got is None:
+            continue
+        d, key, present = got
+        if d.removals or d.bounded:
+            continue
+        kt = key_text(key)
+        if not any(i.function is fn and key_text(i.key) == kt for i in d.inserts):
+            continue
+        if not present and _inside(facts, stmt, n.body):
+            return key
+        if present and (_inside(facts, stmt, n.orelse) or (_exits(n.body) and _after(facts, n, stmt, fn))):
+            return key
+    return None
+
+
+def _read_site_index(facts) -> dict[int, tuple]:
+    """id(read node) -> (container, read site), for the `in`/`get` reads of every container."""
+    out: dict[int, tuple] = {}
+    for c in facts.containers:
+        for r in c.reads:
+            if r.key is not None and r.kind in ("in", "get"):
+                out[id(r.node)] = (c, r)
+    return out
+
+
+def _lookup_test(facts, test: ast.AST, fn, reads, depth: int = 2):
+    """(container, key, present) when the `if` test `test` is true exactly when `key` is
+    present in `container` (`present` True: `K in D`, `D.get(K)`, `x is not None` with
+    `x = D.get(K)`) or absent (`present` False: `K not in D`, `not x`, `x is None`)."""
+    neg = False
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        neg = not neg
+        test = test.operand
+    got = None
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        op = test.ops[0]
+        if isinstance(op, (ast.In, ast.NotIn)) and id(test) in reads:
+            c, r = reads[id(test)]
+            got = (c, r.key, isinstance(op, ast.In))
+        elif isinstance(op, (ast.Is, ast.IsNot)) and isinstance(test.comparators[0], ast.Constant) \
+                and test.comparators[0].value is None:
+            inner = _lookup_test(facts, test.left, fn, reads, depth)
+            if inner is not None:
+                got = (inner[0], inner[1], inner[2] == isinstance(op, ast.IsNot))
+    elif isinstance(test, ast.Call) and id(test) in reads and reads[id(test)][1].kind == "get":
+        c, r = reads[id(test)]
+        got = (c, r.key, True)
+    elif isinstance(test, ast.NamedExpr):
+        got = _lookup_test(facts, test.value, fn, reads, depth)
+    elif isinstance(test, ast.Name) and depth:
+        srcs = local_sources(facts, fn, test.id, test)
+        if len(srcs) == 1 and isinstance(srcs[0], ast.Call):
+            got = _lookup_test(facts, srcs[0], fn, reads, depth - 1)
+    if got is None:
+        return None
+    return (got[0], got[1], got[2] != neg)
+
+
+def _statement_of(facts, node: ast.AST) -> ast.stmt | None:
+    for a in (node, *facts.ancestors(node)):
+        if isinstance(a, ast.stmt):
+            return a
+    return None
+
+
+def _inside(facts, stmt: ast.AST, body: list) -> bool:
+    """Is `stmt` one of the statements of `body`, or nested in one?"""
+    ids = {id(b) for b in body}
+    return id(stmt) in ids or any(id(a) in ids for a in facts.ancestors(stmt))
+
+
+def _exits(body: list) -> bool:
+    """Does the statement list end by leaving its block (return, raise, continue, break)?"""
+    return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
+
+
+def _after(facts, first: ast.AST, stmt: ast.AST, fn) -> bool:
+    """Is `stmt` (or a statement enclosing it, inside `fn`) later in the same statement
+    list as `first`, so that reaching it means `first` ran to its end?"""
+    for a in (stmt, *facts.ancestors(stmt)):
+        if a is fn:
+            return False
+        parent = facts.parents.get(a)
+        for field in ("body", "orelse", "finalbody"):
+            lst = getattr(parent, field, None)
+            if isinstance(lst, list) and any(x is a for x in lst) and any(x is first for x in lst):
+                ia = next(i for i, x in enumerate(lst) if x is a)
+                ifirst = next(i for i, x in enumerate(lst) if x is first)
+                return ia > ifirst
+    return False
+
+
+# ------------------------------------------------- per-run containers
+
+#: Container-building calls that start empty when given no data (`dict()`, `set()`,
+#: `defaultdict(list)`: a factory is no data).
+_EMPTY_FACTORIES = frozenset({"dict", "list", "set", "OrderedDict", "defaultdict", "deque", "Dict", "List", "Set"})
+
+
+def _empty_container(facts, value: ast.AST | None) -> bool:
+    """Is `value` a fresh empty container (`{}`, `[]`, `set()`, `dict()`, `defaultdict(list)`)?"""
+    if isinstance(value, ast.Dict):
+        return not value.keys
+    if isinstance(value, (ast.List, ast.Set)):
+        return not value.elts
+    if isinstance(value, ast.Call):
+        last = (facts.qualname(value.func) or "").split(".")[-1]
+        if last not in _EMPTY_FACTORIES:
+            return False
+        return not value.args or (last == "defaultdict" and len(value.args) == 1)
+    return False
+
+
+def rebound_per_run(facts, c) -> bool:
+    """Is instance container `c` scoped to one run of a method rather than to its object?
+
+    True when the only place `c` is created is a method that is not construction
+    (`__init__`/`__post_init__`, a start-up method by `STARTUP_NAME`, or a private helper
+    only `__init__` calls, `runs_at_construction`) and that binds it, unconditionally
+    (no `if`/loop around the assignment, not in a nested def), to a fresh empty
+    container: each call starts the container over, so it holds what one run adds
+    (anthropic's session runner keeps per-conversation clients for one `_run()`). A
+    conditional creation (`if self._cache is None: self._cache = {}`) is a lazily made
+    long-lived container, not this.
+    """
+    m = c.creation_method
+    if c.scope != "instance" or m is None or c.creation is None:
+        return False
+    if m.name in ("__init__", "__post_init__", "__new__") or runs_once(m.name, STARTUP_NAME) \
+            or runs_at_construction(facts, m):
+        return False
+    if not _empty_container(facts, c.creation):
+        return False
+    stmt = facts.parents.get(c.creation)
+    if stmt is None or facts.enclosing_function(stmt) is not m:
+        return False
+    for a in facts.ancestors(stmt):
+        if a is m:
+            return True
+        if isinstance(a, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.IfExp, ast.ExceptHandler)):
+            return False
+    return False

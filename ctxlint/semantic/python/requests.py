@@ -12,8 +12,9 @@ Facts (all memoized on the shared `PythonFacts`):
   such a parameter; anything reached from it (`request.headers["x-api-key"]`,
   `await request.json()`) except its application (`request.app`); a
   module-level proxy to the current request (`flask.request`, `flask.g`); a
-  local assigned from one of these; and any object built by a call that takes
-  one (`UpstreamClient(request.headers[...])`: a per-user client).
+  local assigned from one of these; a dict/list/tuple/set literal holding one; and
+  any object built by a call that takes one (`UpstreamClient(request.headers[...])`,
+  `httpx.AsyncClient(headers={"Authorization": request.headers[...]})`: a per-user client).
 * `request_scoped_value(facts, expr, fn)` — `request_derived`, plus the context
   objects that belong to one request wherever they come from: a
   `contextvars.copy_context()` snapshot, an OpenTelemetry context or span,
@@ -297,10 +298,32 @@ def request_derived(facts: "PythonFacts", expr: ast.AST | None, fn, depth: int =
                 name = q.split(".")[-1] or "object"
                 return f"a `{name}` built from {what}"
         return None
-    if isinstance(expr, (ast.JoinedStr, ast.BinOp)):
-        for n in ast.walk(expr):
-            if n is not expr and isinstance(n, (ast.Name, ast.Attribute, ast.Subscript)):
-                what = request_derived(facts, n, fn, depth + 1)
+    if isinstance(expr, (ast.Dict, ast.List, ast.Tuple, ast.Set)):
+        # a literal holding request values (`headers={"Authorization": request.headers[...]}`)
+        items = expr.values if isinstance(expr, ast.Dict) else expr.elts
+        for v in items:
+            what = request_derived(facts, v.value if isinstance(v, ast.Starred) else v, fn, depth + 1)
+            if what:
+                return what
+        return None
+    if isinstance(expr, ast.BinOp):
+        # the operands as whole values (`request.app.state.n + 1` is the app's, not the request's)
+        stack, operands = [expr], []
+        while stack and len(operands) < 64:
+            e = stack.pop()
+            if isinstance(e, ast.BinOp):
+                stack.extend((e.right, e.left))
+            else:
+                operands.append(e)
+        for e in operands:
+            what = request_derived(facts, e, fn, depth + 1)
+            if what:
+                return what
+        return None
+    if isinstance(expr, ast.JoinedStr):
+        for v in expr.values:
+            if isinstance(v, ast.FormattedValue):
+                what = request_derived(facts, v.value, fn, depth + 1)
                 if what:
                     return what
         return None

@@ -8,6 +8,9 @@ Facts:
         call: a `global` name, an attribute of a class of this module (`C.x = ...`,
         `cls.x` in a classmethod, `type(self).x`, `self.__class__.x`); else None.
         `self.x` is not such a store (its lifetime is the instance's).
+    app_state_store(facts, target, fn)  "application state `app.state.x`" when the target
+        is an attribute of the web application or its `state` (`app = FastAPI()` at
+        module level, `request.app` of a request parameter); else None.
     module_instantiated(facts, cls)  the class is instantiated at module level
         (`engine = Engine(...)`): its instances live as long as the module.
 
@@ -78,6 +81,35 @@ def store_kind(facts: "PythonFacts", target: ast.AST, fn) -> str | None:
             return f"class attribute `type(...).{target.attr}`"
         if isinstance(recv, ast.Attribute) and recv.attr == "__class__":
             return f"class attribute `__class__.{target.attr}`"
+    return None
+
+
+def _is_application(facts: "PythonFacts", expr: ast.AST, fn) -> bool:
+    """Does `expr` hold the ASGI/web application: a module global assigned one of
+    `requests.ASGI_APP_CLASSES` (`app = FastAPI()`), or `<request>.app` of a request
+    parameter of `fn` (Starlette/aiohttp `request.app`)?"""
+    from ctxlint.semantic.python.requests import ASGI_APP_CLASSES, request_params
+    if isinstance(expr, ast.Name):
+        if fn is not None and expr.id in locals_of(facts, fn):
+            return False
+        return any(isinstance(v, ast.Call) and (facts.qualname(v.func) or "") in ASGI_APP_CLASSES
+                   for v in facts.module_assignments.get(expr.id, ()))
+    if isinstance(expr, ast.Attribute) and expr.attr == "app" and isinstance(expr.value, ast.Name):
+        return expr.value.id in request_params(facts, fn)
+    return False
+
+
+def app_state_store(facts: "PythonFacts", target: ast.AST, fn) -> str | None:
+    """"application state `app.state.client`" when the assignment target `target` (inside
+    `fn`) is an attribute of the application's state (`app.state.x`, `request.app.state.x`,
+    `app.x`): it lives as long as the application and every request reads it; else None."""
+    if not isinstance(target, ast.Attribute):
+        return None
+    recv = target.value
+    if isinstance(recv, ast.Attribute) and recv.attr == "state":
+        recv = recv.value
+    if _is_application(facts, recv, fn):
+        return f"application state `{facts.dotted(target) or target.attr}`"
     return None
 
 

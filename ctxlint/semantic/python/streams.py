@@ -16,8 +16,9 @@ Facts:
         that start the stream ("generator" only).
     acquisitions(facts, fn, graph) -> [Acquire]
         The per-request resources `fn` takes, each with how it is released:
-        a slot or semaphore (`await sem.acquire()`), a pooled connection
-        (`conn = await pool.acquire()`, `pool.getconn()`), an upstream streaming
+        a slot, lock or semaphore (`await sem.acquire()`, `await slots.acquire(rid)`;
+        held only where the same function releases it: `sem.release()`), a pooled
+        connection (`conn = await pool.acquire()`, `pool.getconn()`), an upstream streaming
         response (`client.send(req, stream=True)`, any call with `stream=True`,
         an aiohttp `ClientSession` request not entered with `async with`), and a
         registry entry (an insertion into a long-lived container, directly or by a
@@ -26,6 +27,9 @@ Facts:
         never returned here.
     releases_of(facts, fn, acq, graph) -> [ast.AST]
         The nodes inside `fn` (nested defs included) that release `acq`.
+    escapes(facts, fn, acq, releases_here) -> bool
+        Is the resource handed on (returned, yielded, stored; passed to a call
+        only when `fn` does not release it itself)?
 
 Sources: Starlette "StreamingResponse" and "BackgroundTask"; sse-starlette;
 aiohttp "Streaming response" and client reference (`ClientResponse.release`);
@@ -254,7 +258,10 @@ def acquisitions(facts, fn, graph: CallGraph | None = None) -> list[Acquire]:
         elif isinstance(outer, ast.AnnAssign) and isinstance(outer.target, ast.Name):
             name = outer.target.id
         f = n.func
-        if isinstance(f, ast.Attribute) and f.attr == "acquire" and not n.args:
+        if isinstance(f, ast.Attribute) and f.attr == "acquire":
+            # `await sem.acquire()`, `conn = await pool.acquire()`, `lease = await
+            # slots.acquire(rid)`: what it holds shows in its release (`releases_of`);
+            # an `acquire` nothing in the stream releases (a rate limiter's token) is not held
             recv = facts.dotted(f.value)
             if recv and (isinstance(outer, ast.Expr) or name):
                 kind = "connection" if name else "slot"
@@ -309,14 +316,20 @@ def releases_of(facts, fn, acq: Acquire, graph: CallGraph | None = None) -> list
             out.append(n)
         elif acq.name and f.attr in ARG_RELEASES and any(isinstance(a, ast.Name) and a.id == acq.name for a in n.args):
             out.append(n)
-        elif acq.kind == "slot" and recv == acq.receiver and f.attr == "release":
-            out.append(n)
+        elif acq.kind in ("slot", "connection") and recv == acq.receiver and f.attr == "release":
+            out.append(n)  # `sem.release()` after `ok = await sem.acquire()`; `slots.release(rid)`
     return out
 
 
-def escapes(facts, fn, acq: Acquire) -> bool:
+def escapes(facts, fn, acq: Acquire, releases_here: bool = False) -> bool:
     """Is the resource handed on from `fn` (returned, yielded, stored, passed to a
-    call other than its own release) so someone else owns it?"""
+    call other than its own release) so someone else owns it?
+
+    With `releases_here` (`fn` itself releases the resource: `pool.release(slot)`,
+    `conn.close()`), passing it to a call is using it, not handing it on: the
+    call that is given the slot (`engine.generate(prompt, slot=slot)`) runs while
+    `fn` still holds it, and `fn` stays the one that gives it back. Only a store,
+    a `return`/`yield` or a container literal hands it on then."""
     if not acq.name:
         return False
     for n in facts.walk(fn, into_defs=True):
@@ -328,11 +341,15 @@ def escapes(facts, fn, acq: Acquire) -> bool:
         if isinstance(p, (ast.Assign, ast.AnnAssign)) and p.value is n:
             return True
         if isinstance(p, ast.Call) and (n in p.args or any(k.value is n for k in p.keywords)):
-            if last_name(p.func) in ARG_RELEASES:
+            if last_name(p.func) in ARG_RELEASES or releases_here:
                 continue
             return True
         if isinstance(p, ast.keyword):
+            if releases_here and isinstance(facts.parents.get(p), ast.Call):
+                continue
             return True
+        if isinstance(p, ast.Starred) and releases_here:
+            continue
     return False
 
 
@@ -368,9 +385,11 @@ def stream_leaks(facts) -> list[StreamLeak]:
                 continue
             first = min(pos(p) for p in s.points)
             for acq in acquisitions(facts, s.fn, graph):
-                if pos(acq.node) >= first or protected(facts, acq.node, s.fn) or escapes(facts, s.fn, acq):
+                if pos(acq.node) >= first or protected(facts, acq.node, s.fn):
                     continue
                 rels = releases_of(facts, s.fn, acq, graph)
+                if escapes(facts, s.fn, acq, releases_here=bool(rels)):
+                    continue
                 if any(protected(facts, r, s.fn) or in_with_item(facts, r) for r in rels):
                     continue
                 if not rels:

@@ -15,6 +15,8 @@ Facts:
         object, the result of a helper) falls back to `LOOP_NAME_HINT` on its last
         name; one whose origin is a TaskGroup or an instance of a class of this
         module is not a loop.
+    runs_in_shutdown_hook(facts, node)  `node` runs in a signal handler, an `atexit`
+        handler or a `weakref.finalize` callback (`SHUTDOWN_REGISTRARS`).
 
 Sources: Python docs, asyncio "Coroutines and Tasks" (`create_task`: "Save a
 reference to the result of this function, to avoid a task disappearing
@@ -237,18 +239,25 @@ def _reraises(stmts: list[ast.stmt]) -> bool:
     return False
 
 
-#: Calls that install a signal handler, with the handler's argument position: asyncio's
-#: `loop.add_signal_handler(sig, callback, *args)` and the stdlib's
-#: `signal.signal(signalnum, handler)` (Python docs, "asyncio event loop: Unix signals",
-#: "signal — Set handlers for asynchronous events").
-SIGNAL_REGISTRARS = {"add_signal_handler": 1, "signal.signal": 1}
+#: Calls that install a handler run when the process shuts down, with the handler's
+#: argument position: asyncio's `loop.add_signal_handler(sig, callback, *args)` and the
+#: stdlib's `signal.signal(signalnum, handler)` (Python docs, "asyncio event loop: Unix
+#: signals", "signal — Set handlers for asynchronous events"); `atexit.register(func,
+#: *args)` (also used as a decorator; Python docs, "atexit — Exit handlers") and
+#: `weakref.finalize(obj, func, *args)` (Python docs, "weakref.finalize": run when `obj`
+#: is collected or, with `atexit` left True, at interpreter exit).
+SHUTDOWN_REGISTRARS = {"add_signal_handler": 1, "signal.signal": 1, "atexit.register": 0, "weakref.finalize": 1}
 
 
-def runs_in_signal_handler(facts, node: ast.AST) -> bool:
-    """Does `node` run as (part of) a signal handler: inside a lambda installed as one
-    (`loop.add_signal_handler(sig, lambda: ...)`), or inside a def installed as one
-    directly, through a lambda that calls it, or through `functools.partial`
-    (`signal.signal(sig, lambda s, f: self.stop(s))` makes `stop` a handler)?
+def runs_in_shutdown_hook(facts, node: ast.AST) -> bool:
+    """Does `node` run as (part of) a shutdown hook: a signal handler, an exit handler
+    (`atexit.register`) or a finalizer callback (`weakref.finalize`)? True inside a lambda
+    installed as one (`loop.add_signal_handler(sig, lambda: ...)`), or inside a def
+    installed as one directly (`atexit.register(self._sync_shutdown)`, `@atexit.register`),
+    through a lambda that calls it, or through `functools.partial` (`signal.signal(sig,
+    lambda s, f: self.stop(s))` makes `stop` a handler). Only the installed function
+    itself counts: the function that registers it, or any other caller of it, runs at
+    normal run time.
 
     Work started there is the process's shutdown sequence itself: nothing outlives it
     to await it, and the loop's own shutdown (`asyncio.run`) cancels what is left."""
@@ -257,9 +266,12 @@ def runs_in_signal_handler(facts, node: ast.AST) -> bool:
             f = call.func
             key = f.attr if isinstance(f, ast.Attribute) and f.attr == "add_signal_handler" else \
                 facts.qualname(f)
-            i = SIGNAL_REGISTRARS.get(key or "")
+            i = SHUTDOWN_REGISTRARS.get(key or "")
             if i is not None and len(call.args) > i:
                 yield call.args[i]
+        for d in facts.nodes(ast.FunctionDef, ast.AsyncFunctionDef):
+            if any(facts.qualname(dec) == "atexit.register" for dec in d.decorator_list):
+                yield ast.Name(id=d.name, ctx=ast.Load())
 
     def names_called(h: ast.AST) -> set[str]:
         if isinstance(h, ast.Lambda):
@@ -275,7 +287,7 @@ def runs_in_signal_handler(facts, node: ast.AST) -> bool:
             return {h.id}
         return set()
 
-    hs = facts.memo("tasks.signal_handlers", lambda: list(handlers()))
+    hs = facts.memo("tasks.shutdown_hooks", lambda: list(handlers()))
     if not hs:
         return False
     cur = facts.parents.get(node)

@@ -1,0 +1,2 @@
+# expect: none
+"""A job runner package (see context.py and runner.py)."""

@@ -1,0 +1,2 @@
+# expect: none
+"""A small step-graph package (see signals.py and engine.py)."""
