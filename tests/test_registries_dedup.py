@@ -42,7 +42,7 @@ def test_dedup_key_follows_get_then_return():
 
 
 def test_dedup_key_needs_the_guard_table_filled_and_never_emptied():
-    unfilled = _facts("""
+    mint = textwrap.dedent("""
         import uuid
         _by_tok = {}
         _by_key = {}
@@ -53,21 +53,11 @@ def test_dedup_key_needs_the_guard_table_filled_and_never_emptied():
             _by_tok[t] = k
             return t
     """)
+    unfilled = _facts(mint)
     assert dedup_key(unfilled, _container(unfilled, "_by_tok").inserts[0]) is None
-    emptied = _facts("""
-        import uuid
-        _by_tok = {}
-        _by_key = {}
-        def mint(k):
-            if k in _by_key:
-                return _by_key[k]
-            t = uuid.uuid4().hex
-            _by_tok[t] = k
-            _by_key[k] = t
-            return t
-        def forget(k):
-            _by_key.pop(k, None)
-    """)
+    # the guard table is filled, but another function empties it again
+    emptied = _facts(mint.replace("    _by_tok[t] = k\n", "    _by_tok[t] = k\n    _by_key[k] = t\n")
+                     + "def forget(k):\n    _by_key.pop(k, None)\n")
     assert dedup_key(emptied, _container(emptied, "_by_tok").inserts[0]) is None
 
 

@@ -121,10 +121,13 @@ def test_await_before_the_removing_try_is_flagged():
     assert found(REG, "CTX108") == {11}
 
 
+#: REG with the hand-off moved inside the `try` whose `finally` removes the entry.
+REG_GUARDED = REG.replace("        await self.core.submit(k, payload)\n        try:\n",
+                          "        try:\n            await self.core.submit(k, payload)\n")
+
+
 def test_await_inside_the_removing_try_is_fine():
-    src = REG.replace("        await self.core.submit(k, payload)\n        try:\n",
-                      "        try:\n            await self.core.submit(k, payload)\n")
-    assert found(src, "CTX108") == set()
+    assert found(REG_GUARDED, "CTX108") == set()
 
 
 def test_entry_not_removed_by_its_call_is_not_a_call_registry():
@@ -169,15 +172,18 @@ def test_slot_stored_elsewhere_is_handed_on():
     assert found(src, "CTX110") == set()
 
 
+#: STREAM with a slot acquired by argument (`await pool.acquire(prompt)`), no value kept.
+ACQUIRE_BY_ARG = (STREAM.replace("lease = await pool.acquire()", "await pool.acquire(prompt)")
+                  .replace("lease=lease", "lease=None"))
+
+
 def test_acquire_with_arguments_released_by_receiver():
-    src = (STREAM.replace("lease = await pool.acquire()", "await pool.acquire(prompt)")
-           .replace("lease=lease", "lease=None").replace("pool.release(lease)", "pool.release(prompt)"))
+    src = ACQUIRE_BY_ARG.replace("pool.release(lease)", "pool.release(prompt)")
     assert found(src, "CTX110") == {8}
 
 
 def test_acquire_nothing_releases_is_not_held():
-    src = (STREAM.replace("lease = await pool.acquire()", "await pool.acquire(prompt)")
-           .replace("lease=lease", "lease=None").replace("    pool.release(lease)\n", ""))
+    src = ACQUIRE_BY_ARG.replace("    pool.release(lease)\n", "")
     assert found(src, "CTX110") == set()
 
 
@@ -193,8 +199,6 @@ def test_span_with_explicit_start_time_is_not_judged_on_exceptions():
 
 
 def test_await_in_the_cleanup_block_before_removal_is_not_the_window():
-    src = REG.replace("        await self.core.submit(k, payload)\n        try:\n",
-                      "        try:\n            await self.core.submit(k, payload)\n") \
-             .replace("        finally:\n            self.outs.pop(k, None)\n",
-                      "        finally:\n            await self.core.abort(k)\n            self.outs.pop(k, None)\n")
+    src = REG_GUARDED.replace("        finally:\n            self.outs.pop(k, None)\n",
+                              "        finally:\n            await self.core.abort(k)\n            self.outs.pop(k, None)\n")
     assert found(src, "CTX108") == set()

@@ -207,14 +207,9 @@ def _raises_before_end(facts, values, assign: ast.stmt, fn, keys: set, first_end
     judged by its own shape (the early-return test), not here."""
     later_reads = None
     for stmt in following_statements(facts, assign, fn):
-        holds_end = any(isinstance(n, ast.Call) and any(owners.reads(values, e, keys) for e in owners.end_release(n))
-                        for n in facts.walk(stmt, into_defs=True))
-        if holds_end:
-            return None
-        if isinstance(stmt, ast.Try) and any(
-                isinstance(n, ast.Call) and any(owners.reads(values, e, keys) for e in owners.end_release(n))
-                for h in stmt.handlers for b in h.body for n in facts.walk(b)):
-            continue
+        if any(isinstance(n, ast.Call) and any(owners.reads(values, e, keys) for e in owners.end_release(n))
+               for n in facts.walk(stmt, into_defs=True)):
+            return None  # holds an end (a `try` ending it in a handler too): judged by its own shape
         if cannot_raise(facts, [stmt]):
             continue
         for n in facts.walk(stmt):

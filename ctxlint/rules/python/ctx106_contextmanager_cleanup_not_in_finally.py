@@ -9,6 +9,7 @@ from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.calls import call_graph
 from ctxlint.semantic.python.requests import is_asgi_lifespan
+from ctxlint.semantic.python.values import module_values
 from ctxlint.semantic.python.cleanup import (
     catches_cancellation,
     following_statements,
@@ -263,28 +264,17 @@ def _group_tasks(facts, fn, y: ast.AST) -> set[str]:
 def _owns_children(facts, expr: ast.AST) -> bool:
     """May the object `async with expr` binds own the tasks it creates? True for
     anything not a class of this file; for a class of this file, when its
-    `__aexit__` (or a method reached from it through `self.`, two steps) calls
-    `cancel()`, `gather`, `wait` or `wait_for`."""
+    `__aexit__` (or a method it calls through `self.`: `ModuleValues.self_closure`)
+    calls `cancel()`, `gather`, `wait` or `wait_for`."""
     func = expr.func if isinstance(expr, ast.Call) else expr
     cls = facts.classes_by_name.get(func.id) if isinstance(func, ast.Name) else None
     if cls is None:
         return True
-    methods = {d.name: d for d in cls.body if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    todo, seen = ["__aexit__"], set()
-    for _ in range(3):
-        nxt = []
-        for name in todo:
-            m = methods.get(name)
-            if m is None or name in seen:
-                continue
-            seen.add(name)
-            for n in ast.walk(m):
-                if isinstance(n, ast.Call) and last_name(n.func) in ("cancel", "gather", "wait", "wait_for"):
-                    return True
-                if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self":
-                    nxt.append(n.attr)
-        todo = nxt
-    return False
+    values = module_values(facts)
+    aexit = values.lookup_method(cls, "__aexit__")
+    return aexit is not None and any(
+        isinstance(n, ast.Call) and last_name(n.func) in ("cancel", "gather", "wait", "wait_for")
+        for m in values.self_closure(aexit) for n in facts.walk(m, into_defs=True))
 
 
 def _self_finalizing(facts, name: str | None, fn, y: ast.AST | None) -> bool:

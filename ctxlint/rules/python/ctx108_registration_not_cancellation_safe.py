@@ -232,7 +232,7 @@ def _sites(facts, graph) -> list[_Site]:
     `async def` directly or through a helper of this module, in source order."""
     out: list[_Site] = []
     seen: set[tuple[int, int]] = set()
-    for c in [*facts.long_lived_containers, *_call_scoped_containers(facts)]:
+    for c in facts.long_lived_containers:
         if not c.removals or c.bounded:
             continue
         for site in c.inserts:
@@ -261,39 +261,6 @@ def _sites(facts, graph) -> list[_Site]:
                              ins=reg.site))
     out.sort(key=lambda s: pos(s.node))
     return out
-
-
-def _call_scoped_containers(facts) -> list:
-    """Instance containers that the container analysis does not call long-lived, but
-    that one `async def` of the class uses as a registry of its own calls: it inserts
-    an entry under a key built from its parameters (or locals) and removes the same
-    key itself later (`self.queues[rid] = q` ... `self.queues.pop(rid)`, in a
-    `finally` or on the normal path).
-
-    A dict keyed by the call's own id that the call empties again only makes sense
-    when several calls of the object are in flight at once: the object outlives each
-    call, and an entry a cancelled call leaves behind stays for the object's life.
-    (What decides is where the key comes from and that the same call removes it; the
-    class's name plays no part.)"""
-    def compute():
-        out = []
-        for c in facts.containers:
-            if c.long_lived or c.scope != "instance" or c.bounded:
-                continue
-            for ins in c.inserts:
-                fn = ins.function
-                if not isinstance(fn, ast.AsyncFunctionDef) or ins.key is None or fn.name in ("__init__", "__aenter__"):
-                    continue
-                names = {n.id for n in ast.walk(ins.key) if isinstance(n, ast.Name)} - {"self", "cls"}
-                if not names or names & facts.module_names:
-                    continue
-                key = ast.dump(ins.key)
-                if any(r.function is fn and r.key is not None and ast.dump(r.key) == key
-                       and pos(r.node) > pos(ins.node) for r in c.removals):
-                    out.append(c)
-                    break
-        return out
-    return facts.memo("ctx108.call_scoped_containers", compute)
 
 
 def _helper_args(facts, graph, site, names: set[str]) -> set[str] | None:

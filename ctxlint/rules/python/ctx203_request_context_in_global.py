@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from ctxlint.rules import Rule
-from ctxlint.semantic.python.requests import request_params, request_scoped_value
+from ctxlint.semantic.python.requests import local_assignments, request_params, request_scoped_value
 from ctxlint.semantic.python.stores import app_state_store, class_names, globals_of, store_kind
 
 
@@ -40,10 +40,7 @@ def _computed_from_request_object(facts, value: ast.AST, fn, depth: int = 0) -> 
     if isinstance(value, ast.Await):
         value = value.value
     if isinstance(value, ast.Name) and depth < 2:
-        values = [n.value for n in facts.walk(fn) if isinstance(n, (ast.Assign, ast.AnnAssign))
-                  and n.value is not None and any(isinstance(t, ast.Name) and t.id == value.id for t in (
-                      n.targets if isinstance(n, ast.Assign) else [n.target]))]
-        derived = [v for v in values if request_scoped_value(facts, v, fn)]
+        derived = [v for v in local_assignments(facts, fn).get(value.id, ()) if request_scoped_value(facts, v, fn)]
         return bool(derived) and all(_computed_from_request_object(facts, v, fn, depth + 1) for v in derived)
     if not isinstance(value, ast.Call):
         return False
@@ -77,10 +74,7 @@ def _record_item_plain(facts, v: ast.AST, fn, depth: int) -> bool:
         if isinstance(base, ast.Name) and base.id not in facts.imports and base.id not in facts.module_names:
             return True
     if isinstance(v, ast.Name):
-        values = [n.value for n in facts.walk(fn) if (isinstance(n, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == v.id for t in n.targets)) or (
-            isinstance(n, ast.AnnAssign) and n.value is not None and isinstance(n.target, ast.Name)
-            and n.target.id == v.id)]
+        values = local_assignments(facts, fn).get(v.id, ())
         return bool(values) and all(_record_item_plain(facts, x, fn, depth + 1) for x in values)
     return False
 

@@ -146,25 +146,20 @@ OpenTelemetry Python context docs (trace context lost across a thread hop); agen
             return (f"`{fn.name}` runs any callable it is given (`{param}`) through `{what}` without a copy of "
                     "the Context: every caller's contextvars and current span are lost in the worker thread "
                     "(use `asyncio.to_thread` or `contextvars.copy_context().run`)")
-        # (a) the caller has context the job reads
+        # (a) the caller has context the job reads (or a span the job's own should nest under)
         have = current_context_at(facts, fn, call)
-        if have is not None:
-            reads = job.reads_context()
-            if reads is None:
-                return None
-            return (f"`{job.label}` {reads}, but `{what}` runs it in a worker thread without a copy of the "
-                    f"Context: it does not see {have} (use `asyncio.to_thread` or `contextvars.copy_context().run`)")
-        # (c) the job reads a ContextVar or the current span/context that the caller's
+        # (c) else the job reads a ContextVar or the current span/context that the caller's
         # Context holds wherever it was set (a middleware, a dependency upstream): the
         # worker reads the default instead
-        if what == "run_in_executor" and not _default_or_thread_pool(facts, call, fn):
+        if have is None and what == "run_in_executor" and not _default_or_thread_pool(facts, call, fn):
             return None  # a process pool (no Context crosses it) or an executor we cannot see
-        reads = job.reads_context(opens=False)
+        reads = job.reads_context(opens=have is not None)
         if reads is None:
             return None
+        sees = f"it does not see {have}" if have is not None else \
+            "it sees the worker's empty Context, not the caller's values"
         return (f"`{job.label}` {reads}, but `{what}` runs it in a worker thread without a copy of the Context: "
-                "it sees the worker's empty Context, not the caller's values (use `asyncio.to_thread` or "
-                "`contextvars.copy_context().run`)")
+                f"{sees} (use `asyncio.to_thread` or `contextvars.copy_context().run`)")
 
 
 def _default_or_thread_pool(facts, call: ast.Call, fn) -> bool:

@@ -158,8 +158,9 @@ def _cleared_attrs(facts, methods) -> set[str]:
     out = set()
     for m in methods:
         # in a method run at construction only the functions it defines (a wrapper
-        # installed on a submodule, a hook closure) run later, per call
-        roots = [d for d in facts.walk(m, into_defs=True) if isinstance(d, FunctionNode) and d is not m] \
+        # installed on a submodule, a hook closure) run later, per call; the outermost
+        # nested defs (and classes) are the roots, each walked once with what it holds
+        roots = [d for d in facts.walk(m) if isinstance(d, (FunctionNode, ast.ClassDef)) and d is not m] \
             if runs_once(facts, m) else [m]
         for n in (x for r in roots for x in facts.walk(r, into_defs=True)):
             if isinstance(n, ast.Assign):

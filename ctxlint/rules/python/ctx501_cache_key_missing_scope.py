@@ -169,7 +169,7 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
             obj = ck.switched_object(fn, text)
             chained = _chained_digest(ck, fn, sink) if sink.kind == "container" else None
             if chained is not None:
-                anchor = _chain_anchor(chained) if not obj else None
+                anchor = _chain_anchor(ck, chained) if not obj else None
             else:
                 anchor = fix_anchor(ck, sink) if not obj else None
             advice = f"add `{text}.{sid}` to the key" if obj else f"add `{text}` to the key"
@@ -311,13 +311,12 @@ def _chained_digest(ck, fn, sink) -> ast.AST | None:
     return None
 
 
-def _chain_anchor(digest: ast.AST) -> tuple[ast.AST, str] | None:
+def _chain_anchor(ck, digest: ast.AST) -> tuple[ast.AST, str] | None:
     """Where the fix puts the id into a chained digest: the tuple the builtin `hash()`
     digests (`hash((prev, chunk))` -> append), without starred parts; else no fix (a
     hashlib chain takes bytes built in ways the codemod does not rewrite)."""
-    if isinstance(digest, ast.Call) and isinstance(digest.func, ast.Name) and digest.func.id == "hash" \
-            and len(digest.args) == 1 and isinstance(digest.args[0], ast.Tuple) and digest.args[0].elts \
-            and not any(isinstance(e, ast.Starred) for e in digest.args[0].elts):
+    if ck.builtin_hash(digest) and len(digest.args) == 1 and isinstance(digest.args[0], ast.Tuple) \
+            and digest.args[0].elts and not any(isinstance(e, ast.Starred) for e in digest.args[0].elts):
         return digest.args[0], "append"
     return None
 

@@ -8,7 +8,7 @@ from ctxlint.rules import Rule
 from ctxlint.semantic.python.cache_keys import (
     SCOPE_KIND_WORDS, ident_words,
 )
-from ctxlint.semantic.python.calls import call_graph
+from ctxlint.semantic.python.calls import call_graph, function_index
 from ctxlint.semantic.python.keys import (
     is_memoized,
 )
@@ -133,7 +133,7 @@ def _returned_scope(facts, d, depth: int, seen: set[int]) -> str | None:
         return None
     seen.add(id(d))
     graph = call_graph(facts)
-    returns = [r.value for r in facts.walk(d) if isinstance(r, ast.Return) and r.value is not None]
+    returns = [r.value for r in function_index(facts, d).returns if r.value is not None]
     returned_names = {n.id for r in returns for n in ast.walk(r) if isinstance(n, ast.Name)}
     roots = list(returns)
     for n in facts.walk(d):

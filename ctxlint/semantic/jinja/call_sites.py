@@ -992,12 +992,7 @@ class CallSites:
                 shift = 1 if method else 0
             else:
                 continue
-            val = keyword_arg(call, arg.arg)
-            if val is None and arg.arg in params:
-                i = params.index(arg.arg) - shift
-                val = call.args[i] if 0 <= i < len(call.args) and not any(
-                    isinstance(a, ast.Starred) for a in call.args[: i + 1]) else None
-            out.append(val)
+            out.append(_passed_arg(call, params[shift:], arg.arg))
         return out
 
     # ----------------------------------------------------------- environments
@@ -1581,20 +1576,16 @@ class CallSites:
         every call of it in this module fills with a string literal (a constructor
         `def __init__(self, name): self.t = env.get_template(name)` built as
         `Renderer("chat.j2")`). [] when any value is unknown or there is no call."""
-        if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
-            return [expr.value]
         const = self._scalar(expr, 0)
         if isinstance(const, str):
-            return [const]  # a constant bound once (`CHAT_TEMPLATE = "chat.j2"`, a class attribute)
-        if not isinstance(expr, ast.Name):
-            return []
-        fn = self.f.enclosing_function(expr)
+            return [const]  # a literal, or a constant bound once (`CHAT_TEMPLATE = "chat.j2"`, a class attribute)
+        fn = self.f.enclosing_function(expr) if isinstance(expr, ast.Name) else None
         if fn is None:
             return []
-        arg = next((a for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs] if a.arg == expr.id), None)
-        if arg is None or any(isinstance(n, ast.Name) and n.id == expr.id and isinstance(n.ctx, ast.Store)
-                              for n in self.f.walk(fn)):
-            return []
+        bound = self._function_bindings(fn, expr.id)
+        if not (bound and len(bound) == 1 and isinstance(bound[0], tuple) and bound[0][0] == "param"):
+            return []  # not a parameter of `fn`, or one that `fn` rebinds
+        arg = bound[0][1]
         vals = self._constructor_args(fn, arg) if fn.name == "__init__" else self._call_site_args(fn, arg)
         names: list[str] = []
         for v in vals or [None]:
@@ -1626,12 +1617,7 @@ class CallSites:
                         isinstance(call, ast.Call) and n in call.args):
                     return [None]  # passed around or subclassed dynamically: other constructions
                 continue
-            val = keyword_arg(call, arg.arg)
-            if val is None and arg.arg in params:
-                i = params.index(arg.arg)
-                val = call.args[i] if i < len(call.args) and not any(
-                    isinstance(a, ast.Starred) for a in call.args[: i + 1]) else None
-            out.append(val)
+            out.append(_passed_arg(call, params, arg.arg))
         return out
 
     def render_calls_of(self, origins: list) -> list[ast.Call]:
@@ -1782,6 +1768,18 @@ def keyword_arg(call: ast.Call, name: str) -> ast.AST | None:
         if k.arg == name:
             return k.value
     return None
+
+
+def _passed_arg(call: ast.Call, params: list[str], name: str) -> ast.AST | None:
+    """The expression `call` passes for parameter `name`, whose positional parameters
+    (the receiver already dropped) are `params`: its keyword, else its positional
+    argument; None when it passes nothing for it or the position lies behind a `*args`."""
+    val = keyword_arg(call, name)
+    if val is None and name in params:
+        i = params.index(name)
+        val = call.args[i] if i < len(call.args) and not any(
+            isinstance(a, ast.Starred) for a in call.args[: i + 1]) else None
+    return val
 
 
 def _passed_names(keywords: list, args: list) -> set | None:

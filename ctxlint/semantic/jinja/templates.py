@@ -268,17 +268,19 @@ class JinjaFacts:
 def _substitute(node, env: dict) -> None:
     """Replace, in place, each loaded `Name` under `node` that `env` binds by a `Const`."""
     from jinja2 import nodes
+
+    def folded(item):
+        if isinstance(item, nodes.Name) and item.ctx == "load" and item.name in env:
+            return nodes.Const(env[item.name], lineno=item.lineno)
+        if isinstance(item, nodes.Node):
+            _substitute(item, env)
+        return item
+
     for field, value in node.iter_fields():
-        if isinstance(value, nodes.Name) and value.ctx == "load" and value.name in env:
-            setattr(node, field, nodes.Const(env[value.name], lineno=value.lineno))
-        elif isinstance(value, nodes.Node):
-            _substitute(value, env)
-        elif isinstance(value, list):
-            for i, item in enumerate(value):
-                if isinstance(item, nodes.Name) and item.ctx == "load" and item.name in env:
-                    value[i] = nodes.Const(env[item.name], lineno=item.lineno)
-                elif isinstance(item, nodes.Node):
-                    _substitute(item, env)
+        if isinstance(value, list):
+            value[:] = [folded(item) for item in value]
+        else:
+            setattr(node, field, folded(value))
 
 
 def lint(path: str, text: str, rules: list, config: Config, options: dict | None = None) -> list[Finding]:

@@ -14,6 +14,7 @@ import ast
 from functools import cached_property
 from typing import Iterable
 
+from ctxlint.semantic.python.calls import function_index
 from ctxlint.semantic.python.facts import FunctionNode, PythonFacts
 
 #: Scope kind of each default scope id (CTX501 names the missing kind; CTX504
@@ -69,11 +70,11 @@ _HASH_FN_NAMES = frozenset({"hash_function", "hash_fn", "hasher", "sha256", "sha
 #: (`gensalt`), Python stdlib docs (`os.urandom`, `secrets`, `uuid.uuid1/uuid4`, `random`).
 FRESH_VALUE_QUALNAMES = ("bcrypt.gensalt", "os.urandom", "secrets.", "uuid.uuid1", "uuid.uuid4",
                          "random.", "nacl.utils.random")
-#: Constructors of an empty collection or a lock: a value created on a miss from one of
-#: these starts an accumulator or a per-key lock, not a cached result (`memo_filled`).
-_EMPTY_CTORS = frozenset({"list", "dict", "set", "tuple", "frozenset", "defaultdict", "deque", "OrderedDict",
-                          "Counter", "Lock", "RLock", "Event", "Condition", "Semaphore", "Queue",
-                          "WeakSet", "WeakValueDictionary", "WeakKeyDictionary"})
+#: Lower-case constructors of an empty collection (builtins, `collections`): a value
+#: created on a miss from one of these starts an accumulator, not a cached result
+#: (`memo_filled`). Capitalised constructors (`OrderedDict`, `Lock`, `Queue`) are already
+#: told apart by the PEP 8 class convention in `_computed`.
+_EMPTY_CTORS = frozenset({"list", "dict", "set", "tuple", "frozenset", "defaultdict", "deque"})
 #: Attributes that carry a human-chosen label rather than a unique identity (CTX503).
 LABEL_ATTRS = frozenset({"name", "label", "display_name", "alias", "title", "lora_name", "adapter_name"})
 #: Dunder methods where hashing is identity plumbing, not a cache key.
@@ -550,8 +551,8 @@ class CacheKeyFacts:
             if isinstance(k, ast.Name) and k.id in self.params(s.function):
                 continue  # a key handed in: whether it is scoped was decided by the caller
             want = ast.dump(s.key)
-            for test, negated in self._enclosing_tests(s.function, s.node):
-                if self._miss_test(c, s.function, test, want, negated):
+            for test, in_else in self._enclosing_tests(s.function, s.node):
+                if self._miss_test(c, s.function, test, want, in_else):
                     return True
         return False
 
@@ -567,14 +568,33 @@ class CacheKeyFacts:
         name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
         return bool(name) and not name[:1].isupper() and name not in _EMPTY_CTORS
 
-    def _enclosing_tests(self, fn: ast.AST, node: ast.AST):
-        """(if-test, in_else) of every `if` between `node` and `fn` that `node` sits under."""
+    def _path_up(self, fn: ast.AST, node: ast.AST):
+        """(ancestor, child) pairs from `node` up to `fn` (included), innermost first:
+        `child` is the node on the path that `ancestor` directly holds. The one walk behind
+        the flow-shaped questions below (`known_none`, `pinned_exprs`, `memo_filled`)."""
         parents = self.facts.parents
         child, cur = node, parents.get(node)
-        while cur is not None and cur is not fn:
+        while cur is not None:
+            yield cur, child
+            if cur is fn:
+                return
+            child, cur = cur, parents.get(cur)
+
+    @staticmethod
+    def _preceding(cur: ast.AST, child: ast.AST) -> list:
+        """The statements of `cur`'s block (`body`, `orelse`, `finalbody`) holding `child`
+        that run before it; empty when `child` is not a statement of such a block."""
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(cur, field, None)
+            if isinstance(block, list) and child in block:
+                return block[:block.index(child)]
+        return []
+
+    def _enclosing_tests(self, fn: ast.AST, node: ast.AST):
+        """(if-test, in_else) of every `if` between `node` and `fn` that `node` sits under."""
+        for cur, child in self._path_up(fn, node):
             if isinstance(cur, ast.If) and (child in cur.body or child in cur.orelse):
                 yield cur.test, child in cur.orelse
-            child, cur = cur, parents.get(cur)
 
     def _miss_test(self, c, fn, test, key_dump: str, in_else: bool) -> bool:
         """Is `test` (taken in its body, or its else when `in_else`) the miss of `key_dump`
@@ -611,10 +631,14 @@ class CacheKeyFacts:
                 name = f.id if isinstance(f, ast.Name) else f.attr if (
                     isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in ("self", "cls")) else None
                 for d in self._defs_named(name):
-                    rets = [r.value for r in self.facts.walk(d) if isinstance(r, ast.Return) and r.value is not None]
+                    rets = [r.value for r in self._returns(d)]
                     if rets and any(self.digest_derived(d, r, depth - 1) for r in rets):
                         return True
         return False
+
+    def _returns(self, fn: ast.AST) -> list[ast.Return]:
+        """`fn`'s own `return <value>` statements (nested defs' excluded), in source order."""
+        return [r for r in function_index(self.facts, fn).returns if r.value is not None]
 
     def _defs_named(self, name: str | None) -> list[ast.AST]:
         if not name:
@@ -686,12 +710,17 @@ class CacheKeyFacts:
             return False
         f = call.func
         if isinstance(f, ast.Name) and f.id == "hash":
-            return "hash" not in self.facts.module_names
+            return self.builtin_hash(call)
         q = self.facts.qualname(f) or ""
         if q.startswith(_DIGEST_MODULES):
             return True
         last = q.split(".")[-1]
         return last in _HASH_FN_NAMES
+
+    def builtin_hash(self, call: ast.AST) -> bool:
+        """Is `call` the builtin `hash(...)` (no def or binding of `hash` in this module)?"""
+        return isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "hash" \
+            and "hash" not in self.facts.module_names
 
     def sinks(self) -> list[KeySink]:
         """Every key use in the file, in source order (computed once)."""
@@ -790,10 +819,7 @@ class CacheKeyFacts:
                 return out
             for r in self.facts.nodes(ast.Return):
                 f = self.facts.enclosing_function(r) if r.value is not None else None
-                if f is None or id(f) in out:
-                    continue
-                v, _exact = self.resolve(f, r.value)
-                if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "hash":
+                if f is not None and id(f) not in out and self.builtin_hash(self.resolve(f, r.value)[0]):
                     out.add(id(f))
             return out
         return id(fn) in self.facts.memo("ck_returns_hash", build)
@@ -816,9 +842,8 @@ class CacheKeyFacts:
     def _builder_sinks(self, fn: ast.AST, returns: bool) -> list[KeySink]:
         """Sinks of a key-building function: the first digest its returns are built from
         ("hash"), else (when `returns`) each non-empty returned value ("return")."""
-        facts = self.facts
-        rets = [n for n in facts.walk(fn) if isinstance(n, ast.Return) and n.value is not None
-                and not isinstance(n.value, ast.Constant)
+        rets = [n for n in self._returns(fn)
+                if not isinstance(n.value, ast.Constant)
                 and not (isinstance(n.value, (ast.Tuple, ast.List)) and not n.value.elts)
                 and not self.fresh_built(fn, n.value)]
         if not rets:
@@ -984,12 +1009,7 @@ class CacheKeyFacts:
     def returns_using(self, fn: ast.AST, node: ast.AST) -> list[ast.AST]:
         """Returned values of `fn` (its own returns, not nested defs') whose closure contains
         `node` (the digest a key builder's result is built from)."""
-        out = []
-        for r in self.facts.walk(fn):
-            if isinstance(r, ast.Return) and r.value is not None and self.facts.enclosing_function(r) is fn:
-                if any(n is node for n in self.closure(fn, [r.value])):
-                    out.append(r.value)
-        return out
+        return [r.value for r in self._returns(fn) if any(n is node for n in self.closure(fn, [r.value]))]
 
     def known_none(self, fn: ast.AST, node: ast.AST, name: str) -> bool:
         """Is local `name` known to be None (or falsy) wherever `node` runs? True when `node`
@@ -1013,28 +1033,15 @@ class CacheKeyFacts:
                 return False
             return None
 
-        def always_returns(body) -> bool:
-            return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise))
-
-        parents = self.facts.parents
-        child = node
-        cur = parents.get(node)
-        while cur is not None:
+        for cur, child in self._path_up(fn, node):
             if isinstance(cur, ast.If):
                 v = test_none(cur.test)
                 if v is True and child in cur.body or v is False and child in cur.orelse:
                     return True
-            for field in ("body", "orelse", "finalbody"):
-                block = getattr(cur, field, None)
-                if isinstance(block, list) and child in block:
-                    for prev in block[:block.index(child)]:
-                        if isinstance(prev, ast.If):
-                            v = test_none(prev.test)
-                            if v is False and always_returns(prev.body) and not prev.orelse:
-                                return True
-            if cur is fn:
-                break
-            child, cur = cur, parents.get(cur)
+            for prev in self._preceding(cur, child):
+                if isinstance(prev, ast.If) and not prev.orelse and _exits(prev.body) \
+                        and test_none(prev.test) is False:
+                    return True
         return False
 
     # ------------------------------------------------------------ pin guards
@@ -1056,19 +1063,11 @@ class CacheKeyFacts:
             return set()
         params = set(self.params(fn)) - {me}
         out: set[str] = set()
-        parents = self.facts.parents
-        child, cur = node, parents.get(node)
-        while cur is not None:
-            for field in ("body", "orelse", "finalbody"):
-                block = getattr(cur, field, None)
-                if isinstance(block, list) and child in block:
-                    for prev in block[:block.index(child)]:
-                        out |= self._stmt_pins(prev, params, me, fn)
-            if isinstance(cur, ast.If) and child in cur.orelse:
-                out |= self._test_pins(cur.test, params, me, negated=False) if _exits(cur.body) else set()
-            if cur is fn:
-                break
-            child, cur = cur, parents.get(cur)
+        for cur, child in self._path_up(fn, node):
+            for prev in self._preceding(cur, child):
+                out |= self._stmt_pins(prev, params, me, fn)
+            if isinstance(cur, ast.If) and child in cur.orelse and _exits(cur.body):
+                out |= self._test_pins(cur.test, params, me, negated=False)
         return out
 
     def _stmt_pins(self, st: ast.AST, params: set[str], me: str, fn: ast.AST, raise_only: bool = False,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from ctxlint.semantic.python.cleanup import pos
 from ctxlint.semantic.python.syntax import FunctionNode, dotted
 
 if TYPE_CHECKING:
@@ -111,7 +112,8 @@ class LongLivedContainer:
         long_lived: True for module and class containers, and for instance containers of a
             class that is instantiated at module level, that indexes its containers by
             per-call keys in one method and removes by per-call keys in another (a registry:
-            `_serves_many_keys`), or,
+            `_serves_many_keys`), that an `async def` fills under its own call's key and
+            empties again itself (a registry of its concurrent calls: `_registers_own_calls`), or,
             as a documented hint, whose name says it is long-lived
             (`LONG_LIVED_CLASS_WORDS`).
         kind: "dict" | "list" | "set" | "OrderedDict" | "defaultdict" | "deque" | "Counter" |
@@ -380,6 +382,9 @@ def collect_containers(facts: "PythonFacts") -> list[LongLivedContainer]:
         if _serves_many_keys(facts, group):
             for c in group:
                 c.long_lived = True
+        else:  # a container one `async def` fills and empties per call outlives each call
+            for c in group:
+                c.long_lived = _registers_own_calls(facts, c)
     # 4b. an attribute named by a string in the file (`other_param_names = ("r", "scaling")`,
     #     `getattr(self, name).pop(adapter)`) is reached reflectively: it may be cleared
     #     there, so it escapes the analysis (peft's layers delete adapters this way)
@@ -421,6 +426,32 @@ def _serves_many_keys(facts: "PythonFacts", group: list[LongLivedContainer]) -> 
                     continue
                 dest.add(s.method.name)
     return bool(ins) and bool(rm) and bool(ins - rm or rm - ins) and len(ins | rm) >= 2
+
+
+def _registers_own_calls(facts: "PythonFacts", c: LongLivedContainer) -> bool:
+    """Does an `async def` of the class use the instance container `c` as a registry of
+    its own calls: it inserts under a key built from its parameters or locals (no
+    module-level name) and removes the same key itself later (`self.queues[rid] = q`
+    ... `self.queues.pop(rid)`, in a `finally` or on the normal path)?
+
+    A dict keyed by the call's own id that the call empties again only makes sense
+    while several calls of the object are in flight at once: the object outlives each
+    call, and an entry a cancelled call leaves behind stays for the object's life.
+    (What decides is where the key comes from and that the same call removes it; the
+    class's name plays no part.) `__init__`/`__aenter__` set the object up and do not
+    count."""
+    for ins in c.inserts:
+        fn = ins.function
+        if not isinstance(fn, ast.AsyncFunctionDef) or ins.key is None or fn.name in ("__init__", "__aenter__"):
+            continue
+        names = {n.id for n in ast.walk(ins.key) if isinstance(n, ast.Name)} - {"self", "cls"}
+        if not names or names & facts.module_names:
+            continue
+        key = ast.dump(ins.key)
+        if any(r.function is fn and r.key is not None and pos(r.node) > pos(ins.node)
+               and ast.dump(r.key) == key for r in c.removals):
+            return True
+    return False
 
 
 def _class_chain(cls: ast.ClassDef, classes: dict[str, ast.ClassDef],

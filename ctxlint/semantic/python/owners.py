@@ -819,12 +819,12 @@ def takes_from_current(facts: PythonFacts, expr: ast.AST, fn: ast.AST, var_keys:
 
 
 def _value_nodes(expr: ast.AST):
-    """The nodes of `expr` that make up its value, as `ast.walk` yields them but without
-    what only positions or filters entries: the index of a subscript (`stack[idx + 1:]`)
-    and the `if` clauses of a comprehension."""
+    """The nodes of `expr` that make up its value, as `ast.walk` yields them (in no set
+    order) but without what only positions or filters entries: the index of a subscript
+    (`stack[idx + 1:]`) and the `if` clauses of a comprehension."""
     todo = [expr]
     while todo:
-        n = todo.pop(0)
+        n = todo.pop()
         yield n
         if isinstance(n, ast.Subscript):
             todo.append(n.value)
@@ -866,11 +866,6 @@ def is_clear(values: ModuleValues, expr: ast.AST) -> bool:
     """`None`/`False`/`0`/`""`, an empty literal (`()`, `[]`, `{}`), or an empty builtin
     container built without arguments (`tuple()`, `dict()`): a var cleared back to its
     "nothing bound" value."""
-    return _is_clear(values, expr)
-
-
-def _is_clear(values: ModuleValues, expr: ast.AST) -> bool:
-    """`None`/`False`/`0`/`""`, or an empty literal (`()`, `[]`, `{}`): a var cleared."""
     if isinstance(expr, ast.Constant):
         return expr.value in _EMPTY_CONSTANTS
     if isinstance(expr, ast.Call) and not expr.args and not expr.keywords and isinstance(expr.func, ast.Name) \
@@ -923,7 +918,7 @@ def undo_shaped(facts: PythonFacts, n: ast.Call, var_keys: frozenset[str]) -> bo
     if n.func.attr == "reset":
         return True
     arg = n.args[0]
-    if _is_clear(values, arg):
+    if is_clear(values, arg):
         return True
     v = values.value(arg)
     if CV_VALUE in v.kinds and v.vars & var_keys and not v.classes:
@@ -945,7 +940,7 @@ def clears_in(facts: PythonFacts, scopes: Iterable[ast.AST], var_keys: frozenset
         for n in facts.walk(s, into_defs=True):
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "set" \
                     and len(n.args) == 1 and values.contextvar_keys(n.func.value) & var_keys \
-                    and _is_clear(values, n.args[0]):
+                    and is_clear(values, n.args[0]):
                 return n
     return None
 
@@ -1009,16 +1004,13 @@ def updates_current(facts: PythonFacts, expr: ast.AST, fn: ast.AST, var_keys: fr
     `n = var.get(); var.set(n + 1)`)? Such a set updates the value a scope bound (a
     counter bumped, a budget booked); a value taken from elsewhere is a new binding."""
     values = module_values(facts)
+    if _reads_var_value(values, expr, var_keys):
+        return True
     for n in ast.walk(expr):
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" \
-                and values.contextvar_keys(n.func.value) & var_keys:
-            return True
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
             b = values.binding(n)
-            if b is None or b[0] != "local" or b[1] != id(fn):
-                continue
-            srcs = _local_sources(facts, values, fn, b) or []
-            if srcs and any(_reads_var_value(values, src, var_keys) for src in srcs):
+            if b is not None and b[0] == "local" and b[1] == id(fn) \
+                    and any(_reads_var_value(values, src, var_keys) for src in _local_sources(facts, values, fn, b) or []):
                 return True
     return False
 

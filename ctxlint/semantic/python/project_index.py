@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from collections import OrderedDict
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -238,6 +239,7 @@ _MAX_SCAN_FILES = 3000
 #: (an empty set for a file without one), so a repeated question reads no file again.
 _WORDS: "OrderedDict[str, tuple[int, int, frozenset[str]]]" = OrderedDict()
 _MAX_WORD_FILES = 4096
+_WORD = re.compile(rb"[A-Za-z_][A-Za-z_0-9]*")
 
 
 def _words(path: str, size: int, mtime: int) -> frozenset[str]:
@@ -250,8 +252,7 @@ def _words(path: str, size: int, mtime: int) -> frozenset[str]:
     except OSError:
         data = b""
     if b".reset(" in data:
-        import re
-        words = frozenset(m.decode("ascii", "replace") for m in re.findall(rb"[A-Za-z_][A-Za-z_0-9]*", data))
+        words = frozenset(m.decode("ascii", "replace") for m in _WORD.findall(data))
     _WORDS[path] = (size, mtime, words)
     while len(_WORDS) > _MAX_WORD_FILES:
         _WORDS.popitem(last=False)
@@ -306,7 +307,12 @@ def scoped_by_importer(facts: "PythonFacts", name: str) -> str | None:
     bumps). Only the package tree of this file is read (its outermost directory with an
     `__init__.py`; at most `_MAX_SCAN_FILES` files); a file is parsed only when its text
     holds both `.reset(` and `name`. Every file read is recorded (`note_consulted`), and
-    the tree scanned, so the result is not cached by this file's hash. Never raises."""
+    the tree scanned, so the result is not cached by this file's hash. Asked once per
+    file and name (`facts.memo`). Never raises."""
+    return facts.memo(f"project_index.scoped_by_importer:{name}", lambda: _scan_importers(facts, name))
+
+
+def _scan_importers(facts: "PythonFacts", name: str) -> str | None:
     if not facts.path or not os.path.isfile(facts.path):
         return None
     try:

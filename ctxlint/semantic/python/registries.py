@@ -423,10 +423,8 @@ def dedup_key(facts, site) -> ast.AST | None:
     fn = site.function
     if fn is None:
         return None
-    stmt = _statement_of(facts, site.node)
-    if stmt is None:
-        return None
-    reads = facts.memo("registries.read_sites", lambda: _read_site_index(facts))
+    stmt = facts.enclosing_statement(site.node)
+    reads = _read_sites(facts)
     for n in facts.walk(fn):
         if not isinstance(n, ast.If):
             continue
@@ -446,14 +444,17 @@ def dedup_key(facts, site) -> ast.AST | None:
     return None
 
 
-def _read_site_index(facts) -> dict[int, tuple]:
-    """id(read node) -> (container, read site), for the `in`/`get` reads of every container."""
-    out: dict[int, tuple] = {}
-    for c in facts.containers:
-        for r in c.reads:
-            if r.key is not None and r.kind in ("in", "get"):
-                out[id(r.node)] = (c, r)
-    return out
+def _read_sites(facts) -> dict[int, tuple]:
+    """id(read node) -> (container, read site), for the `in`/`get` reads of every
+    container; built once per file."""
+    def compute():
+        out: dict[int, tuple] = {}
+        for c in facts.containers:
+            for r in c.reads:
+                if r.key is not None and r.kind in ("in", "get"):
+                    out[id(r.node)] = (c, r)
+        return out
+    return facts.memo("registries.read_sites", compute)
 
 
 def _lookup_test(facts, test: ast.AST, fn, reads, depth: int = 2):
@@ -487,13 +488,6 @@ def _lookup_test(facts, test: ast.AST, fn, reads, depth: int = 2):
     if got is None:
         return None
     return (got[0], got[1], got[2] != neg)
-
-
-def _statement_of(facts, node: ast.AST) -> ast.stmt | None:
-    for a in (node, *facts.ancestors(node)):
-        if isinstance(a, ast.stmt):
-            return a
-    return None
 
 
 def _inside(facts, stmt: ast.AST, body: list) -> bool:

@@ -29,6 +29,8 @@ Facts (all memoized on the shared `PythonFacts`):
 * `is_otel_tracer(facts, expr)` — `expr` holds an OpenTelemetry tracer
   (`trace.get_tracer(...)`, a provider's `get_tracer`, directly or through a
   module global / `self.` attribute assigned from one).
+* `local_assignments(facts, fn)` — name -> the values assigned to it in `fn`
+  (`x = v`, `x: T = v`, `(x := v)`), one walk per def.
 * `scope_id_of(facts, expr, fn)` — the scope id (tenant, user, request,
   adapter, ...; the configurable vocabulary `Config.scope_ids`) an expression
   carries: a parameter, an attribute of a parameter, or an instance attribute
@@ -249,8 +251,9 @@ def _root(expr: ast.AST) -> tuple[ast.AST, list[str]]:
             return expr, list(reversed(path))
 
 
-def _local_assignments(facts: "PythonFacts", fn) -> dict[str, list[ast.AST]]:
-    """name -> values assigned to it in `fn` (not nested defs)."""
+def local_assignments(facts: "PythonFacts", fn) -> dict[str, list[ast.AST]]:
+    """name -> values assigned to it in `fn` (`x = v`, `x: T = v`, `(x := v)`; not
+    nested defs), computed in one walk per def and memoized."""
     def compute():
         out: dict[str, list[ast.AST]] = {}
         for n in facts.walk(fn):
@@ -349,7 +352,7 @@ def _chain_value(facts: "PythonFacts", expr: ast.AST, fn, depth: int) -> str | N
             f"{params[base.id]}'s `{path[0]}`"
     if base.id in _params_of(fn):
         return None
-    for v in _local_assignments(facts, fn).get(base.id, ()):
+    for v in local_assignments(facts, fn).get(base.id, ()):
         if v is expr:
             continue
         what = request_derived(facts, v, fn, depth + 1)
@@ -385,7 +388,7 @@ def request_scoped_value(facts: "PythonFacts", expr: ast.AST | None, fn, depth: 
         if q in SCOPED_NAMES:
             return SCOPED_NAMES[q]
         if isinstance(expr, ast.Name) and fn is not None and expr.id not in _params_of(fn):
-            for v in _local_assignments(facts, fn).get(expr.id, ()):
+            for v in local_assignments(facts, fn).get(expr.id, ()):
                 if v is not expr:
                     what = request_scoped_value(facts, v, fn, depth + 1)
                     if what:
@@ -415,8 +418,8 @@ def is_otel_tracer(facts: "PythonFacts", expr: ast.AST | None, fn=None, depth: i
                 and (facts.qualname(expr.func.value.func) or "").startswith("opentelemetry"))
         return False
     if isinstance(expr, ast.Name):
-        if fn is not None and expr.id in _local_assignments(facts, fn):
-            return any(is_otel_tracer(facts, v, fn, depth + 1) for v in _local_assignments(facts, fn)[expr.id])
+        if fn is not None and expr.id in local_assignments(facts, fn):
+            return any(is_otel_tracer(facts, v, fn, depth + 1) for v in local_assignments(facts, fn)[expr.id])
         return any(is_otel_tracer(facts, v, None, depth + 1) for v in facts.module_assignments.get(expr.id, ()))
     if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and fn is not None:
         cls = facts.enclosing_class(fn)

@@ -23,6 +23,8 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from ctxlint.semantic.python.requests import ASGI_APP_CLASSES, request_params
+
 if TYPE_CHECKING:
     from ctxlint.semantic.python.facts import PythonFacts
 
@@ -88,7 +90,6 @@ def _is_application(facts: "PythonFacts", expr: ast.AST, fn) -> bool:
     """Does `expr` hold the ASGI/web application: a module global assigned one of
     `requests.ASGI_APP_CLASSES` (`app = FastAPI()`), or `<request>.app` of a request
     parameter of `fn` (Starlette/aiohttp `request.app`)?"""
-    from ctxlint.semantic.python.requests import ASGI_APP_CLASSES, request_params
     if isinstance(expr, ast.Name):
         if fn is not None and expr.id in locals_of(facts, fn):
             return False
