@@ -177,7 +177,7 @@ SOURCES = {
     'ctxlint.rules.python.ctx103_contextvar_not_reset': (18330, 'a045d87cb491a1cb'),
     'ctxlint.rules.python.ctx104_otel_context_not_detached': (9433, 'a4a6db66fbd7d01a'),
     'ctxlint.rules.python.ctx105_span_not_ended': (15020, '93e8bb8413929921'),
-    'ctxlint.rules.python.ctx106_contextmanager_cleanup_not_in_finally': (17768, '1ef9abdfd2fe698d'),
+    'ctxlint.rules.python.ctx106_contextmanager_cleanup_not_in_finally': (17398, 'f5b19f1024fba429'),
     'ctxlint.rules.python.ctx107_task_reference_discarded': (12951, 'a2080d49d4321634'),
     'ctxlint.rules.python.ctx108_registration_not_cancellation_safe': (47810, 'a3c315710115a952'),
     'ctxlint.rules.python.ctx109_contextvar_reset_across_yield': (6481, '1266e2f225840dc1'),

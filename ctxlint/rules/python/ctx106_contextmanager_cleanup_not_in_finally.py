@@ -8,7 +8,7 @@ import ast
 from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.calls import call_graph
-from ctxlint.semantic.python.requests import is_asgi_lifespan
+from ctxlint.semantic.python.requests import is_asgi_lifespan, local_assignments
 from ctxlint.semantic.python.values import module_values
 from ctxlint.semantic.python.cleanup import (
     catches_cancellation,
@@ -238,14 +238,7 @@ def _group_tasks(facts, fn, y: ast.AST) -> set[str]:
                     groups.add(item.optional_vars.id)
     if not groups:
         return set()
-    values: dict[str, list[ast.AST]] = {}
-    for n in facts.walk(fn):
-        if isinstance(n, ast.Assign):
-            for t in n.targets:
-                if isinstance(t, ast.Name):
-                    values.setdefault(t.id, []).append(n.value)
-        elif isinstance(n, (ast.AnnAssign, ast.NamedExpr)) and isinstance(n.target, ast.Name) and n.value is not None:
-            values.setdefault(n.target.id, []).append(n.value)
+    values = local_assignments(facts, fn)
 
     def from_group(v: ast.AST) -> bool:
         if isinstance(v, ast.Await):
