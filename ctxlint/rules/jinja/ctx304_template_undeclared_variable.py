@@ -26,8 +26,16 @@ template (the loader directory is resolved from literal paths such as
 `Path(__file__).parent / "templates"`, `os.path.join(os.path.dirname(__file__), ...)`
 or a `PackageLoader`), and compares the variables the template reads
 (`jinja2.meta.find_undeclared_variables`, which already accounts for `{% set %}`,
-loops, macros and imports) with the keyword names the call passes. Reported in the
-template at the first use of each missing variable, naming the call site. Silent
+loops, macros and imports) with the keyword names the call passes. A name the
+template binds itself before every read, on every path, is not read from the call:
+a `{% set %}` (or block set) in every branch of an `{% if %}/{% else %}` above the
+read (which jinja2 still reports), `{% for %}` targets, `{% with %}` names, macro
+parameters, and a default set on the branch taken while the name is missing
+(`{% if not x %}{% set x = ... %}{% endif %}`). A set in only some branches (no
+`{% else %}`), or inside a loop or `{% with %}` it does not leave, still leaves the
+other path reading the render context: that read is reported. Reported in the
+template at the first read of each missing variable that reaches the render
+context, naming the call site. Silent
 when the call passes `**mapping` or a non-literal context, when the environment's
 globals are extended with non-literal names, when the environment is not resolved
 (made lazily in a property, reached through a wrapper class) in a module that adds

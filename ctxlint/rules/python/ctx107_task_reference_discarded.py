@@ -10,10 +10,13 @@ from ctxlint.semantic.python.cleanup import pos
 from ctxlint.semantic.python.tasks import (
     runs_in_shutdown_hook,
     CALLBACK_SCHEDULERS,
+    closes_discarded_value,
+    coroutine_def,
     handles_own_errors,
     is_task_factory_call,
     is_task_factory_ref,
-    task_coroutine_def,
+    stops_its_loop,
+    task_coroutine_arg,
 )
 
 
@@ -38,7 +41,8 @@ Flags an asyncio Task whose only strong reference is thrown away:
   in a function that does not await afterwards, so the frame, and the reference,
   end before the task does;
 - the factory handed to a loop callback API whose return value is dropped:
-  `loop.call_soon_threadsafe(asyncio.create_task, coro)`.
+  `loop.call_soon_threadsafe(asyncio.create_task, coro)` (the exemptions below look
+  at `coro`, the argument after the factory).
 Only the plain statement gets a fix.
 
 Not flagged: a task whose coroutine is an `async def` of this module (or of a
@@ -46,7 +50,21 @@ sibling module of its package) that catches and handles every exception of its
 awaited work itself: every `await` of its body sits in one `try` with a bare,
 `Exception` or `BaseException` handler that does not re-raise (after synchronous
 set-up that awaits nothing, possibly inside a `with`/`async with` timeout): no
-failure of the work is lost with the reference.
+failure of the work is lost with the reference. The coroutine may be built first and
+handed over through a local name (`coro = self._wait(h); asyncio.create_task(coro)`):
+the name is followed to the one call it is bound to.
+
+Not flagged: a task whose coroutine stops the event loop it runs on (`loop.stop()`
+in its body, e.g. `loop.call_soon_threadsafe(loop.create_task, _cancel_and_stop())`):
+it is the loop's shutdown sequence, and nothing runs on the loop after it to await it.
+
+Not flagged: the close (`close()`, `aclose()`, `shutdown()`, ...) of an object its
+owner is letting go of: the starting function replaces or deletes that same entry
+afterwards (`create_task(self._sessions[sid].close()); self._sessions[sid] = new`) or
+popped it from its container first (`old = self._pool.pop(k); create_task(old.aclose())`).
+It is a one-shot teardown whose result nobody would consume. An object's close of
+itself or of an entry it keeps (`create_task(self.cleanup())` in a sync `cleanup()`)
+is still reported: its caller relies on the close having happened.
 
 Not flagged either: a task started in a shutdown hook, a lambda or def installed
 with `loop.add_signal_handler()`, `signal.signal()`, `atexit.register()` (or
@@ -191,8 +209,12 @@ of this function"); ruff RUF006; bolna-ai/bolna#462.
         f = call.func
         if not (isinstance(f, ast.Attribute) and f.attr in CALLBACK_SCHEDULERS):
             return None
-        for a in call.args:
+        for i, a in enumerate(call.args):
             if is_task_factory_ref(facts, a):
+                # `loop.call_soon_threadsafe(loop.create_task, coro)`: the coroutine follows
+                coro = call.args[i + 1] if i + 1 < len(call.args) else None
+                if coro is not None and _coroutine_contained(facts, call, coro):
+                    return None
                 return facts.finding(self, call, f"`{facts.dotted(a) or 'create_task'}` is scheduled through "
                                      f"`{f.attr}()`, which drops the callback's return value, so nothing "
                                      f"keeps the task it creates: {_COSTS}")
@@ -225,8 +247,23 @@ def _contained(facts, call: ast.Call) -> bool:
     `flush_usage` stands in for real flushing work)."""
     if runs_in_shutdown_hook(facts, call) or _in_del(facts, call):
         return True
-    fn = task_coroutine_def(facts, call)
-    return fn is not None and handles_own_errors(facts, fn)
+    return _coroutine_contained(facts, call, task_coroutine_arg(call))
+
+
+def _coroutine_contained(facts, at: ast.AST, coro: ast.AST | None) -> bool:
+    """Is the task that runs the coroutine `coro` (started at node `at`) accounted for by
+    what the coroutine does:
+    - its `async def` handles every exception of its awaited work (`tasks.handles_own_errors`;
+      a local name is followed to the call it is bound to);
+    - its `async def` stops the event loop it runs on (`tasks.stops_its_loop`): it is the
+      loop's shutdown sequence, nothing runs after it to await it;
+    - it is the close of an object the starting function is discarding, replaced or popped
+      from its container (`tasks.closes_discarded_value`): a one-shot teardown whose
+      result nobody would consume."""
+    if closes_discarded_value(facts, coro, at):
+        return True
+    fn = coroutine_def(facts, coro)
+    return fn is not None and (handles_own_errors(facts, fn) or stops_its_loop(facts, fn))
 
 
 def _in_del(facts, node: ast.AST) -> str:

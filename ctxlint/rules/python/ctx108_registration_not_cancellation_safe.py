@@ -13,8 +13,13 @@ from ctxlint.semantic.python.cleanup import (
     field_of,
     last_name,
     pos,
+    statements_reached_after,
 )
-from ctxlint.semantic.python.registries import await_never_suspends
+from ctxlint.semantic.python.registries import (
+    await_never_suspends,
+    helper_removes_key,
+    swept_for_every_key,
+)
 from ctxlint.semantic.python.streams import stream_leaks
 
 #: Words of a callee's name that say it removes an entry; a documented hint for
@@ -89,7 +94,11 @@ which many requests share and which outlives each of them.
 
 Only an `await` on the insertion's own control-flow path counts: not one in
 another `if`/`elif`/`else` branch, `match` case or `except` handler, not one past
-an unconditional `return`/`raise` that follows the insertion, not one past an
+an unconditional `return`/`raise` that follows the insertion, not one that the
+control-flow graph reaches only through a `try` whose `finally` removes the entry,
+not one earlier in a loop the insertion leaves with `break` (a claim loop: a pass
+that finds the key taken waits for its owner, the pass that inserts breaks out into
+the `try` that releases it), not one past an
 `if` that returns on the value a helper returns on its inserting path (`fenced =
 await self._fenced_add(...)`; `if fenced is not None: return fenced`), and not the
 await inside the inserting statement (`self.live[rid] = await make(rid)` stores
@@ -98,7 +107,12 @@ whose coroutine (a def of this module) removes the entry in its own `finally`, a
 a bare id of finished work (added after an awaited call on that id) in a set or
 constant-valued dict that another method clears or reassigns wholesale.
 
-Not flagged either, because nothing can strand the entry: an `await` that never
+Not flagged either, because nothing can strand the entry: an entry that a periodic
+sweep of the owner removes whatever left it (a def handed to a task, a thread or a
+task group loops with `while` over a sweep that walks the container, or a table of
+jobs whose cleanup removes this container's entry under the same key together with
+the job's: `for job_id in list(self._jobs): await self.cleanup_job(job_id)`); an
+`await` that never
 suspends, so no cancellation can be delivered there (`put` on an `asyncio.Queue`
 built without a size, directly or through a coroutine of this module that only
 does that: announcing a parked approval on the session's event queue); and an
@@ -167,6 +181,8 @@ vllm-project/vllm#57061; sgl-project/sglang#28380; Python docs, "asyncio: Task C
             removal_methods = _removal_closure(facts, c)
             if any(w in m.lower() for m in removal_methods for w in _SWEEP_WORDS):
                 continue  # a sweeper/expiry loop reaps abandoned entries
+            if swept_for_every_key(facts, graph, c):
+                continue  # a periodic background sweep removes every entry, whatever left it
             # a key of one request (not a server/adapter/config or per-user entry); other keys
             # count only when this call removes the entry itself (then it is per-call anyway)
             per_request = _per_request_key(facts, site.key)
@@ -194,11 +210,16 @@ vllm-project/vllm#57061; sgl-project/sglang#28380; Python docs, "asyncio: Task C
             carriers = _carriers(facts, site, key_names)
             exit_if = _caller_exits_on_helper_result(facts, graph, site)
             sent_before = None  # computed on first need
+            reach = None
             for aw in _awaits_after(facts, fn, site.node):
                 if limit is not None and pos(aw) > limit:
                     break
                 if not _on_path_after(facts, fn, site.node, aw):
                     continue  # another branch, or past a `return`/`raise` of the insertion's path
+                if reach is None:
+                    reach = _reached_with_entry(facts, graph, site, removal_methods)
+                if not _same_statement(facts, site.node, aw) and id(facts.enclosing_statement(aw)) not in reach:
+                    continue  # not on the control-flow graph after the insertion with the entry still in
                 if exit_if is not None and pos(aw) > pos(exit_if) and not any(a is exit_if for a in facts.ancestors(aw)):
                     continue  # the helper's inserting path returns a value on which this call returns
                 if _guard_removes(facts, graph, aw, fn, c, removal_methods):
@@ -225,6 +246,29 @@ vllm-project/vllm#57061; sgl-project/sglang#28380; Python docs, "asyncio: Task C
                     f"{aw.lineno}) with no `finally`/`except BaseException` that removes it: "
                     "a cancellation there leaves the entry forever")
                 break
+
+
+def _reached_with_entry(facts, graph, site, removal_methods: set[str]) -> set[int]:
+    """Ids of the statements of `site.fn` that control reaches after the insertion while
+    the entry may still be in the container (`cleanup.statements_reached_after`): a
+    `break` out of the loop that inserted leaves that loop (an `await` earlier in the
+    loop body runs only on passes that did not insert: waiting for another caller that
+    owns the entry), and control does not get past a `try` whose `finally` removes the
+    entry, nor past a plain statement holding a removal site of the container."""
+    c = site.container
+    direct = {id(r.node) for r in c.removals if r.function is site.fn}
+
+    def barrier(stmt) -> bool:
+        if isinstance(stmt, ast.Try) or type(stmt).__name__ == "TryStar":
+            return any(_removes(facts, graph, n, c, removal_methods) for b in stmt.finalbody for n in facts.walk(b))
+        if isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Delete)):
+            return any(id(n) in direct for n in facts.walk(stmt))
+        return False
+    return statements_reached_after(facts, site.fn, site.node, barrier)
+
+
+def _same_statement(facts, a: ast.AST, b: ast.AST) -> bool:
+    return facts.enclosing_statement(a) is facts.enclosing_statement(b)
 
 
 def _sites(facts, graph) -> list[_Site]:
@@ -377,50 +421,8 @@ def _removed_later_here(facts, graph, fn, site, aw, key_names: set[str]) -> bool
     for call in function_index(facts, fn).calls:
         if pos(call) <= pos(aw) or id(call) in inside or not graph.removes_from(call, c):
             continue
-        if _helper_removes_key(facts, graph, call, c, key_names, 2) \
+        if helper_removes_key(facts, graph, call, c, key_names, 2) \
                 and _removal_on_path(facts, c, fn, site.node, aw, call):
-            return True
-    return False
-
-
-def _unconditional_in(facts, c, node, fn) -> bool:
-    """Does `node` run whenever `fn` runs to its end: not under an `if` (other than a
-    membership guard on `c`), a loop, a `match` case or an `except` handler of `fn`?"""
-    reads = {id(r.node) for r in c.reads}
-    for a in facts.ancestors(node):
-        if a is fn:
-            return True
-        if isinstance(a, ast.If) and not any(id(n) in reads for n in ast.walk(a.test)):
-            return False
-        if isinstance(a, (ast.For, ast.AsyncFor, ast.While, ast.match_case, ast.ExceptHandler)):
-            return False
-    return True
-
-
-def _helper_removes_key(facts, graph, call: ast.Call, c, key_names: set[str], depth: int) -> bool:
-    """Does the helper `call` runs (a def of this module) remove from `c` the key it is
-    passed (an argument built from `key_names`), unconditionally in its body, directly
-    or through a helper of its own (`depth` levels)? A helper that removes some entry
-    only on one branch (`if not available: c.pop(k)`) is not this call's removal."""
-    target = graph.resolve(call)
-    if target is None or depth <= 0:
-        return False
-    key_params: set[str] = set()
-    for i, p in enumerate(params_of(target)):
-        arg = graph.arg_for(call, target, i)
-        if arg is not None and {n.id for n in ast.walk(arg) if isinstance(n, ast.Name)} & key_names:
-            key_params.add(p)
-    key_params -= {"self", "cls"}
-    if not key_params:
-        return False
-    for r in c.removals:
-        if r.function is target and r.key is not None \
-                and {n.id for n in ast.walk(r.key) if isinstance(n, ast.Name)} & key_params \
-                and _unconditional_in(facts, c, r.node, target):
-            return True
-    for inner, _t in graph.calls_in(target):
-        if graph.removes_from(inner, c) and _unconditional_in(facts, c, inner, target) \
-                and _helper_removes_key(facts, graph, inner, c, key_params, depth - 1):
             return True
     return False
 

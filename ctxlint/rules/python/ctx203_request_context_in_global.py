@@ -5,26 +5,46 @@ from __future__ import annotations
 import ast
 
 from ctxlint.rules import Rule
-from ctxlint.semantic.python.requests import local_assignments, request_params, request_scoped_value
+from ctxlint.semantic.python.requests import (
+    connection_only, local_assignments, reads_request_stream, request_data_value, request_params,
+    request_scoped_value,
+)
 from ctxlint.semantic.python.stores import app_state_store, class_names, globals_of, store_kind
 
 
-def _plain_data(facts, value: ast.AST, fn) -> bool:
+def _plain_data(facts, value: ast.AST, fn, depth: int = 0) -> bool:
     """A piece of request data (`request.headers["x"]`, an f-string of it) rather than
-    an object: kept in a registry it is CTX401's concern, not a context leak."""
+    an object: kept in a registry it is CTX401's concern, not a context leak. A scalar
+    read out of the request (`requests.request_data_value`: `request.args.get("pid",
+    type=int)`, `int(...)`, a local assigned one) is data whichever way the request is
+    reached (a parameter or the `flask.request` proxy)."""
     if isinstance(value, (ast.Subscript, ast.JoinedStr, ast.BinOp, ast.Constant)):
         return True
+    if request_data_value(facts, value, fn):
+        return True
+    if isinstance(value, ast.Name) and depth < 2 and fn is not None:
+        # a local record (`row = [limit, body.get("model")]`): every request-scoped value
+        # assigned to it is a record of data (scalars are `request_data_value`'s)
+        derived = [v for v in local_assignments(facts, fn).get(value.id, ())
+                   if v is not value and request_scoped_value(facts, v, fn)]
+        return bool(derived) and value.id not in request_params(facts, fn) and all(
+            isinstance(v, (ast.Dict, ast.List, ast.Tuple, ast.Set)) and _plain_data(facts, v, fn, depth + 1)
+            for v in derived)
     if isinstance(value, (ast.Dict, ast.List, ast.Tuple, ast.Set)):
         # a record of request data (`{"user": request.headers["x-user"]}`) is data too,
-        # unless one of its items is an object of the request (the request itself, a
-        # client built from its credentials)
+        # unless one of its items is an object of the request (the request itself, its
+        # headers mapping, a client built from its credentials); an item that does not
+        # come from the request at all (a timestamp) says nothing either way
         items = value.values if isinstance(value, ast.Dict) else value.elts
-        return all(_record_item_plain(facts, v.value if isinstance(v, ast.Starred) else v, fn, 0) for v in items)
+        items = [v.value if isinstance(v, ast.Starred) else v for v in items]
+        return all(_record_item_plain(facts, v, fn, 0) or not request_scoped_value(facts, v, fn) for v in items)
     if isinstance(value, ast.Attribute):
         # `request.user` / `request.state` are objects of the request; `request.url.path`
         # (two steps down) is a piece of its data
         return isinstance(value.value, ast.Attribute)
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+        if reads_request_stream(facts, value, fn):
+            return False  # `request.stream()`: an iterator over the request's own body stream
         base = value.func.value
         while isinstance(base, (ast.Attribute, ast.Subscript, ast.Call)):
             base = base.func if isinstance(base, ast.Call) else base.value
@@ -79,6 +99,22 @@ def _record_item_plain(facts, v: ast.AST, fn, depth: int) -> bool:
     return False
 
 
+def _connection_registry(facts, c, site) -> bool:
+    """Is this insert the connection-registry pattern: the stored value holds no request
+    object but a client connection (`requests.connection_only`: a `WebSocket`
+    parameter, or an object built from one and nothing else of the request), under a
+    key, in a container whose entries the code removes by key (a disconnect handler,
+    a sweep of dead sessions)? The connection lives as long as the client
+    stays connected, and the registry is how a server pushes to it (FastAPI docs,
+    "WebSockets: Handling disconnections and multiple clients"); its entry goes when
+    the connection does. A registry nothing removes from keeps every connection ever
+    made, and a value holding anything else of the request (a copied Context, an HTTP
+    request) is not a connection: both still count."""
+    if site.key is None or connection_only(facts, site.value, site.function) is None:
+        return False
+    return any(r.key is not None for r in c.removals)
+
+
 def _candidate_stores(facts):
     """(assignment, target, its def) for assignments inside a def whose target can outlive
     the call: a name some def declares `global`, or an attribute of a module class, of a
@@ -124,7 +160,15 @@ application's state (`app.state.x = ...`, `request.app.state.x = ...`, where `ap
 is a module-level `FastAPI()`/`Starlette()`) or an entry of a module- or
 class-level container (`_PENDING[rid] = ...`, `_state["client"] = ...`,
 `_SEEN.append(...)`). A record of the request's data (`{"path": request.url.path,
-"user_id": user.id}`) is data, not a context object, and is left to CTX401. Request-scoped
+"user_id": user.id}`, `{"pid": request.args.get("pid", type=int), "seen": now()}`:
+items read out of the request's query, headers, cookies or decoded body, scalar
+conversions, f-strings, values that do not come from the request at all) is data,
+not a context object, and is left to CTX401; a record holding the request itself or
+one of its mappings (`request.headers`, `request.args`) is not. A WebSocket connection
+(or an object built from one and nothing else of the request) kept under a key in a
+registry the code removes entries from by key (a disconnect handler, a sweep of dead
+sessions) is the connection-registry pattern (FastAPI docs, "WebSockets") and is not
+reported; one nobody removes is. Request-scoped
 objects are: `contextvars.copy_context()` snapshots, framework request objects
 (a parameter annotated `fastapi.Request`, `starlette.requests.Request`,
 `django.http.HttpRequest`, `aiohttp.web.Request`, ...), `flask.request`/`g`
@@ -191,6 +235,8 @@ stored"); OpenTelemetry context propagation docs.
                 if fn is None or site.value is None or id(site.node) in reported:
                     continue
                 if _plain_data(facts, site.value, fn):
+                    continue
+                if _connection_registry(facts, c, site):
                     continue
                 what = request_scoped_value(facts, site.value, fn)
                 if what:

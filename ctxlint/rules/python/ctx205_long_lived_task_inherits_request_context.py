@@ -6,6 +6,7 @@ import ast
 
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.cleanup import last_name
+from ctxlint.semantic.python.instances import per_request_init
 from ctxlint.semantic.python.requests import request_scope
 from ctxlint.semantic.python.stores import globals_of, module_instantiated, store_kind
 from ctxlint.semantic.python.tasks import is_task_factory_call
@@ -23,6 +24,16 @@ def _scope_through_callers(facts, fn, call: ast.AST, depth: int = 0) -> str | No
     direct = request_scope(facts, fn, call)
     if direct or depth >= 2:
         return direct
+    for caller, c in _callers(facts, fn):
+        why = _scope_through_callers(facts, caller, c, depth + 1)
+        if why:
+            return f"`{fn.name}()`, called from {why}"
+    return None
+
+
+def _callers(facts, fn):
+    """(calling function, call) for each call of `fn` in this module: a bare name, or
+    `obj.m()` where one def of that name exists or the call is in `fn`'s own class."""
     n_defs = sum(1 for d in facts.nodes(ast.FunctionDef, ast.AsyncFunctionDef) if d.name == fn.name)
     for c in facts.nodes(ast.Call):
         f = c.func
@@ -35,10 +46,51 @@ def _scope_through_callers(facts, fn, call: ast.AST, depth: int = 0) -> str | No
         caller = facts.enclosing_function(c)
         if caller is None or caller is fn:
             continue
-        why = _scope_through_callers(facts, caller, c, depth + 1)
+        yield caller, c
+
+
+def _started_outside_requests(facts, fn, depth: int = 0) -> str | None:
+    """The function of this module, serving no request and called by nothing in this
+    module (an entry point the application calls: its startup, its lifespan), that also
+    reaches `fn` (directly or through up to two callers), else None."""
+    if depth > 2:
+        return None
+    found = False
+    for caller, c in _callers(facts, fn):
+        found = True
+        if request_scope(facts, caller, c):
+            continue
+        why = _started_outside_requests(facts, caller, depth + 1)
         if why:
-            return f"`{fn.name}()`, called from {why}"
+            return why
+    if not found and depth > 0 and request_scope(facts, fn, fn) is None:
+        return fn.name
     return None
+
+
+def _started_once(facts, fn, name: str | None) -> bool:
+    """Does `fn` create the task only while none is stored: a test of the stored task
+    against None (`if self._t is not None: return`, `if _t is None or _t.done():`)?"""
+    if not name:
+        return False
+    for n in facts.walk(fn):
+        if isinstance(n, ast.Compare) and facts.dotted(n.left) == name and len(n.comparators) == 1 \
+                and isinstance(n.comparators[0], ast.Constant) and n.comparators[0].value is None \
+                and isinstance(n.ops[0], (ast.Is, ast.IsNot)):
+            return True
+    return False
+
+
+def _ended_by_owner(facts, cls, attr: str) -> bool:
+    """Does a method of `cls` await or cancel `self.<attr>` (its close path)?"""
+    d = f"self.{attr}"
+    for n in facts.walk(cls, into_defs=True):
+        if isinstance(n, ast.Await) and facts.dotted(n.value) == d:
+            return True
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "cancel" \
+                and facts.dotted(n.func.value) == d:
+            return True
+    return False
 
 
 def _runs_forever(facts, call: ast.Call, fn) -> bool:
@@ -72,6 +124,17 @@ request: a route handler, a function taking the request or a request/tenant id
 not serving one), a `with tracer.start_as_current_span(...)` block, or after a
 `ContextVar.set()`.
 A task awaited or cancelled in the same function is not long-lived and is fine.
+
+Not flagged either:
+- a `while`-loop task stored on `self` of a per-connection object (its `__init__`
+  takes a request or websocket) whose own methods await or cancel that task (its
+  `close()`): the task ends with the connection it serves, it does not outlive it;
+- a task the creating function starts only while none is stored (`if self._t is not
+  None: return`) when the same starter is also reached from a function of this module
+  that serves no request and that nothing in this module calls (the application's
+  startup or lifespan entry point, `recover_on_boot()` -> `start()`): the request
+  path only starts it as a fallback when startup did not. A starter reached from
+  request handlers alone (the first request starts the writer) is reported.
 
 ## Why is this bad
 A task copies the *current* Context when it is created. The background loop
@@ -123,6 +186,9 @@ loops whose spans were parented to the first request.
                     if cls is not None and module_instantiated(facts, cls):
                         where = f"`{facts.dotted(target)}` of `{cls.name}`, instantiated once at module level"
                     elif _runs_forever(facts, call, fn):
+                        if cls is not None and per_request_init(facts, cls) \
+                                and _ended_by_owner(facts, cls, target.attr):
+                            continue  # a per-connection object that ends its own task
                         where = f"`{facts.dotted(target)}` (the task runs a `while` loop)"
                 if where is None:
                     continue
@@ -131,6 +197,8 @@ loops whose spans were parented to the first request.
                 scope = _scope_through_callers(facts, fn, call)
                 if scope is None:
                     continue
+                if _started_once(facts, fn, facts.dotted(target)) and _started_outside_requests(facts, fn):
+                    continue  # started once, and also from an entry point that serves no request
                 yield facts.finding(self, target, f"task stored in {where} is created inside {scope} without "
                                     "`context=`: it keeps that request's contextvars for its whole life "
                                     "(pass `context=contextvars.Context()`)")

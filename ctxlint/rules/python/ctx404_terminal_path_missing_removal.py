@@ -5,8 +5,9 @@ from __future__ import annotations
 import ast
 
 from ctxlint.rules import Rule
+from ctxlint.semantic.python.calls import call_graph
 from ctxlint.semantic.python.registries import (
-    closure, key_text, owner_functions,
+    closure, ends_one_request, key_text, owner_functions,
     reaches_scope_id, is_terminal,
 )
 
@@ -31,7 +32,10 @@ handles the same key (removes it from a sibling container that some method fills
 together with this one) but never removes it from this container is reported, at
 its `def`: a close owes removal only from the containers its acquisition path
 fills, so closing an async session owes nothing to a table only the sync path
-fills. So is
+fills. Only terminal paths of one request are compared: a method that takes no key
+of the registry and looks none up (a `close()`/`cancel_all(reason)` that walks every
+entry and ends the whole object) is not one; what it leaves goes with the object.
+So is
 a public terminal method that takes the key (`abort_request(request_id)`) and only
 logs it or passes it to sibling methods, removing nothing from any container.
 
@@ -100,6 +104,8 @@ sgl-project/sglang abort-path leaks of per-request state.
                 for t, tfn in terminals.items():
                     if reach[t] & removers:
                         continue
+                    if not ends_one_request(facts, call_graph(facts), tfn, all_containers, keys):
+                        continue  # takes no key and looks none up: it tears the whole object down
                     if not (_touches_key(c, all_containers, reach[t], keys, reach)
                             or _only_logs_key(facts, tfn, keys, reach[t], funcs, all_containers)):
                         continue

@@ -51,12 +51,24 @@ a cache of scope-independent values is not reported (a slot taken from a free po
 fills it, as a prefix cache's KV block). A chained block digest computed inline
 (`prev = hash((prev, *chunk))` keying the cache) is reported at the digest, where the
 previous key is first used and where the id belongs. A key on a path where the
-scope id is known to be None (`if user_id is None: return base_id`) is the shared
-bucket by design; a digest that only shortens part of a returned key that carries
+scope id is known to be unset (`if user_id is None: return base_id`; after `if
+key.cache_salt: return f"{base}@{key.cache_salt}"`, `return base`; `base if not salt
+else ...`) is the shared bucket by design, so a builder that adds the id on every path
+where it is set is not reported; a digest that only shortens part of a returned key that carries
 the id is not the key; a value built from a fresh random value (`bcrypt.gensalt()`,
 `os.urandom`, `uuid4()`: a password hash) is never looked up, so it is no key.
 Only lookups and insertions are key uses: removing an entry (`pop`, `del`,
-`discard`, also behind `if key in cache:`) serves nobody's data. A key minted in the call (`uuid4().hex`, or the own
+`discard`, also behind `if key in cache:`) serves nobody's data, and indexing a cache
+by a key its own walk gave (`for k in self.data: self.data[k]`) reads an entry stored
+under that key, scoped or not where it was stored. A record built only from the
+entries of a container being walked (`PinnedKey(key=k, pin_count=n) for k, n in
+pins.items()`) lists existing keys and is no new key (one more argument of other data,
+`ChildKey(parent, tokens)`, makes it one), and a key whose whole value was compared with
+the scope id before it is used (`if k.cache_salt != cache_salt: continue`, a
+comprehension condition) carries that scope. An entry whose stored value records its
+scope as a field (`cache[emb] = (question, answer, emb, session_id)`, `Entry(...,
+tenant_id=tenant_id)`) can be told apart by its reader, so its key need not carry that
+scope; a value only computed from the scope (`render(tenant_id, q)`) does not record it. A key minted in the call (`uuid4().hex`, or the own
 id of an object created here, `job.handle`, when its class fills that field from a
 fresh value itself) is per call by construction (`id(obj)` is not: addresses of freed
 objects are reused). A key the function maps to
@@ -124,10 +136,18 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
             # the key is the shared bucket by design: there is no id to carry
             demanded = [(sid, text) for sid, text in demanded if not ck.known_none(fn, sink.node, text)
                         and _bound_before(fn, text, sink.node)]
+            if demanded and sink.keys:
+                # a key part already compared with the scope value (`[... for key in c if
+                # key.cache_salt == cache_salt]`, `if k.salt != salt: continue`) carries it
+                names = ck.whole_names(fn, sink.keys)
+                demanded = [(sid, text) for sid, text in demanded if not ck.filtered_on(fn, sink.node, text, names)]
             if demanded and sink.kind == "container":
                 # a key the function maps to its scope (`SESSION_OF[run_id] = session_id`)
                 # belongs to that one scope: it is not shared across it
                 owned = ck.owned_scope_kinds(fn, sink.keys[0])
+                # an entry whose stored value records its scope (`(q, answer, emb,
+                # session_id)`) is told apart by the reader: the key need not carry it
+                owned |= ck.entry_tagged_kinds(fn, sink.container, sink.values)
                 demanded = [(sid, text) for sid, text in demanded if scope_kind(sid) not in owned]
             if demanded and sink.kind == "container" and sink.container.scope not in ("module", "class"):
                 # a method that leaves unless the id equals the instance's own
@@ -139,6 +159,10 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
                             if text not in pinned and scope_kind(sid) not in filled]
             if not demanded:
                 continue
+            if sink.kind == "container" and ck.existing_key(fn, sink.keys[0], sink.container):
+                continue  # `for k in self.data: self.data[k]`: an entry read back by its own key
+            if sink.kind == "keyclass" and ck.rebuilt_from_entries(fn, sink.keys):
+                continue  # `PinnedKey(key=k, pin_count=n) for k, n in pins.items()`: a listing
             if sink.kind == "container" and not ck.container_shared(fn, sink.container):
                 continue
             if sink.kind == "container" and ck.per_call_key(fn, sink.keys[0]):
@@ -146,7 +170,7 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
             clo = ck.closure(fn, sink.keys)
             if ck.hits(fn, clo) or label_use(ck, fn, clo) or scope_object_id(facts, clo):
                 continue
-            if sink.kind == "hash" and self._digest_only_part(ck, sink):
+            if sink.kind == "hash" and self._digest_only_part(ck, sink, demanded):
                 continue
             if sink.kind == "container" and not self._value_depends_on_scope(ck, sink):
                 continue
@@ -209,12 +233,16 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
         return bool(words & {"block", "blocks", "prefix", "kv"})
 
     @staticmethod
-    def _digest_only_part(ck, sink) -> bool:
+    def _digest_only_part(ck, sink, demanded) -> bool:
         """Is the digest only a part of what the builder returns, and does every returned
         key built from it carry a scope id (`f"{base[:n]}_{md5(base)}__{user_id}"`: the
-        digest shortens a long base name, the key still includes the user)?"""
-        rets = ck.returns_using(sink.function, sink.node)
-        return bool(rets) and all(ck.hits(sink.function, ck.closure(sink.function, [r])) for r in rets)
+        digest shortens a long base name, the key still includes the user), or sit on a
+        path where every demanded scope value is unset (`if not tenant: return digest`,
+        the shared bucket)?"""
+        fn = sink.function
+        rets = ck.returns_using(fn, sink.node)
+        return bool(rets) and all(ck.hits(fn, ck.closure(fn, [r]))
+                                  or all(ck.known_none(fn, r, text) for _sid, text in demanded) for r in rets)
 
     @staticmethod
     def _demanded(ck, sink, demanded):

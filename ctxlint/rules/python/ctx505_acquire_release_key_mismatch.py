@@ -9,7 +9,7 @@ from ctxlint.semantic.python.cache_keys import (
     cache_key_facts, ident_words,
 )
 from ctxlint.semantic.python.keys import (
-    key_text,
+    key_text, reads_stored_key,
 )
 
 
@@ -113,8 +113,12 @@ different helper, reads a raw attribute (`item.digest`) instead of
 key (`digest` where acquire keyed `(model, digest)` or `f"{model}:{digest}"`; a tuple
 of fewer parts likewise). Keys are
 compared by how they are derived, never by their spelling; two raw spellings of one
-id (`spec.provider_id` and a `provider_id` parameter) are not reported. The finding is
-at the release side's key expression.
+id (`spec.provider_id` and a `provider_id` parameter) are not reported, nor is a
+release key read back from the stored object on which every acquire side stored the
+very key it used (`lease = Lease(owner, ...)`; `c[owner] = lease`; released by
+`lease.owner` on a parameter annotated `Lease`, on `self` in a `Lease` method, or on a
+value read out of the container): the same value flows key -> field -> release key.
+The finding is at the release side's key expression.
 
 ## Why is this bad
 The release looks up a key that acquire never stored: the refcount never drops,
@@ -185,6 +189,10 @@ while acquired by the combined digest).
                     if sig is None or reported or any(_same_key(sig, a) for a in acq_sigs):
                         continue
                     expr, _ = ck.resolve(s.function, s.key)
+                    if reads_stored_key(ck, c, acq, s.function, expr):
+                        # `lease.owner`, where acquire stored `_OperationLease(owner, ...)`
+                        # under `owner`: the very key value, carried by the stored object
+                        continue
                     part = _strict_part(sig, acq_sigs)
                     if not part and not any(k == "call" for k, _n in acq_sigs):
                         continue  # tuple keys on both sides, spelled from other parts: unknown

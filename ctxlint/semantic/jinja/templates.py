@@ -8,10 +8,13 @@ with its nodes mapped back to line and column in the reported file. Facts
 - `nodes(*types)`: every jinja2 node of those classes, in source order;
 - `undeclared`: the variables the template reads from its render context
   (`jinja2.meta.find_undeclared_variables`: `{% set %}`, loops, macros and
-  imports already accounted for);
+  imports already accounted for), less the names whose every read the template
+  binds itself first on every path (`self_bound_loads`, `_BindingFlow`: a
+  `{% set %}` in every branch of an `{% if %}/{% else %}`, which jinja2 still reports);
+- `open_loads(name)`: the reads of a variable that reach the render context;
 - `optional_names`: variables the template itself treats as optional
   (`is defined`, `| default`, a bare `{% if x %}` guarding every use);
-- `first_use(name)`: the first node reading a variable;
+- `first_use(name)`: the first node reading a variable from the render context;
 - `constant_names` / `const_value(node)`: names bound once by `{% set %}` to a value
   known without rendering, and an expression's folded value (`"__cla" ~ "ss__"`);
 - `position(line, needle)`: where an expression is in the reported file.
@@ -154,12 +157,39 @@ class JinjaFacts:
     # -------------------------------------------------------- variables
     @cached_property
     def undeclared(self) -> set[str]:
-        """Variables the template reads from its render context (jinja2.meta.find_undeclared_variables)."""
+        """Variables the template reads from its render context: the names
+        `jinja2.meta.find_undeclared_variables` reports, less those whose every read the
+        template binds itself first on every path (`self_bound_loads`), and those never
+        read as a name (only stored, or an `ns.x` target). jinja2 reports a
+        name set in every branch of an `{% if %}/{% else %}` too (its code generator
+        emits a fallback lookup for any name a branch sets, idtracking's `branch_update`
+        counting the empty `elif_` list as a branch), though the render context is never
+        read for it."""
         from jinja2 import meta
         try:
-            return set(meta.find_undeclared_variables(self.tree))
+            names = set(meta.find_undeclared_variables(self.tree))
         except Exception:  # the code generator rejects a few parseable trees
             return set()
+        return {n for n in names if self.open_loads(n)}
+
+    @cached_property
+    def self_bound_loads(self) -> set[int]:
+        """ids of `Name(ctx='load')` nodes the template itself has bound on every path
+        reaching them (`_BindingFlow`): a `{% set %}` (plain or block) before the read in
+        the same scope or in every branch of an `{% if %}` around it, the branch an
+        `{% if not x %}`/`{% if x is undefined %}` takes when `x` is missing, `{% for %}`
+        targets, `{% with %}` names, macro and call-block parameters, imports."""
+        flow = _BindingFlow()
+        try:
+            flow.statements(self.tree.body, frozenset())
+        except RecursionError:
+            return set()
+        return flow.bound
+
+    def open_loads(self, name: str) -> list:
+        """The reads of `name` that reach the render context (not `self_bound_loads`), in source order."""
+        bound = self.self_bound_loads
+        return [u for u in self.name_loads.get(name, ()) if id(u) not in bound]
 
     @cached_property
     def name_loads(self) -> dict[str, list]:
@@ -205,13 +235,15 @@ class JinjaFacts:
                     for n in ([b] if isinstance(b, nodes.Name) else []) + list(b.find_all(nodes.Name)):
                         if n.name in names and n.ctx == "load":
                             covered.add(id(n))
-        for name, uses in self.name_loads.items():
+        for name in self.name_loads:
+            uses = self.open_loads(name)  # reads the template binds itself need no guard
             if uses and all(id(u) in covered for u in uses):
                 out.add(name)
         return out
 
     def first_use(self, name: str):
-        uses = self.name_loads.get(name)
+        """The first read of `name` that reaches the render context (else its first read; None if never read)."""
+        uses = self.open_loads(name) or self.name_loads.get(name)
         return uses[0] if uses else None
 
     # -------------------------------------------------------- constants
@@ -263,6 +295,149 @@ class JinjaFacts:
             return node.as_const()
         except Exception:  # jinja2.nodes.Impossible and anything a folded filter raises
             return None
+
+
+class _BindingFlow:
+    """Which name reads a template binds itself before they run, on every path.
+
+    A forward walk over the statement lists of a parsed template carrying the set of
+    names definitely bound at each point, with Jinja's scoping rules (Jinja docs,
+    "Assignments" and "Block Assignments": a `{% set %}` inside a loop, `{% with %}`,
+    macro, call block, filter block or `{% block %}` does not leave it; one inside an
+    `{% if %}` branch does). After an `{% if %}`, a name is bound when every branch
+    binds it (an `{% if %}` without `{% else %}` has the fall-through path as a branch),
+    or when the branch taken while the name is missing binds it (`{% if not x %}{% set
+    x = d %}{% endif %}`: `x` is then either the context's value or the default).
+    Bodies that run apart from the surrounding flow (macros, call blocks, `{% block %}`,
+    which a child template may render in its parent) start from their own parameters
+    only. `bound` collects the ids of the `Name(ctx='load')` nodes read while bound.
+    """
+
+    def __init__(self):
+        self.bound: set[int] = set()
+
+    def expr(self, node, bound: frozenset) -> None:
+        from jinja2 import nodes
+        if node is None:
+            return
+        found = [node] if isinstance(node, nodes.Name) else list(node.find_all(nodes.Name))
+        for n in found:
+            if n.ctx == "load" and n.name in bound:
+                self.bound.add(id(n))
+
+    @staticmethod
+    def targets(node) -> set[str]:
+        from jinja2 import nodes
+        if isinstance(node, nodes.Name):
+            return {node.name}
+        if isinstance(node, nodes.Tuple):
+            return {n.name for n in node.items if isinstance(n, nodes.Name)}
+        return set()  # `ns.attr` (NSRef) binds no name
+
+    def statements(self, body, bound: frozenset) -> frozenset:
+        """Walk a statement list entered with `bound`; the names bound after it."""
+        for node in body:
+            bound = self.statement(node, bound)
+        return bound
+
+    def statement(self, node, bound: frozenset) -> frozenset:
+        from jinja2 import nodes
+        if isinstance(node, nodes.Assign):
+            self.expr(node.node, bound)
+            return bound | self.targets(node.target)
+        if isinstance(node, nodes.AssignBlock):
+            self.statements(node.body, bound)
+            self.expr(node.filter, bound)
+            return bound | self.targets(node.target)
+        if isinstance(node, nodes.If):
+            return self.branches(node, bound)
+        if isinstance(node, nodes.For):
+            self.expr(node.iter, bound)
+            inner = bound | self.targets(node.target) | {"loop"}
+            self.expr(node.test, inner)
+            self.statements(node.body, inner)
+            self.statements(node.else_, bound)
+            return bound
+        if isinstance(node, nodes.With):
+            for v in node.values:
+                self.expr(v, bound)
+            self.statements(node.body, bound | {n for t in node.targets for n in self.targets(t)})
+            return bound
+        if isinstance(node, (nodes.Macro, nodes.CallBlock)):
+            if isinstance(node, nodes.CallBlock):
+                self.expr(node.call, bound)
+            params = frozenset({a.name for a in node.args} | {"caller", "varargs", "kwargs"})
+            for d in node.defaults:
+                self.expr(d, params)
+            self.statements(node.body, params)
+            return bound | {node.name} if isinstance(node, nodes.Macro) else bound
+        if isinstance(node, nodes.Block):
+            self.statements(node.body, frozenset())
+            return bound
+        if isinstance(node, nodes.FilterBlock):
+            self.expr(node.filter, bound)
+            self.statements(node.body, bound)
+            return bound
+        if isinstance(node, (nodes.Scope, nodes.OverlayScope, nodes.ScopedEvalContextModifier)):
+            if isinstance(node, nodes.OverlayScope):
+                self.expr(node.context, bound)
+            self.statements(node.body, bound)
+            return bound
+        if isinstance(node, nodes.Import):
+            self.expr(node.template, bound)
+            return bound | {node.target}
+        if isinstance(node, nodes.FromImport):
+            self.expr(node.template, bound)
+            return bound | {n[1] if isinstance(n, tuple) else n for n in node.names}
+        if isinstance(node, (nodes.Output, nodes.ExprStmt, nodes.Include, nodes.Extends)):
+            for child in node.iter_child_nodes():
+                self.expr(child, bound)
+            return bound
+        # anything else (an extension's node): its expressions read in this scope, and
+        # any statement list under it is walked as its own scope
+        for field, value in node.iter_fields():
+            items = value if isinstance(value, list) else [value]
+            stmts = [v for v in items if isinstance(v, nodes.Stmt)]
+            if stmts:
+                self.statements(stmts, bound)
+            for v in items:
+                if isinstance(v, nodes.Expr):
+                    self.expr(v, bound)
+        return bound
+
+    def branches(self, node, bound: frozenset) -> frozenset:
+        """The names bound after `{% if %}` `node` entered with `bound`."""
+        self.expr(node.test, bound)
+        outs = [self.statements(node.body, bound)]
+        for e in node.elif_:
+            self.expr(e.test, bound)
+            outs.append(self.statements(e.body, bound))
+        outs.append(self.statements(node.else_, bound) if node.else_ else bound)
+        after = frozenset.intersection(*outs)
+        if not node.elif_:
+            for name, missing_in_body in _missing_tests(node.test):
+                if name in (outs[0] if missing_in_body else outs[-1]):
+                    after |= {name}
+        return after
+
+
+def _missing_tests(test):
+    """(name, True when the `{% if %}` body runs while it is missing) for a test on one
+    variable: `x` / `x is defined` (the else branch runs when missing), `not x` /
+    `x is undefined` / `not (x is defined)` (the body runs). Not `x is none`: a missing
+    variable is Undefined, which is not None, so that branch does not run for it."""
+    from jinja2 import nodes
+    flip = False
+    while isinstance(test, nodes.Not):
+        flip, test = not flip, test.node
+    if isinstance(test, nodes.Name):
+        return [(test.name, flip)]
+    if isinstance(test, nodes.Test) and isinstance(test.node, nodes.Name):
+        if test.name == "defined":
+            return [(test.node.name, flip)]
+        if test.name == "undefined":
+            return [(test.node.name, not flip)]
+    return []
 
 
 def _substitute(node, env: dict) -> None:

@@ -1012,37 +1012,199 @@ class CacheKeyFacts:
         return [r.value for r in self._returns(fn) if any(n is node for n in self.closure(fn, [r.value]))]
 
     def known_none(self, fn: ast.AST, node: ast.AST, name: str) -> bool:
-        """Is local `name` known to be None (or falsy) wherever `node` runs? True when `node`
-        sits in the body of `if name is None:` / `if not name:` (or the else of
-        `if name is not None:` / `if name:`), or follows, in the same block, such an `if`
-        whose other branch always returns (`if user_id is not None: return scoped`). That
-        path is the unscoped, shared bucket: a key there has no scope id to carry."""
-        def test_none(t) -> bool | None:
-            """True: test holds iff name is None/falsy; False: iff name is set; None: unrelated."""
-            if isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.left, ast.Name) \
-                    and t.left.id == name and isinstance(t.comparators[0], ast.Constant) \
-                    and t.comparators[0].value is None:
-                if isinstance(t.ops[0], (ast.Is, ast.Eq)):
-                    return True
-                if isinstance(t.ops[0], (ast.IsNot, ast.NotEq)):
-                    return False
-            if isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not) and isinstance(t.operand, ast.Name) \
-                    and t.operand.id == name:
-                return True
-            if isinstance(t, ast.Name) and t.id == name:
-                return False
-            return None
-
+        """Is the scope value `name` (a local, `tenant_id`, or a dotted path,
+        `key.cache_salt`) known to be None (or falsy) wherever `node` runs? True when
+        `node` sits in the body of a test that holds only if the value is unset (`if name
+        is None:`, `if not name:`, `name == ""`, an `and` with such a part, an `or` of
+        them) or in the else of one that holds whenever it is set (`if name:`, `if name
+        is not None:`), also as a conditional expression (`base if not salt else ...`), or
+        follows, in the same block, such an `if` whose other branch always leaves (`if
+        key.cache_salt: return f"{base}@{key.cache_salt}"` then `return base`). That path
+        is the unscoped, shared bucket: a key there has no scope id to carry."""
+        facts = self.facts
         for cur, child in self._path_up(fn, node):
-            if isinstance(cur, ast.If):
-                v = test_none(cur.test)
-                if v is True and child in cur.body or v is False and child in cur.orelse:
+            if isinstance(cur, (ast.If, ast.IfExp)):
+                body = cur.body if isinstance(cur, ast.If) else [cur.body]
+                orelse = cur.orelse if isinstance(cur, ast.If) else [cur.orelse]
+                if child in body and _unset_if_true(facts, cur.test, name) \
+                        or child in orelse and _unset_if_false(facts, cur.test, name):
                     return True
             for prev in self._preceding(cur, child):
                 if isinstance(prev, ast.If) and not prev.orelse and _exits(prev.body) \
-                        and test_none(prev.test) is False:
+                        and _unset_if_false(facts, prev.test, name):
                     return True
         return False
+
+    # ------------------------------------------------------------ existing entries
+    def container_spelled(self, fn: ast.AST, expr: ast.AST):
+        """The container (`LongLivedContainer`) that `expr` spells in `fn`: a module
+        container by its name (not rebound in `fn`), a class or instance container of
+        `fn`'s class as `self.<attr>` / `cls.<attr>` / `Class.<attr>`. None otherwise."""
+        d = self.facts.dotted(expr)
+        if not d:
+            return None
+        parts = d.split(".")
+        cls = self.facts.enclosing_class(fn)
+        for c in self.facts.containers:
+            if c.scope == "module":
+                if d == c.name and d not in self.defs(fn) and d not in self.params(fn):
+                    return c
+            elif len(parts) == 2 and parts[1] == c.attr and cls is not None and c.owner is cls \
+                    and (parts[0] in ("self", "cls") or parts[0] == cls.name):
+                return c
+        return None
+
+    def entry_of(self, fn: ast.AST, name: str) -> list[tuple[object, str]] | None:
+        """What local `name` holds when every definition of it in `fn` takes an item of a
+        walk over a container (`container_spelled`): (container, part) per definition,
+        part "key" (`for k in c`, `c.keys()`, `list(c)`, `sorted(c)`, the first target of
+        `for k, v in c.items()`), "value" (`c.values()`, the second target of `items()`) or
+        "item" (a whole `items()` pair). None when some definition is anything else (a
+        parameter, an assignment, a walk over a plain list). Such a name is an entry the
+        container already holds, read back, not a key being built."""
+        if name in self.params(fn):
+            return None
+        ds = self.defs(fn).get(name, [])
+        if not ds:
+            return None
+        out = []
+        for d in ds:
+            if d.kind != "iter" or not isinstance(d.stmt, (ast.For, ast.AsyncFor, ast.comprehension)):
+                return None
+            src, method = d.value, None
+            # builtins that copy an iterable in order or reversed (Python docs, "Built-in
+            # Functions"), and the dict views keys()/values()/items() ("Mapping Types")
+            for _ in range(2):  # `list(c)`, `sorted(c.items())`, `tuple(c.keys())`
+                if isinstance(src, ast.Call) and isinstance(src.func, ast.Name) and len(src.args) == 1 \
+                        and src.func.id in ("list", "tuple", "sorted", "reversed", "set", "frozenset") \
+                        and src.func.id not in self.facts.module_names:
+                    src = src.args[0]
+            if isinstance(src, ast.Call) and isinstance(src.func, ast.Attribute) and not src.args \
+                    and src.func.attr in ("keys", "values", "items"):
+                method, src = src.func.attr, src.func.value
+            c = self.container_spelled(fn, src)
+            if c is None:
+                return None
+            tgt = d.stmt.target
+            if isinstance(tgt, ast.Name) and tgt.id == name:
+                part = {"values": "value", "items": "item"}.get(method, "key")
+            elif method == "items" and isinstance(tgt, ast.Tuple) and len(tgt.elts) == 2 \
+                    and isinstance(tgt.elts[0], ast.Name) and isinstance(tgt.elts[1], ast.Name):
+                part = "key" if tgt.elts[0].id == name else "value" if tgt.elts[1].id == name else None
+                if part is None:
+                    return None
+            else:
+                return None
+            out.append((c, part))
+        return out
+
+    def existing_key(self, fn: ast.AST, key: ast.AST, container) -> bool:
+        """Is `key` a key `container` already holds, taken by walking that same container
+        (`for k in self.data: self.data[k]`, `for k, v in c.items(): c[k]`)? Indexing
+        the container with it reads an entry stored under it: the key was built (and
+        scoped or not) where the entry was stored, not here."""
+        if not isinstance(key, ast.Name):
+            return False
+        got = self.entry_of(fn, key.id)
+        return bool(got) and all(c is container and part == "key" for c, part in got)
+
+    def rebuilt_from_entries(self, fn: ast.AST, args: Iterable[ast.AST]) -> bool:
+        """Is a record built only from entries of a container being walked (`PinnedKey(key=k,
+        pin_count=n) for k, n in self._pins.items()`) or constants? Such a record lists
+        keys the container already holds; it is no key built here. One argument of
+        other data (`BlockKey(parent, tokens)` with `parent` walked) makes it a new key."""
+        args = [a for a in args if a is not None]
+        if not args:
+            return False
+        seen = False
+        for a in args:
+            if isinstance(a, ast.Constant):
+                continue
+            if not (isinstance(a, ast.Name) and self.entry_of(fn, a.id)):
+                return False
+            seen = True
+        return seen
+
+    def whole_names(self, fn: ast.AST, keys: Iterable[ast.AST]) -> set[str]:
+        """Local names a key is built from whole (`PinnedKey(key=key)`, `hash((k, n))`), not
+        only through a part of them (`ChunkKey(k.model, k.hash)` uses `k` only through
+        its attributes), following `fn`'s locals; `self`/`cls` excluded. A whole value
+        compared with the scope (`filtered_on`) brings that scope into the key."""
+        parents = self.facts.parents
+        out = set()
+        for n in self.closure(fn, keys):
+            if isinstance(n, ast.Name) and n.id not in ("self", "cls"):
+                p = parents.get(n)
+                if not (isinstance(p, (ast.Attribute, ast.Subscript)) and p.value is n):
+                    out.add(n.id)
+        return out
+
+    def filtered_on(self, fn: ast.AST, node: ast.AST, text: str, names: set[str]) -> bool:
+        """Does `node` run only where a part of the key (a name of `names`: `key`, `entry`)
+        equals the scope value `text`, or the scope value is unset? True under a test that
+        implies it: a comprehension condition (`[.. for key in c if key.cache_salt ==
+        cache_salt]`, also `not cache_salt or key.cache_salt == cache_salt`), an `if`
+        body, or past an `if` whose mismatch branch leaves (`if k.salt != salt:
+        continue`). The key carries the scope then: it is the scope's own entry."""
+        facts = self.facts
+        for cur, child in self._path_up(fn, node):
+            if isinstance(cur, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)) \
+                    and child not in cur.generators:
+                for g in cur.generators:
+                    if any(_match_if_true(facts, t, text, names) for t in g.ifs):
+                        return True
+            elif isinstance(cur, ast.If) and child in cur.body and _match_if_true(facts, cur.test, text, names):
+                return True
+            for prev in self._preceding(cur, child):
+                if isinstance(prev, ast.If) and not prev.orelse and prev.body \
+                        and isinstance(prev.body[-1], (ast.Return, ast.Raise, ast.Continue)) \
+                        and _match_if_false(facts, prev.test, text, names):
+                    return True
+        return False
+
+    def tagged_kinds(self, fn: ast.AST, value: ast.AST | None, depth: int = 2) -> set[str]:
+        """Scope kinds a stored value records as a field: an element of a tuple/list/set
+        display, a dict display's value, or an argument of a record constructor (a
+        same-file class, or a capitalised callable, the PEP 8 class convention) that IS a
+        scope (`scope_value_kinds`: `session_id`, `session`, `tenant_id or None`):
+        `self.data[emb] = (question, answer, emb, session_id)`, `Entry(result,
+        tenant=tenant_id)`. An entry tagged with its owner can be told apart at read time
+        (gptcache checks the stored sessions on every hit), so its key need not carry
+        that scope. Nested displays count (`(answer, {session_id})`). A value only
+        computed from the scope (`render(tenant_id, q)`) is not tagged: the reader cannot
+        tell whose it is."""
+        if value is None or depth < 0:
+            return set()
+        e, _exact = self.resolve(fn, value)
+        elements: list[ast.AST] = []
+        if isinstance(e, (ast.Tuple, ast.List, ast.Set)):
+            elements = [x for x in e.elts if not isinstance(x, ast.Starred)]
+        elif isinstance(e, ast.Dict):
+            elements = [v for v in e.values if v is not None]
+        elif isinstance(e, ast.Call):
+            last = (self.facts.dotted(e.func) or "").split(".")[-1]
+            if last in self.classes or last[:1].isupper():
+                elements = [*(a for a in e.args if not isinstance(a, ast.Starred)),
+                            *(k.value for k in e.keywords if k.arg)]
+        out: set[str] = set()
+        for x in elements:
+            # a field that holds the scope (`session_id`), or a display of such
+            # (`{session_id}`, the set of sessions sharing the entry)
+            out |= self.scope_value_kinds(fn, x) | self.tagged_kinds(fn, x, depth - 1)
+        return out
+
+    def entry_tagged_kinds(self, fn: ast.AST, container, values: list) -> set[str]:
+        """Scope kinds every value stored into `container` records (`tagged_kinds`): the
+        values stored in `fn` when it stores any, else every insertion in the file."""
+        pairs = [(fn, v) for v in values if v is not None] or \
+            [(s.function, s.value) for s in container.inserts if s.value is not None and s.function is not None]
+        kinds: set[str] | None = None
+        for f, v in pairs:
+            k = self.tagged_kinds(f, v)
+            kinds = k if kinds is None else kinds & k
+            if not kinds:
+                return set()
+        return kinds or set()
 
     # ------------------------------------------------------------ pin guards
     def pinned_exprs(self, fn: ast.AST, node: ast.AST) -> set[str]:
@@ -1187,6 +1349,87 @@ class CacheKeyFacts:
         if c.scope in ("module", "class"):
             return True
         return not self.reach(fn).self_scoped
+
+
+def _is_value(facts, expr: ast.AST, name: str) -> bool:
+    """Is `expr` the value spelled `name` (`salt`, `key.cache_salt`)?"""
+    return isinstance(expr, (ast.Name, ast.Attribute)) and facts.dotted(expr) == name
+
+
+def _unset_if_true(facts, test: ast.AST, name: str) -> bool:
+    """Does `test` hold only when the value `name` is unset (None or falsy): `name is
+    None`, `name == None`, `name == ""`, `not name`, an `and` with such a part, an `or`
+    of such parts?"""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _unset_if_false(facts, test.operand, name)
+    if isinstance(test, ast.BoolOp):
+        parts = [_unset_if_true(facts, v, name) for v in test.values]
+        return any(parts) if isinstance(test.op, ast.And) else all(parts)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.Eq)):
+        a, b = test.left, test.comparators[0]
+        for x, y in ((a, b), (b, a)):
+            if _is_value(facts, x, name) and isinstance(y, ast.Constant) and y.value in (None, ""):
+                return True
+    return False
+
+
+def _unset_if_false(facts, test: ast.AST, name: str) -> bool:
+    """Does `test` hold whenever the value `name` is set, so its failure means it is
+    unset: `name`, `name is not None`, `name != ""`, `not <unset test>`, an `or` with
+    such a part, an `and` of such parts?"""
+    if _is_value(facts, test, name):
+        return True
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _unset_if_true(facts, test.operand, name)
+    if isinstance(test, ast.BoolOp):
+        parts = [_unset_if_false(facts, v, name) for v in test.values]
+        return any(parts) if isinstance(test.op, ast.Or) else all(parts)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.IsNot, ast.NotEq)):
+        a, b = test.left, test.comparators[0]
+        for x, y in ((a, b), (b, a)):
+            if _is_value(facts, x, name) and isinstance(y, ast.Constant) and y.value in (None, ""):
+                return True
+    return False
+
+
+def _key_part(names: set[str], expr: ast.AST) -> bool:
+    """Is `expr` read from a key part (`key.cache_salt`, `entry[0]`, `k`): its root name
+    is one of `names`?"""
+    while isinstance(expr, (ast.Attribute, ast.Subscript)):
+        expr = expr.value
+    return isinstance(expr, ast.Name) and expr.id in names
+
+
+def _match_if_true(facts, test: ast.AST, text: str, names: set[str]) -> bool:
+    """Does `test` hold only when a key part equals the scope value `text` (`key.salt ==
+    salt`), or the scope value is unset (an `or` branch `not salt`)?"""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _match_if_false(facts, test.operand, text, names)
+    if isinstance(test, ast.BoolOp):
+        if isinstance(test.op, ast.And):
+            return any(_match_if_true(facts, v, text, names) for v in test.values)
+        return all(_match_if_true(facts, v, text, names) or _unset_if_true(facts, v, text) for v in test.values) \
+            and any(_match_if_true(facts, v, text, names) for v in test.values)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.Is)):
+        a, b = test.left, test.comparators[0]
+        return any(_is_value(facts, x, text) and _key_part(names, y) for x, y in ((a, b), (b, a)))
+    return False
+
+
+def _match_if_false(facts, test: ast.AST, text: str, names: set[str]) -> bool:
+    """Does the failure of `test` mean a key part equals the scope value `text` (`key.salt
+    != salt`), or the scope value is unset (`salt and key.salt != salt`)?"""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _match_if_true(facts, test.operand, text, names)
+    if isinstance(test, ast.BoolOp):
+        if isinstance(test.op, ast.Or):
+            return any(_match_if_false(facts, v, text, names) for v in test.values)
+        return all(_match_if_false(facts, v, text, names) or _unset_if_false(facts, v, text) for v in test.values) \
+            and any(_match_if_false(facts, v, text, names) for v in test.values)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.NotEq, ast.IsNot)):
+        a, b = test.left, test.comparators[0]
+        return any(_is_value(facts, x, text) and _key_part(names, y) for x, y in ((a, b), (b, a)))
+    return False
 
 
 def _exits(body: list, raise_only: bool = False) -> bool:

@@ -16,6 +16,10 @@ Facts (pure functions over the shared `PythonFacts` index):
                                 `NO_RAISE_CALLS`, plain assignments, a `try` with a
                                 catch-all handler that does not re-raise).
     pos(node)                   (line, column) for source-order comparisons.
+    statements_reached_after(facts, fn, node, barrier)  the statements control can
+                                reach after `node` in one run of `fn` (a statement-level
+                                control-flow graph: `break`, `continue`, `return`,
+                                `raise`, loops, `try`), not past a `barrier` statement.
 
 Used by CTX106, CTX108 and CTX110 (and copied from the old lifecycle family, whose
 other rules keep their own copies while they move).
@@ -300,3 +304,221 @@ def cannot_raise(facts, stmts: list[ast.stmt]) -> bool:
             continue
         return False
     return True
+
+
+# ---------------------------------------------------------------- control flow after a node
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+_TRIES = tuple(t for t in (ast.Try, getattr(ast, "TryStar", None)) if t is not None)
+_BLOCK_FIELDS = ("body", "handlers", "orelse", "finalbody")
+
+
+def _always_loops(loop: ast.AST) -> bool:
+    """`while True:` (a constant true test): the loop is left only by `break`/`return`/`raise`."""
+    return isinstance(loop, ast.While) and isinstance(loop.test, ast.Constant) and bool(loop.test.value)
+
+
+def statements_reached_after(facts, fn: ast.AST, node: ast.AST, barrier=None) -> set[int]:
+    """Ids of the statements of `fn`'s own body that control can reach after `node`
+    (an expression or statement of `fn`) within one run of `fn`, on its control-flow
+    graph: the rest of `node`'s block, then what follows the block (the next pass of
+    an enclosing loop, the `else`/`finally` of an enclosing `try`, the statement after
+    an `if`/`with`/`match`), `break` leaving its loop (not re-entering it), `continue`
+    re-entering it, an unconditional `return`/`raise` ending the path (a `raise` in a
+    `try` body may still enter that `try`'s handlers, and a `finally` runs in any case),
+    and from anywhere in a `try` body its handlers. A statement that holds `node` in its
+    header (an `if` test, a `with` item) reaches its blocks.
+
+    `barrier(stmt) -> bool`, when given, marks statements control does not get past
+    with the state of interest: a `try` it accepts is entered (its body, handlers and
+    `else` are reached) but nothing after its `finally` is; any other statement it
+    accepts is reached and ends the path there. (CTX108 passes the `try` whose `finally`
+    removes a registry entry, and the plain statement that removes it: past them the
+    entry is gone.)
+
+    Over-approximates where it cannot tell (a compound statement may complete
+    normally even when all its branches return). The idea is the classic
+    statement-level CFG (Allen, "Control Flow Analysis", 1970), built on demand from
+    the syntax tree.
+    """
+    reached: set[int] = set()
+    on_exit: set[int] = set()  # `finally` statements run on the way out of a `return`/`break`
+    fell_off: set[tuple[int, str]] = set()
+    parents = facts.parents
+
+    def loop_of(stmt):
+        child = stmt
+        for a in facts.ancestors(stmt):
+            if a is fn or isinstance(a, _DEFS):
+                return None
+            if isinstance(a, _LOOPS) and field_of(a, child) == "body":
+                return a
+            child = a
+        return None
+
+    def after(stmt):
+        """Control leaves `stmt` normally: continue in its block."""
+        parent = parents.get(stmt)
+        if parent is None or stmt is fn:
+            return
+        fld = field_of(parent, stmt)
+        if fld is None:
+            return
+        seq = getattr(parent, fld)
+        idx = next(k for k, s in enumerate(seq) if s is stmt)
+        run(parent, fld, seq, idx + 1)
+
+    def falloff(parent, fld):
+        """Control reaches the end of block `fld` of `parent`."""
+        if (id(parent), fld) in fell_off:
+            return
+        fell_off.add((id(parent), fld))
+        if parent is fn:
+            return
+        if isinstance(parent, ast.ExceptHandler):
+            parent, fld = parents.get(parent), "handlers"
+            if parent is None:
+                return
+        if isinstance(parent, _LOOPS):
+            if fld == "body":
+                enter(parent)  # the next pass (or the loop's end)
+            else:
+                after(parent)
+        elif isinstance(parent, _TRIES):
+            if fld == "body":
+                run(parent, "orelse", parent.orelse, 0)
+            elif fld in ("orelse", "handlers"):
+                run(parent, "finalbody", parent.finalbody, 0)
+            elif not (barrier is not None and barrier(parent)):
+                after(parent)
+        elif isinstance(parent, ast.match_case):
+            m = parents.get(parent)
+            if m is not None:
+                after(m)
+        else:
+            after(parent)
+
+    work: list[tuple] = []
+
+    def run(parent, fld, seq, i):
+        """Execute `seq[i:]` (block `fld` of `parent`): queued, so that long blocks of
+        compound statements do not nest Python calls."""
+        work.append((parent, fld, seq, i))
+
+    def run_now(parent, fld, seq, i):
+        for s in seq[i:]:
+            if id(s) in reached:
+                return  # this statement's continuation is already walked
+            reached.add(id(s))
+            if barrier is not None and barrier(s):
+                if isinstance(s, _TRIES):
+                    inner(s)
+                return
+            if isinstance(s, (ast.Return, ast.Raise)):
+                if isinstance(s, ast.Raise):
+                    raised(s)
+                finals(s)
+                return
+            if isinstance(s, ast.Break):
+                loop = loop_of(s)
+                if loop is not None:
+                    finals(s, loop)
+                    after(loop)
+                return
+            if isinstance(s, ast.Continue):
+                loop = loop_of(s)
+                if loop is not None:
+                    finals(s, loop)
+                    enter(loop)
+                return
+            if _compound(s):
+                inner(s)
+                return  # the ends of its blocks continue after it (`falloff`)
+        falloff(parent, fld)
+
+    def enter(s):
+        """Run compound statement `s` from its header (again)."""
+        reached.add(id(s))
+        inner(s)
+
+    def inner(s):
+        if isinstance(s, _LOOPS):
+            run(s, "body", s.body, 0)
+            if not _always_loops(s):
+                run(s, "orelse", s.orelse, 0)
+        elif isinstance(s, ast.If):
+            run(s, "body", s.body, 0)
+            run(s, "orelse", s.orelse, 0)
+        elif isinstance(s, (ast.With, ast.AsyncWith)):
+            run(s, "body", s.body, 0)
+        elif isinstance(s, _TRIES):
+            run(s, "body", s.body, 0)
+            for h in s.handlers:
+                reached.add(id(h))
+                run(h, "body", h.body, 0)
+        elif type(s).__name__ == "Match":
+            for case in s.cases:
+                run(case, "body", case.body, 0)
+            after(s)  # no case may match
+
+    def raised(stmt):
+        """A `raise` may be caught by the handlers of a `try` whose body holds it."""
+        child = stmt
+        for a in facts.ancestors(stmt):
+            if a is fn or isinstance(a, _DEFS):
+                return
+            if isinstance(a, _TRIES) and field_of(a, child) == "body":
+                for h in a.handlers:
+                    reached.add(id(h))
+                    run(h, "body", h.body, 0)
+                return
+            child = a
+
+    def finals(stmt, upto=None):
+        """The `finally` blocks between `stmt` and `upto` (exclusive) run on the way out;
+        what follows them is the exit's, not the block end's."""
+        child = stmt
+        for a in facts.ancestors(stmt):
+            if a is fn or a is upto or isinstance(a, _DEFS):
+                return
+            if isinstance(a, _TRIES) and a.finalbody and field_of(a, child) != "finalbody":
+                for s in a.finalbody:
+                    for n in facts.walk(s):
+                        if isinstance(n, ast.stmt):
+                            on_exit.add(id(n))
+            child = a
+
+    start = facts.enclosing_statement(node) if not isinstance(node, ast.stmt) else node
+    if start is not node and _compound(start) and not _in_nested_statement(facts, node, start):
+        enter(start)  # `node` is in the header: the statement's blocks follow
+    else:
+        # from inside a `try` body, its handlers are reachable (anything after `node` may raise)
+        child = start
+        for a in facts.ancestors(start):
+            if a is fn or isinstance(a, _DEFS):
+                break
+            if isinstance(a, _TRIES) and field_of(a, child) == "body":
+                for h in a.handlers:
+                    reached.add(id(h))
+                    run(h, "body", h.body, 0)
+            child = a
+        if isinstance(start, (ast.Return, ast.Raise, ast.Break, ast.Continue)):
+            parent = parents.get(start)
+            fld = field_of(parent, start) if parent is not None else None
+            # the exit statement itself: run it (as the block would)
+            if fld is not None:
+                seq = getattr(parent, fld)
+                run(parent, fld, seq, next(k for k, s in enumerate(seq) if s is start))
+        else:
+            after(start)
+    while work:
+        run_now(*work.pop())
+    return reached | on_exit
+
+
+def _compound(s: ast.stmt) -> bool:
+    return isinstance(s, (*_LOOPS, ast.If, ast.With, ast.AsyncWith, *_TRIES)) or type(s).__name__ == "Match"
+
+
+def _in_nested_statement(facts, node: ast.AST, stmt: ast.stmt) -> bool:
+    """Is `node` inside a statement nested in compound `stmt` (not in its header)?"""
+    return facts.enclosing_statement(node) is not stmt

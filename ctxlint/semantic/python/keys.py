@@ -171,3 +171,111 @@ def is_memoized(facts, fn) -> bool:
         if q.split(".")[-1] in MEMO_DECORATORS:
             return True
     return False
+
+
+def ctor_fields(ck, call: ast.Call) -> dict[str, ast.AST] | None:
+    """Field name -> argument expression for a constructor call of a same-file class
+    (`_OperationLease(owner, release, shared=shared)` -> {"owner": owner, "release":
+    release, "shared": shared}): through its `__init__` (a parameter stored as
+    `self.F = param`), else its class-level annotated fields in order (a dataclass,
+    NamedTuple or attrs class). None when the callee is no class of this file."""
+    name = (ck.facts.dotted(call.func) or "").split(".")[-1]
+    cls = ck.classes.get(name)
+    if cls is None or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    init = next((st for st in cls.body if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and st.name == "__init__"), None)
+    out: dict[str, ast.AST] = {}
+    if init is not None:
+        a = init.args
+        params = [p.arg for p in (*a.posonlyargs, *a.args)][1:]
+        passed = dict(zip(params, call.args))
+        passed.update({k.arg: k.value for k in call.keywords if k.arg})
+        me = (a.posonlyargs + a.args)[0].arg if (a.posonlyargs + a.args) else "self"
+        for n in ck.facts.walk(init):
+            if isinstance(n, (ast.Assign, ast.AnnAssign)) and isinstance(n.value, ast.Name) and n.value.id in passed:
+                for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
+                    if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == me:
+                        out[t.attr] = passed[n.value.id]
+        return out
+    fields = [st.target.id for st in cls.body if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name)]
+    out.update(zip(fields, call.args))
+    out.update({k.arg: k.value for k in call.keywords if k.arg})
+    return out
+
+
+def stored_key_fields(ck, site) -> tuple[set[str], set[str]]:
+    """(fields, classes) for an insertion `c[key] = obj`: the attributes of the stored
+    object the inserting function fills with that very key — a constructor argument of a
+    same-file class (`lease = _OperationLease(owner, ...)`, field `owner`) or an
+    assignment `obj.F = key` there — and the classes the object is built from. Empty
+    when the value carries no copy of its key."""
+    fn, key, value = site.function, site.key, site.value
+    if fn is None or key is None or value is None:
+        return set(), set()
+    want = ast.dump(key)
+    exprs = [value]
+    obj = value.id if isinstance(value, ast.Name) else None
+    if obj is not None:
+        exprs = [d.value for d in ck.defs(fn).get(obj, ()) if d.kind == "assign"]
+    fields: set[str] | None = None
+    classes: set[str] = set()
+    for e in exprs:
+        got = ctor_fields(ck, e) if isinstance(e, ast.Call) else None
+        if got is None:
+            fields = set()
+            break
+        classes.add((ck.facts.dotted(e.func) or "").split(".")[-1])
+        mine = {f for f, arg in got.items() if ast.dump(arg) == want}
+        fields = mine if fields is None else fields & mine
+    fields = fields or set()
+    if obj is not None:
+        for n in ck.facts.walk(fn):
+            if isinstance(n, ast.Assign) and ast.dump(n.value) == want:
+                fields.update(t.attr for t in n.targets if isinstance(t, ast.Attribute)
+                              and isinstance(t.value, ast.Name) and t.value.id == obj)
+    return fields, classes
+
+
+def reads_stored_key(ck, container, acquire: list[str], fn, expr: ast.AST) -> bool:
+    """Is release key `expr` (`lease.owner`) the copy of the acquire key that every acquire
+    side of `container` stored on the object it inserted (`stored_key_fields`), read back
+    from such an object: a parameter annotated with its class, `self` in a method of that
+    class, or a local read out of the same container (`entry = c.get(k)`, `for e in
+    c.values()`)? Value flow key -> attribute of the stored object -> release key: the
+    same value on both sides, whatever the acquire side derived it with."""
+    if not (isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name)):
+        return False
+    fields: set[str] | None = None
+    classes: set[str] = set()
+    for s in container.inserts:
+        if s.method is not None and s.method.name in acquire:
+            f, c = stored_key_fields(ck, s)
+            if not (f or c):
+                continue  # a value this analysis cannot see into
+            # every object the acquire side stores must carry its key in that field
+            fields = f if fields is None else fields & f
+            classes |= c
+    if not fields or expr.attr not in fields:
+        return False
+    obj = expr.value.id
+    params = ck.params(fn)
+    if obj in params:
+        if obj == ck._self_param(fn):
+            cls = ck.facts.enclosing_class(fn)
+            return cls is not None and cls.name in classes
+        return ck.annotation_class(params[obj].annotation) in classes
+    ds = ck.defs(fn).get(obj, [])
+    if not ds:
+        return False
+    reads = {id(r.node) for r in container.reads}
+    for d in ds:
+        if d.kind == "assign" and id(d.value) in reads:
+            continue
+        if d.kind == "assign" and isinstance(d.value, ast.Call) \
+                and (ck.facts.dotted(d.value.func) or "").split(".")[-1] in classes:
+            continue
+        if d.kind == "iter" and (got := ck.entry_of(fn, obj)) and all(c is container and p == "value" for c, p in got):
+            continue
+        return False
+    return True

@@ -6,7 +6,11 @@ and the call closure between them; `dedup_key` (the lookup key that makes an
 insertion a get-or-create) and `rebound_per_run` (a container each run of a method
 starts over). Also `await_never_suspends` (CTX108): an `await`
 that completes without suspending (a `put` on an unbounded asyncio queue), where no
-cancellation can be delivered.
+cancellation can be delivered; `helper_removes_key` (a helper of this module that
+removes the key it is passed), `swept_for_every_key` (a periodic background sweep
+that removes every entry of a container, CTX108) and `ends_one_request` (a method
+that receives or looks up one request's key rather than tearing the object down,
+CTX404).
 """
 
 from __future__ import annotations
@@ -566,4 +570,288 @@ def rebound_per_run(facts, c) -> bool:
             return True
         if isinstance(a, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.IfExp, ast.ExceptHandler)):
             return False
+    return False
+
+
+# ------------------------------------------------- removal by key, periodic sweeps
+
+def unconditional_in(facts, c, node: ast.AST, fn) -> bool:
+    """Does `node` run whenever `fn` runs to its end: not under an `if` (other than a
+    membership guard on `c`, or in the `if`'s own test, which always runs), a loop, a
+    `match` case or an `except` handler of `fn`?
+
+    Args: `c` a `LongLivedContainer`, `node` a node of `fn`'s body."""
+    reads = {id(r.node) for r in c.reads}
+    child = node
+    for a in facts.ancestors(node):
+        if a is fn:
+            return True
+        if isinstance(a, ast.If) and child is not a.test and not any(id(n) in reads for n in ast.walk(a.test)):
+            return False
+        if isinstance(a, (ast.For, ast.AsyncFor, ast.While, ast.match_case, ast.ExceptHandler)):
+            return False
+        child = a
+    return True
+
+
+def _name_ids(expr: ast.AST | None) -> set[str]:
+    return {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)} if expr is not None else set()
+
+
+def helper_removes_key(facts, graph, call: ast.Call, c, key_names: set[str], depth: int) -> bool:
+    """Does the helper `call` runs (a def of this module, `graph.resolve`) remove from
+    `c` the key it is passed (an argument built from the local names `key_names`),
+    unconditionally in its body (`unconditional_in`), directly or through a helper of
+    its own (`depth` levels)? A helper that removes some entry only on one branch
+    (`if not available: c.pop(k)`) is not this call's removal. `graph` is the module's
+    `calls.call_graph(facts)`."""
+    from ctxlint.semantic.python.calls import params_of
+    target = graph.resolve(call)
+    if target is None or depth <= 0:
+        return False
+    key_params: set[str] = set()
+    for i, p in enumerate(params_of(target)):
+        arg = graph.arg_for(call, target, i)
+        if arg is not None and _name_ids(arg) & key_names:
+            key_params.add(p)
+    key_params -= {"self", "cls"}
+    if not key_params:
+        return False
+    for r in c.removals:
+        if r.function is target and r.key is not None and _name_ids(r.key) & key_params \
+                and unconditional_in(facts, c, r.node, target):
+            return True
+    for inner, _t in graph.calls_in(target):
+        if graph.removes_from(inner, c) and unconditional_in(facts, c, inner, target) \
+                and helper_removes_key(facts, graph, inner, c, key_params, depth - 1):
+            return True
+    return False
+
+
+#: Calls that only copy or view what they are given: iterating `list(d.keys())` walks `d`.
+_ITER_WRAPPERS = frozenset({"list", "tuple", "sorted", "set", "frozenset", "reversed", "iter"})
+_ITER_VIEWS = frozenset({"keys", "items", "copy"})
+
+
+def _iterated_container(facts, graph, it: ast.AST, fn):
+    """The container of this module a `for` loop's iterable walks (`self.jobs`,
+    `list(self.jobs)`, `list(self.jobs.keys())`, `self.jobs.items()`), and whether the
+    loop target's first element is the key (`items()`) rather than the whole target;
+    (None, False) when it is something else. Matched as the same reference the
+    container analysis spells (`LongLivedContainer.name`) in the owner's class (or a
+    class of its chain), or the module variable."""
+    items = False
+    while True:
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in _ITER_WRAPPERS \
+                and len(it.args) == 1 and it.func.id not in facts.module_names:
+            it = it.args[0]
+        elif isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr in _ITER_VIEWS \
+                and not it.args:
+            items = items or it.func.attr == "items"
+            it = it.func.value
+        else:
+            break
+    text = facts.dotted(it)
+    if not text:
+        return None, False
+    cls = facts.enclosing_class(fn)
+    chain = graph.class_chain(cls) if cls is not None else []
+    for c in facts.containers:
+        if c.name != text:
+            continue
+        if c.owner is None or any(k is c.owner for k in chain) or \
+                (cls is not None and any(k is cls for k in graph.class_chain(c.owner))):
+            return c, items
+    return None, False
+
+
+def _loop_removes(facts, graph, loop: ast.AST, c, keys: set[str]) -> bool:
+    """Does the body of `loop` remove from `c` the entry under the loop's key (one of
+    the local names `keys`): a removal site keyed by it, or a call of a helper of this
+    module that removes the key it is passed (`self.cleanup_job(job_id)`)?"""
+    inside = {id(n) for s in loop.body for n in facts.walk(s)}
+    for r in c.removals:
+        if id(r.node) in inside and r.key is not None and _name_ids(r.key) & keys:
+            return True
+    for s in loop.body:
+        for n in facts.walk(s):
+            if isinstance(n, ast.Call) and graph.removes_from(n, c) and helper_removes_key(facts, graph, n, c, keys, 3):
+                return True
+    return False
+
+
+def _callers(facts, graph) -> dict[int, list[tuple[ast.Call, ast.AST]]]:
+    """id(def) -> [(call, calling def)] over the module's resolved calls; built once."""
+    def compute():
+        out: dict[int, list] = {}
+        for f in [*facts.nodes(ast.FunctionDef), *facts.nodes(ast.AsyncFunctionDef)]:
+            for call, target in graph.calls_in(f):
+                out.setdefault(id(target), []).append((call, f))
+        return out
+    return facts.memo("registries.callers", compute)
+
+
+def _handed_off(facts, graph, fn) -> bool:
+    """Is the def `fn` run in the background: its coroutine (`fn(...)` not awaited) or
+    the function itself (`target=self.fn`, `start_soon(self.fn)`) passed as an argument
+    of another call (a task factory, a thread, a task group, an executor)?"""
+    for call, _caller in _callers(facts, graph).get(id(fn), ()):
+        p = facts.parents.get(call)
+        if isinstance(p, ast.keyword):
+            p = facts.parents.get(p)
+        if isinstance(p, ast.Call) and p.func is not call and isinstance(fn, ast.AsyncFunctionDef):
+            return True  # `asyncio.create_task(self._sweep_loop())`
+    cls = facts.enclosing_class(fn)
+    for n in facts.nodes(ast.Attribute if cls is not None else ast.Name):
+        if (n.attr if cls is not None else n.id) != fn.name or not isinstance(getattr(n, "ctx", None), ast.Load):
+            continue
+        p = facts.parents.get(n)
+        holder = facts.parents.get(p) if isinstance(p, ast.keyword) else p
+        if not (isinstance(holder, ast.Call) and holder.func is not n):
+            continue
+        if cls is not None:
+            here = facts.enclosing_class(n)
+            if here is None or graph.find_method(here, fn.name) is not fn:
+                continue
+        elif graph.module_functions.get(fn.name) is not fn:
+            continue
+        return True  # `threading.Thread(target=self._reaper)`
+    return False
+
+
+def _in_while(facts, node: ast.AST, fn) -> bool:
+    for a in facts.ancestors(node):
+        if a is fn or isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            return False
+        if isinstance(a, ast.While):
+            return True
+    return False
+
+
+def _runs_repeatedly(facts, graph, fn, node: ast.AST, depth: int = 3) -> bool:
+    """Does `node` (in `fn`) run again and again in the background: under a `while`
+    loop, in `fn` or in a caller on the way up (up to `depth` calls), in a def that is
+    handed off to run in the background (`_handed_off`)?"""
+    todo = [(fn, _in_while(facts, node, fn), depth)]
+    seen: set[tuple[int, bool]] = set()
+    while todo:
+        f, looped, d = todo.pop()
+        if (id(f), looped) in seen:
+            continue
+        seen.add((id(f), looped))
+        if looped and _handed_off(facts, graph, f):
+            return True
+        if d <= 0:
+            continue
+        for call, caller in _callers(facts, graph).get(id(f), ()):
+            todo.append((caller, looped or _in_while(facts, call, caller), d - 1))
+    return False
+
+
+def swept_for_every_key(facts, graph, c) -> bool:
+    """Does a periodic sweep of `c`'s owner remove every entry of `c`, whatever left it?
+
+    True when a def of the owner (its class chain, or the module for a module
+    container) has a `for` loop over a container `D` of the same owner (`for job_id in
+    list(self._queues)`, `.keys()`, `.items()`) whose body removes the loop's key from
+    `c` (directly, or through a helper of this module that removes the key it is
+    passed, `self.cleanup_job(job_id)`) — and, when `D` is not `c` itself, removes it
+    from `D` as well (the cleanup treats `c`'s entry as a companion of `D`'s) — and that
+    loop runs again and again in the background (`_runs_repeatedly`: under a `while`
+    in a def handed to a task factory, a thread or a task group). Then an entry a
+    cancelled call leaves behind is reaped by the sweep: the container does not keep
+    it forever. A sweep that removes only from `D`, or a loop run once (a `stop()` that
+    cleans every job), does not count. `graph` is the module's `calls.call_graph`.
+    Source: the janitor-task idiom (langflow's JobQueueService `_periodic_cleanup` →
+    `_cleanup_old_queues` → `cleanup_job`); Python docs, asyncio "Coroutines and Tasks".
+    """
+    def compute() -> bool:
+        for fn in [*facts.nodes(ast.FunctionDef), *facts.nodes(ast.AsyncFunctionDef)]:
+            for loop in facts.walk(fn):
+                if not isinstance(loop, (ast.For, ast.AsyncFor)):
+                    continue
+                d, items = _iterated_container(facts, graph, loop.iter, fn)
+                if d is None:
+                    continue
+                t = loop.target
+                if items and isinstance(t, ast.Tuple) and t.elts:
+                    t = t.elts[0]
+                if not isinstance(t, ast.Name):
+                    continue
+                keys = {t.id}
+                if not _loop_removes(facts, graph, loop, c, keys):
+                    continue
+                if d is not c and not _loop_removes(facts, graph, loop, d, keys):
+                    continue
+                if _runs_repeatedly(facts, graph, fn, loop):
+                    return True
+        return False
+    return facts.memo(f"registries.swept.{id(c)}", compute)
+
+
+# ------------------------------------------------- terminal paths of one request
+
+def _loop_bound(facts, name: str, node: ast.AST, fn) -> bool:
+    """Is `name` at `node` the target of a `for` loop or comprehension around it in `fn`
+    (one of many keys walked, not one request's)?"""
+    for a in facts.ancestors(node):
+        if a is fn:
+            return False
+        gens = a.generators if isinstance(a, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)) else \
+            [a] if isinstance(a, (ast.For, ast.AsyncFor)) else []
+        if any(name in _name_ids(g.target) for g in gens):
+            return True
+    return False
+
+
+def ends_one_request(facts, graph, fn, containers, keys=frozenset(), depth: int = 3) -> bool:
+    """Does the def `fn` deal with one request's entry: does it receive the key or look
+    it up, rather than tear the whole object down?
+
+    True when a parameter of `fn` (other than `self`/`cls`) flows into the key of a
+    site (read, insertion, removal) of one of `containers` in `fn`'s body, or into an
+    argument of a call of a def of this module (`graph.resolve`) whose matching
+    parameter does (`depth` levels: `finish(rid)` → `self._free(rid)`), or that is
+    spelled as one of `keys` (the key texts the registry is indexed by: an
+    `abort_request(request_id)` that only logs the id still receives it); or when `fn`
+    itself indexes one of `containers` by a key that is not the target of a loop it
+    runs over many keys (`rid = self.current; self.live.pop(rid)`). A `close()`/
+    `shutdown()` that takes no key and only walks every entry (`for rid in
+    list(self.active): self.end(rid)`) is not: it ends the object, and what it leaves
+    in a registry goes with the object. `containers` are the owner's
+    `LongLivedContainer`s; `graph` is `calls.call_graph(facts)`.
+    """
+    from ctxlint.semantic.python.calls import params_of
+    ids = {id(c) for c in containers}
+    own = [s for c in containers for s in (*c.reads, *c.inserts, *c.removals)
+           if s.key is not None and id(c) in ids]
+
+    def flows(f, params: set[str], d: int) -> bool:
+        if not params:
+            return False
+        for s in own:
+            if s.function is f and _name_ids(s.key) & params:
+                return True
+        if d <= 0:
+            return False
+        for call, target in graph.calls_in(f):
+            mapped = set()
+            for i, p in enumerate(params_of(target)):
+                arg = graph.arg_for(call, target, i)
+                if arg is not None and _name_ids(arg) & params:
+                    mapped.add(p)
+            if flows(target, mapped - {"self", "cls"}, d - 1):
+                return True
+        return False
+
+    a = fn.args
+    params = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg) if p is not None}
+    if params_of(fn)[:1] and facts.enclosing_class(fn) is not None:
+        params.discard(params_of(fn)[0])
+    params -= {"self", "cls"}
+    if params & set(keys) or flows(fn, params, depth):
+        return True
+    for s in own:
+        if s.function is fn and not all(_loop_bound(facts, n, s.node, fn) for n in _name_ids(s.key)):
+            return True
     return False

@@ -19,6 +19,14 @@ Facts (all memoized on the shared `PythonFacts`):
   objects that belong to one request wherever they come from: a
   `contextvars.copy_context()` snapshot, an OpenTelemetry context or span,
   Celery's `current_task`, a Flask proxy's `_get_current_object()`.
+* `request_data_value(facts, expr, fn)` — is `expr` a piece of the request's data
+  (a scalar or fresh copy read out of it: `request.args.get("pid", type=int)`,
+  `request.headers["x"]`, `await request.json()`, `int(...)`, an f-string) rather
+  than an object keeping the request alive (the request, `request.headers` itself)?
+* `reads_request_stream(facts, expr, fn)` — `request.stream()` and the like: a reader
+  of the request's own body stream.
+* `connection_only(facts, expr, fn)` — the WebSocket parameter `expr` holds when that
+  client connection is the only request object in it (`Session(sid, ws=websocket)`).
 * `request_scope(facts, fn, at)` — why `fn` (at node `at`) runs inside one
   request's Context: a route handler, a function given the request or a scope
   id, inside a `with <tracer>.start_as_current_span(...)`, or after a
@@ -109,6 +117,41 @@ CURRENT_SPAN_METHODS = frozenset({"start_as_current_span"})
 ASGI_APP_CLASSES = frozenset({"fastapi.FastAPI", "fastapi.applications.FastAPI", "starlette.applications.Starlette"})
 #: Builtins whose result carries nothing of their argument worth keeping.
 _PLAIN_RESULT = frozenset({"len", "bool", "isinstance", "hasattr", "callable", "id", "type", "issubclass"})
+#: Builtins that make a new scalar (str/int/float/bool/bytes) of their argument: the
+#: result holds a copy of the data, never the object it was read from (Python
+#: "Built-in Functions").
+SCALAR_BUILTINS = frozenset({"str", "int", "float", "bool", "bytes", "repr", "len", "round", "abs", "hash", "ord"})
+#: Request attributes that are mappings of the data the client sent (query string,
+#: headers, cookies, form fields, path parameters), whose items are strings: Werkzeug /
+#: Flask / Quart `Request.args`, `.form`, `.values`, `.headers`, `.cookies`, `.view_args`;
+#: Starlette / FastAPI `Request.query_params`, `.headers`, `.cookies`, `.path_params`;
+#: Django `HttpRequest.GET`, `.POST`, `.COOKIES`, `.META`, `.headers`; aiohttp
+#: `Request.query`, `.headers`, `.cookies`, `.match_info`; Tornado `.arguments`,
+#: `.query_arguments`, `.body_arguments`. An item read from one (`request.args.get("pid",
+#: type=int)`, `request.headers["x-user"]`) is a str (or what `type=` makes of it).
+REQUEST_DATA_ATTRS = frozenset({"args", "form", "values", "headers", "cookies", "view_args", "query_params",
+                                "path_params", "GET", "POST", "COOKIES", "META", "query", "match_info",
+                                "arguments", "query_arguments", "body_arguments"})
+#: Request methods returning the decoded body as fresh data (bytes/str/dict/list), not an
+#: object bound to the request: Werkzeug/Flask `get_json()`, `get_data()`, Starlette
+#: `json()`, `body()`, aiohttp `json()`, `text()`, `read()`.
+REQUEST_BODY_METHODS = frozenset({"get_json", "get_data", "json", "body", "text", "read"})
+#: Request methods returning a reader bound to the request's own body stream (it is
+#: read from the connection, and closed with the request): Starlette `Request.stream()`,
+#: aiohttp `Request.multipart()`.
+REQUEST_STREAM_METHODS = frozenset({"stream", "multipart"})
+#: Mapping reads that return one item of those mappings: `Mapping.get`, Werkzeug
+#: `MultiDict.getlist` / `Headers.get_all`, multidict `getone` / `getall`.
+REQUEST_DATA_READS = frozenset({"get", "getlist", "get_all", "getone", "getall"})
+#: Module-level proxies to the current request object itself (not `g`/`session`, which
+#: hold whatever the application puts there): Flask/Quart `request`.
+REQUEST_OBJECT_PROXIES = frozenset({"flask.request", "quart.request"})
+#: Request classes that are a client connection rather than one request: a
+#: `starlette.websockets.WebSocket` (re-exported by FastAPI) lives as long as the
+#: client stays connected, and an application that pushes to it keeps it in a
+#: connection registry that drops it on disconnect (FastAPI docs, "WebSockets:
+#: Handling disconnections and multiple clients", `ConnectionManager`).
+CONNECTION_TYPES = frozenset({"WebSocket"})
 
 
 # ============================================================ request parameters
@@ -128,17 +171,33 @@ def is_asgi_lifespan(facts: "PythonFacts", fn) -> bool:
     """Is the context-manager generator `fn` an ASGI app's lifespan handler?
 
     Evidence, by value: its first parameter is annotated with an ASGI application
-    class (`ASGI_APP_CLASSES`: `async def lifespan(app: FastAPI)`), or the function
-    is handed to an app as `lifespan=` (directly or through one local name) in this
-    module. The server exits a lifespan normally at shutdown; an exception reaches
+    class (`ASGI_APP_CLASSES`: `async def lifespan(app: FastAPI)`; a method's first
+    parameter after `self`), or the function is handed to an app as `lifespan=`
+    (directly, through one local name, or as `self.<method>` from a method of the same
+    class) in this module. The server exits a lifespan normally at shutdown; an exception reaches
     its `yield` only when the process is going down."""
     params = [*fn.args.posonlyargs, *fn.args.args]
-    if params and any(q in ASGI_APP_CLASSES for q in _annotation_qualname(facts, params[0].annotation)):
+    cls = facts.enclosing_class(fn)
+    is_method = cls is not None and fn in cls.body and params and not any(
+        facts.qualname(d) == "staticmethod" for d in fn.decorator_list)
+    app_param = params[1] if is_method and len(params) > 1 else (params[0] if params and not is_method else None)
+    if app_param is not None and any(q in ASGI_APP_CLASSES for q in _annotation_qualname(facts, app_param.annotation)):
         return True
+    self_name = params[0].arg if is_method else None
     for call in facts.nodes(ast.Call):
         for k in call.keywords:
-            if k.arg == "lifespan" and any(isinstance(n, ast.Name) and n.id == fn.name for n in ast.walk(k.value)):
-                return True
+            if k.arg != "lifespan":
+                continue
+            for n in ast.walk(k.value):
+                if isinstance(n, ast.Name) and n.id == fn.name and not is_method:
+                    return True
+                # `FastAPI(lifespan=self._lifespan)` inside a method of the same class: the
+                # bound method is this def.
+                if (is_method and isinstance(n, ast.Attribute) and n.attr == fn.name
+                        and isinstance(n.value, ast.Name) and facts.enclosing_class(call) is cls
+                        and (fd := facts.enclosing_function(call)) is not None and fd.args.args
+                        and n.value.id == fd.args.args[0].arg):
+                    return True
     return False
 
 
@@ -358,6 +417,105 @@ def _chain_value(facts: "PythonFacts", expr: ast.AST, fn, depth: int) -> str | N
         what = request_derived(facts, v, fn, depth + 1)
         if what:
             return what
+    return None
+
+
+def request_data_value(facts: "PythonFacts", expr: ast.AST | None, fn, depth: int = 0) -> bool:
+    """Is `expr` (inside `fn`) a piece of the request's data — a scalar or a fresh copy
+    read out of it — rather than an object that keeps the request alive?
+
+    Evidence, by value: a literal or f-string; a scalar conversion (`SCALAR_BUILTINS`:
+    `int(request.args["n"])`); an item read from one of the request's data mappings
+    (`REQUEST_DATA_ATTRS`: `request.args.get("pid", type=int)`, `request.headers["x"]`,
+    `request.headers.get("x", "")`) or its decoded body (`REQUEST_BODY_METHODS`:
+    `await request.json()`, `request.get_json()["k"]`), where the request is a request
+    parameter of `fn` or a proxy to the current request (`REQUEST_OBJECT_PROXIES`); a
+    local every request-derived assignment of which is such a value. Not the mapping
+    itself (`request.headers`, `request.args`: objects of the request)."""
+    if expr is None or depth > 3:
+        return False
+    if isinstance(expr, ast.Await):
+        expr = expr.value
+    if isinstance(expr, (ast.Constant, ast.JoinedStr)):
+        return True
+    if isinstance(expr, ast.Call):
+        q = facts.qualname(expr.func) or ""
+        if isinstance(expr.func, ast.Name) and q.split(".")[-1] in SCALAR_BUILTINS and "." not in q:
+            return True
+    if isinstance(expr, ast.Name) and fn is not None and expr.id not in _params_of(fn):
+        derived = [v for v in local_assignments(facts, fn).get(expr.id, ())
+                   if v is not expr and request_scoped_value(facts, v, fn)]
+        return bool(derived) and all(request_data_value(facts, v, fn, depth + 1) for v in derived)
+    if not isinstance(expr, (ast.Call, ast.Subscript)):
+        return False
+    chain = _chain_up(expr)
+    if len(chain) < 3 or not isinstance(chain[1], ast.Attribute) or not _is_request_object(facts, chain[0], fn):
+        return False
+    attr, nxt = chain[1].attr, chain[2]
+    if attr in REQUEST_DATA_ATTRS:
+        # an item of the mapping: `request.args["k"]`, `request.args.get("k", type=int)`
+        return isinstance(nxt, ast.Subscript) or (
+            isinstance(nxt, ast.Attribute) and nxt.attr in REQUEST_DATA_READS
+            and len(chain) > 3 and isinstance(chain[3], ast.Call) and chain[3].func is nxt)
+    # the decoded body: `await request.json()`, `request.get_json()`, Flask's `request.json["k"]`
+    return attr in REQUEST_BODY_METHODS and isinstance(nxt, (ast.Call, ast.Subscript, ast.Attribute))
+
+
+def reads_request_stream(facts: "PythonFacts", expr: ast.AST | None, fn) -> bool:
+    """Is `expr` a reader of the request's body stream (`REQUEST_STREAM_METHODS` called
+    on the request object: `request.stream()`, `await request.multipart()`)?"""
+    if not isinstance(expr, (ast.Call, ast.Await)):
+        return False
+    chain = _chain_up(expr)
+    return (len(chain) >= 3 and isinstance(chain[1], ast.Attribute) and chain[1].attr in REQUEST_STREAM_METHODS
+            and isinstance(chain[2], ast.Call) and _is_request_object(facts, chain[0], fn))
+
+
+def _chain_up(expr: ast.AST) -> list[ast.AST]:
+    """The nodes of an attribute/subscript/call/await chain from its base outwards:
+    `request.args.get("k")` -> [request, request.args, request.args.get, <the call>]."""
+    out = [expr]
+    while True:
+        e = out[-1]
+        if isinstance(e, (ast.Attribute, ast.Subscript, ast.Await)):
+            out.append(e.value)
+        elif isinstance(e, ast.Call):
+            out.append(e.func)
+        else:
+            break
+    return [n for n in reversed(out) if not isinstance(n, ast.Await)]
+
+
+def _is_request_object(facts: "PythonFacts", base: ast.AST, fn) -> bool:
+    """Is `base` the request object: a request parameter of `fn`, or a current-request proxy?"""
+    if isinstance(base, (ast.Name, ast.Attribute)) and (facts.qualname(base) or "") in REQUEST_OBJECT_PROXIES:
+        return True
+    return isinstance(base, ast.Name) and "request object" in request_params(facts, fn).get(base.id, "")
+
+
+def connection_only(facts: "PythonFacts", expr: ast.AST | None, fn, depth: int = 0) -> str | None:
+    """The connection parameter `expr` (inside `fn`) is built from, when the only request
+    object it holds is a client connection (`CONNECTION_TYPES`: a parameter annotated
+    `WebSocket`), directly or as an argument of a constructor call whose other arguments
+    are not request-scoped (`Session(sid, ws=websocket, config=self.config)`); else None.
+    A local is followed through its request-scoped assignments."""
+    if expr is None or depth > 3 or fn is None:
+        return None
+    if isinstance(expr, ast.Name):
+        if expr.id in _params_of(fn):
+            a = next((a for a in _all_args(fn) if a.arg == expr.id), None)
+            quals = _annotation_qualname(facts, a.annotation) if a is not None else []
+            return expr.id if any(is_request_type(q) and q.split(".")[-1] in CONNECTION_TYPES for q in quals) \
+                else None
+        derived = [v for v in local_assignments(facts, fn).get(expr.id, ())
+                   if v is not expr and request_scoped_value(facts, v, fn)]
+        found = [connection_only(facts, v, fn, depth + 1) for v in derived]
+        return found[0] if found and all(found) else None
+    if isinstance(expr, ast.Call) and not request_scoped_value(facts, expr.func, fn):
+        args = [a.value if isinstance(a, ast.Starred) else a for a in [*expr.args, *(k.value for k in expr.keywords)]]
+        scoped = [a for a in args if request_scoped_value(facts, a, fn)]
+        found = [connection_only(facts, a, fn, depth + 1) for a in scoped]
+        return found[0] if found and all(found) else None
     return None
 
 

@@ -175,10 +175,22 @@ def task_coroutine_def(facts, call: ast.Call) -> ast.AST | None:
     this module resolved through `calls.CallGraph.resolve`, else a top-level def of
     another module of the project the callee is imported from
     (`project_index.resolve_function`); None otherwise."""
+    return coroutine_def(facts, task_coroutine_arg(call))
+
+
+def task_coroutine_arg(call: ast.Call) -> ast.AST | None:
+    """The coroutine expression handed to the task factory `call` (its first argument,
+    or the `coro=`/`coro_or_future=` keyword)."""
+    return call.args[0] if call.args else next((k.value for k in call.keywords
+                                                if k.arg in ("coro", "coro_or_future")), None)
+
+
+def coroutine_def(facts, expr: ast.AST | None) -> ast.AST | None:
+    """The `async def` whose coroutine object `expr` is (see `task_coroutine_def`; a
+    local name is followed to the call it is bound to, `coroutine_call`)."""
     from ctxlint.semantic.python.calls import call_graph
-    arg = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg in ("coro", "coro_or_future")),
-                                             None)
-    if not isinstance(arg, ast.Call):
+    arg = coroutine_call(facts, expr)
+    if arg is None:
         return None
     target = call_graph(facts).resolve(arg)
     if target is None:
@@ -186,6 +198,83 @@ def task_coroutine_def(facts, call: ast.Call) -> ast.AST | None:
         from ctxlint.semantic.python.project_index import resolve_function
         target = resolve_function(facts, arg.func)
     return target if isinstance(target, ast.AsyncFunctionDef) else None
+
+
+def coroutine_call(facts, arg: ast.AST | None) -> ast.Call | None:
+    """The call that made the coroutine object `arg` handed to a task factory: `arg`
+    itself when it is a call (`create_task(self._flush(batch))`), or, for a local name
+    (`coro = self._wait_for_transfer(h); asyncio.create_task(coro)`), the one call the
+    enclosing function binds that name to (assignments of `None` aside: `coro = None`
+    before a `try`). None when the name has no such binding, or several different ones."""
+    if isinstance(arg, ast.Call):
+        return arg
+    if not isinstance(arg, ast.Name):
+        return None
+    fn = facts.enclosing_function(arg)
+    if fn is None:
+        return None
+    a = fn.args
+    if arg.id in {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg) if p is not None}:
+        return None  # a parameter: the caller's coroutine, whatever else is bound here
+    if any(isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)) and isinstance(n.target, ast.Name)
+           and n.target.id == arg.id for n in facts.walk(fn)):
+        return None  # a loop variable: one of many coroutines
+    from ctxlint.semantic.python.requests import local_assignments
+    values = [v for v in local_assignments(facts, fn).get(arg.id, ())
+              if not (isinstance(v, ast.Constant) and v.value is None)]
+    if len(values) != 1 or not isinstance(values[0], ast.Call):
+        return None
+    return values[0]
+
+
+def stops_its_loop(facts, fn: ast.AST) -> bool:
+    """Does the coroutine function `fn` stop the event loop it runs on (`loop.stop()`
+    on a receiver `is_event_loop` accepts, in its own body)? Such a task is the loop's
+    shutdown sequence (cancel what is left, then stop): once it has run nothing is left
+    on the loop to await it, and its caller waits for the loop itself (asyncio "Event
+    Loop" docs: `loop.stop()`, `loop.run_forever()` returns)."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "stop"
+               and not n.args and is_event_loop(facts, n.func.value) for n in facts.walk(fn))
+
+
+def closes_discarded_value(facts, expr: ast.AST | None, at: ast.AST) -> bool:
+    """Is the coroutine `expr` (handed to a task factory at node `at`) the close of an
+    object its owner is discarding: `X.close()`/`X.aclose()`/... (`calls.RELEASE_METHODS`)
+    where the function that starts the task
+    - rebinds or deletes the same place `X` afterwards (`create_task(self._sessions[sid].close());
+      self._sessions[sid] = Session(...)`: the old session is replaced), or
+    - took `X` out of its container first (`old = self._clients.pop(key)`;
+      `create_task(old.aclose())`).
+    Nothing else refers to the object any more: the task is its teardown, a one-shot
+    close whose result nobody would consume (the idea of the `__del__` exemption: the
+    owner has let go of the object)."""
+    from ctxlint.semantic.python.calls import RELEASE_METHODS
+    from ctxlint.semantic.python.cleanup import pos
+    if not (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute)
+            and expr.func.attr in RELEASE_METHODS):
+        return False
+    recv = expr.func.value
+    fn = facts.enclosing_function(at)
+    if fn is None or not isinstance(recv, (ast.Name, ast.Attribute, ast.Subscript)):
+        return False
+    shape = ast.dump(recv, annotate_fields=False, include_attributes=False)
+
+    def same(t: ast.AST) -> bool:
+        return ast.dump(t, annotate_fields=False, include_attributes=False).replace("Store()", "Load()") \
+            .replace("Del()", "Load()") == shape
+    for n in facts.walk(fn):
+        if pos(n) <= pos(at):
+            continue
+        if isinstance(n, ast.Assign) and any(same(t) for t in n.targets):
+            return True
+        if isinstance(n, ast.Delete) and any(same(t) for t in n.targets):
+            return True
+    if isinstance(recv, ast.Name):
+        from ctxlint.semantic.python.requests import local_assignments
+        values = local_assignments(facts, fn).get(recv.id, ())
+        return len(values) == 1 and isinstance(values[0], ast.Call) and isinstance(values[0].func, ast.Attribute) \
+            and values[0].func.attr == "pop" and pos(values[0]) < pos(at)
+    return False
 
 
 def handles_own_errors(facts, fn: ast.AST) -> bool:
