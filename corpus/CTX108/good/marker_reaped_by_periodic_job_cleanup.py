@@ -1,17 +1,20 @@
 # expect: none
-"""A job service whose background task sweeps every registered job: once a job's task
-is done, `cleanup_job` drops the job and its public marker together. A cancellation
-during the marker's remote write leaves the marker only until that sweep.
+"""A job service whose background task sweeps every registered job: once a job is
+older than its time-to-live, `cleanup_job` drops the job and its public marker
+together. Every entry reaches that age, so a cancellation during the marker's remote
+write leaves the marker only until a sweep.
 Reduced from langflow langflow/services/job_queue/service.py (register_public_job,
 _periodic_cleanup, _cleanup_old_queues, cleanup_job)."""
 import asyncio
+import time
 
 
 class JobService:
-    def __init__(self, store) -> None:
+    def __init__(self, store, ttl: float = 3600.0) -> None:
         self.store = store
+        self.ttl = ttl
         self._closed = False
-        self._jobs: dict[str, asyncio.Task] = {}
+        self._jobs: dict[str, tuple[float, asyncio.Task]] = {}
         self._public: set[str] = set()
         self._bg: asyncio.Task | None = None
 
@@ -19,7 +22,7 @@ class JobService:
         self._bg = asyncio.create_task(self._housekeeping())
 
     def start_job(self, job_id: str, coro) -> None:
-        self._jobs[job_id] = asyncio.create_task(coro)
+        self._jobs[job_id] = (time.monotonic(), asyncio.create_task(coro))
 
     async def mark_public(self, job_id: str) -> None:
         self._public.add(job_id)
@@ -28,7 +31,7 @@ class JobService:
     async def cleanup_job(self, job_id: str) -> None:
         if job_id not in self._jobs:
             return
-        task = self._jobs[job_id]
+        _started, task = self._jobs[job_id]
         if not task.done():
             task.cancel()
         self._jobs.pop(job_id, None)
@@ -37,9 +40,10 @@ class JobService:
     async def _housekeeping(self) -> None:
         while not self._closed:
             await asyncio.sleep(60)
-            await self._collect_finished()
+            await self._collect_expired()
 
-    async def _collect_finished(self) -> None:
-        for job_id in list(self._jobs.keys()):
-            if self._jobs[job_id].done():
+    async def _collect_expired(self) -> None:
+        now = time.monotonic()
+        for job_id, (started, _task) in list(self._jobs.items()):
+            if now - started > self.ttl:
                 await self.cleanup_job(job_id)

@@ -1,7 +1,12 @@
 # expect: none
 """Watchdog loops started once by `start()`, which the application's startup entry
-point calls; `submit()` calls it too, but only as an idempotent fallback."""
+point (an `@app.on_event("startup")` hook, a `add_event_handler("startup", ...)`
+registration) calls; `submit()` calls it too, but only as an idempotent fallback."""
 import asyncio
+
+from fastapi import FastAPI
+
+app = FastAPI()
 
 
 class JobService:
@@ -29,6 +34,14 @@ class JobService:
         await self.start()
 
 
+jobs = JobService()
+
+
+@app.on_event("startup")
+async def _boot() -> None:
+    await jobs.recover_on_boot()
+
+
 _sweeper: asyncio.Task | None = None
 
 
@@ -49,3 +62,6 @@ async def record(request_id: str) -> None:
 
 async def init_app() -> None:
     ensure_sweeper()
+
+
+app.add_event_handler("startup", init_app)

@@ -27,6 +27,12 @@ class MapDataManager:
         session_id = {session.name} if session else set()
         self.data_cache[embedding_data] = (question, answer, embedding_data, session_id)
 
+    def search(self, embedding_data: str, session=None) -> Optional[str]:
+        hit = self.data_cache.get(embedding_data)
+        if hit is None or (session is not None and session.name not in hit[3]):
+            return None
+        return hit[1]
+
 
 def cached_answer(prompt_digest: str, prompt: str, tenant_id: str) -> str:
     hit = _RESULT_CACHE.get(prompt_digest)
@@ -37,6 +43,8 @@ def cached_answer(prompt_digest: str, prompt: str, tenant_id: str) -> str:
 
 
 def profile_for(handle: str, user_id: Optional[str]) -> dict:
+    if handle in _PROFILE_CACHE and _PROFILE_CACHE[handle]["user_id"] != user_id:
+        del _PROFILE_CACHE[handle]
     if handle not in _PROFILE_CACHE:
         _PROFILE_CACHE[handle] = {"bio": generate(user_id or "", handle), "user_id": user_id}
     return _PROFILE_CACHE[handle]

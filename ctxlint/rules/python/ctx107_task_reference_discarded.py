@@ -55,13 +55,18 @@ handed over through a local name (`coro = self._wait(h); asyncio.create_task(cor
 the name is followed to the one call it is bound to.
 
 Not flagged: a task whose coroutine stops the event loop it runs on (`loop.stop()`
-in its body, e.g. `loop.call_soon_threadsafe(loop.create_task, _cancel_and_stop())`):
-it is the loop's shutdown sequence, and nothing runs on the loop after it to await it.
+as an unconditional top-level statement of its body, on a receiver that is an event
+loop by value: a `get_running_loop()`/`new_event_loop()` result or a parameter
+annotated `AbstractEventLoop`; e.g. `loop.call_soon_threadsafe(loop.create_task,
+_cancel_and_stop())`): it is the loop's shutdown sequence, and nothing runs on the loop
+after it to await it. A stop under an `if` (a watchdog that stops the loop only when a
+probe fails) is reported.
 
 Not flagged: the close (`close()`, `aclose()`, `shutdown()`, ...) of an object its
 owner is letting go of: the starting function replaces or deletes that same entry
-afterwards (`create_task(self._sessions[sid].close()); self._sessions[sid] = new`) or
-popped it from its container first (`old = self._pool.pop(k); create_task(old.aclose())`).
+on every path afterwards (`create_task(self._sessions[sid].close()); self._sessions[sid]
+= new`, also after the enclosing `if`; not in its `else:`) or popped it from a container
+first (`old = self._pool.pop(k); create_task(old.aclose())`).
 It is a one-shot teardown whose result nobody would consume. An object's close of
 itself or of an entry it keeps (`create_task(self.cleanup())` in a sync `cleanup()`)
 is still reported: its caller relies on the close having happened.

@@ -16,9 +16,13 @@ from ctxlint.semantic.python.cleanup import (
     statements_reached_after,
 )
 from ctxlint.semantic.python.registries import (
+    key_text,
+    unconditional_in,
     await_never_suspends,
     helper_removes_key,
     swept_for_every_key,
+    swept_on_insertion,
+    reset_repeatedly,
 )
 from ctxlint.semantic.python.streams import stream_leaks
 
@@ -26,8 +30,6 @@ from ctxlint.semantic.python.streams import stream_leaks
 #: callees this module cannot resolve (a resolved callee is judged by its summary).
 _REMOVE_WORDS = ("abort", "cancel", "cleanup", "clean_up", "remove", "release", "free", "discard",
                  "unregister", "close", "finish", "evict", "pop", "delete", "drop")
-#: Words of a removing method's name that say it reaps abandoned entries on a timer.
-_SWEEP_WORDS = ("sweep", "expire", "evict", "reap", "gc", "timeout", "prune", "janitor")
 #: Words of a key's name that say it identifies one request (besides the configured scope ids).
 _REQUEST_KEY_WORDS = ("request", "stream_id", "run_id", "call_id", "job_id", "_rid")
 #: Scope kinds (`semantic.python.cache_keys.scope_kind`) whose id names one request or
@@ -111,8 +113,15 @@ Not flagged either, because nothing can strand the entry: an entry that a period
 sweep of the owner removes whatever left it (a def handed to a task, a thread or a
 task group loops with `while` over a sweep that walks the container, or a table of
 jobs whose cleanup removes this container's entry under the same key together with
-the job's: `for job_id in list(self._jobs): await self.cleanup_job(job_id)`); an
-`await` that never
+the job's: `for job_id in list(self._jobs): await self.cleanup_job(job_id)`; or that
+first collects the keys past an age, `stale = [k for k, t in self._at.items() if
+now - t > ttl]`, then removes each, through up to four helpers of this module, a
+coroutine handed to a task among them); an entry of a time-to-live cache that every
+inserting call first prunes (a call, unconditional on its path, of a def whose loop
+removes every entry past an age test); an entry of a container that a method other
+than construction starts over (`self.X = {}`, `self.X.clear()`, unconditionally) on
+a path a repeating background loop reaches (a connection loop that reconnects, and
+so disconnects and drops the session's state); an `await` that never
 suspends, so no cancellation can be delivered there (`put` on an `asyncio.Queue`
 built without a size, directly or through a coroutine of this module that only
 does that: announcing a parked approval on the session's event queue); and an
@@ -179,14 +188,17 @@ vllm-project/vllm#57061; sgl-project/sglang#28380; Python docs, "asyncio: Task C
             c = site.container
             fn = site.fn
             removal_methods = _removal_closure(facts, c)
-            if any(w in m.lower() for m in removal_methods for w in _SWEEP_WORDS):
-                continue  # a sweeper/expiry loop reaps abandoned entries
             if swept_for_every_key(facts, graph, c):
                 continue  # a periodic background sweep removes every entry, whatever left it
+            if swept_on_insertion(facts, graph, c, fn):
+                continue  # each call first prunes the entries past their age: a time-to-live cache
+            if reset_repeatedly(facts, graph, c):
+                continue  # started over on every reconnect/session from a background loop
             # a key of one request (not a server/adapter/config or per-user entry); other keys
             # count only when this call removes the entry itself (then it is per-call anyway)
             per_request = _per_request_key(facts, site.key)
-            if _guard_removes(facts, graph, site.node, fn, c, removal_methods):
+            guard_keys = _key_names(facts, graph, site) or None
+            if _guard_removes(facts, graph, site.node, fn, c, removal_methods, guard_keys):
                 continue
             if _attached_to_registered_request(facts, site):
                 continue  # the request's own registration (and its terminal path) owns the entry
@@ -196,7 +208,7 @@ vllm-project/vllm#57061; sgl-project/sglang#28380; Python docs, "asyncio: Task C
                 continue  # a record of finished work's ids, reset wholesale elsewhere
             limit = None
             for r in c.removals:
-                if r.function is fn and pos(r.node) > pos(site.node) and not any(
+                if r.function is fn and pos(r.node) > pos(site.node) and _same_key(facts, graph, site, r.key) and not any(
                         isinstance(a, ast.ExceptHandler) for a in facts.ancestors(r.node)):
                     limit = pos(r.node) if limit is None else min(limit, pos(r.node))
             if any(r.function is not fn and r.function is not None
@@ -222,7 +234,7 @@ vllm-project/vllm#57061; sgl-project/sglang#28380; Python docs, "asyncio: Task C
                     continue  # not on the control-flow graph after the insertion with the entry still in
                 if exit_if is not None and pos(aw) > pos(exit_if) and not any(a is exit_if for a in facts.ancestors(aw)):
                     continue  # the helper's inserting path returns a value on which this call returns
-                if _guard_removes(facts, graph, aw, fn, c, removal_methods):
+                if _guard_removes(facts, graph, aw, fn, c, removal_methods, guard_keys):
                     continue
                 if _cleanup_await_before_removal(facts, graph, aw, fn, c, removal_methods):
                     continue  # the cleanup block itself (abort, then remove): not the registration's window
@@ -254,17 +266,67 @@ def _reached_with_entry(facts, graph, site, removal_methods: set[str]) -> set[in
     `break` out of the loop that inserted leaves that loop (an `await` earlier in the
     loop body runs only on passes that did not insert: waiting for another caller that
     owns the entry), and control does not get past a `try` whose `finally` removes the
-    entry, nor past a plain statement holding a removal site of the container."""
+    entry, nor past a plain statement holding a removal site of the container.
+
+    Both barriers must remove THIS entry: the removal's key is the insertion's key (the
+    same expression, or built from the same local names, `_key_names`), or a helper of
+    this module is passed the key and removes it (`helper_removes_key`); and it runs
+    whenever the `finally`/statement runs (`unconditional_in` below the barrier, and
+    not one arm of a conditional expression). A `finally` that only releases a lock,
+    or a removal of some other key (`self.live.pop(self.last)`), does not stop the
+    entry's path."""
     c = site.container
-    direct = {id(r.node) for r in c.removals if r.function is site.fn}
+    key_names = _key_names(facts, graph, site)
+    direct = {id(r.node) for r in c.removals if r.function is site.fn and _same_key(facts, graph, site, r.key)}
+
+    def removes_entry(n, stmt) -> bool:
+        if id(n) in direct:
+            pass
+        elif isinstance(n, ast.Call) and key_names and graph.removes_from(n, c) \
+                and helper_removes_key(facts, graph, n, c, key_names, 3):
+            pass
+        else:
+            return False
+        if not unconditional_in(facts, c, n, stmt):
+            return False
+        child = n
+        for a in facts.ancestors(n):
+            if a is stmt:
+                return True
+            if isinstance(a, ast.IfExp) and child is not a.test or \
+                    isinstance(a, ast.BoolOp) and child is not a.values[0] or \
+                    isinstance(a, (ast.Lambda, ast.comprehension, ast.ListComp, ast.SetComp, ast.DictComp,
+                                   ast.GeneratorExp)):
+                return False
+            child = a
+        return True
 
     def barrier(stmt) -> bool:
         if isinstance(stmt, ast.Try) or type(stmt).__name__ == "TryStar":
-            return any(_removes(facts, graph, n, c, removal_methods) for b in stmt.finalbody for n in facts.walk(b))
+            return any(removes_entry(n, stmt) for b in stmt.finalbody for n in facts.walk(b))
         if isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Delete)):
-            return any(id(n) in direct for n in facts.walk(stmt))
+            return any(removes_entry(n, stmt) for n in facts.walk(stmt))
         return False
     return statements_reached_after(facts, site.fn, site.node, barrier)
+
+
+def _same_key(facts, graph, site, k: ast.AST | None) -> bool:
+    """Is `k` (a removal's key in `site.fn`) the key of the site's entry: the same
+    expression, or built from exactly the same locals of the call (`_key_names`; the
+    method's receiver is not one: `self.live.pop(self.last)` removes another entry)?"""
+    if k is None:
+        return False
+    if site.via is None and key_text(k) == key_text(site.key):
+        return True
+    key_names = _key_names(facts, graph, site)
+    names = {n.id for n in ast.walk(k) if isinstance(n, ast.Name)} - {_receiver_of(facts, site.fn)}
+    return bool(key_names) and names == key_names
+
+
+def _receiver_of(facts, fn) -> str | None:
+    """The receiver parameter of `fn` when it is a method of a class, else None."""
+    ps = params_of(fn)
+    return ps[0] if ps and isinstance(facts.parents.get(fn), ast.ClassDef) else None
 
 
 def _same_statement(facts, a: ast.AST, b: ast.AST) -> bool:
@@ -837,9 +899,12 @@ def _settled_ids_reset_wholesale(facts, site) -> bool:
                and r.function is not ins.function for r in c.removals)
 
 
-def _removes(facts, graph, n: ast.AST, container, removal_methods: set[str]) -> bool:
+def _removes(facts, graph, n: ast.AST, container, removal_methods: set[str], key_names=None) -> bool:
     """Does node `n` remove from `container` (a removal site, a helper of this module
-    whose summary removes from it, or a call whose name says it does)?"""
+    whose summary removes from it, or a call whose name says it does)? With
+    `key_names` (the locals the entry's key is built from), a call known only by its
+    name must also be passed the key (`await self.engine.abort(rid)`): a
+    `self._lock.release()` removes no entry."""
     if any(r.node is n for r in container.removals):
         return True
     if isinstance(n, ast.Call):
@@ -847,11 +912,16 @@ def _removes(facts, graph, n: ast.AST, container, removal_methods: set[str]) -> 
             return True
         nm = last_name(n.func)
         if nm in removal_methods or any(w in nm.lower() for w in _REMOVE_WORDS):
-            return True
+            if key_names is None:
+                return True
+            passed = {x.id for a in (*n.args, *(k.value for k in n.keywords)) for x in ast.walk(a)
+                      if isinstance(x, ast.Name)}
+            return bool(passed & key_names)
     return False
 
 
-def _guard_removes(facts, graph, node: ast.AST, fn, container, removal_methods: set[str]) -> bool:
+def _guard_removes(facts, graph, node: ast.AST, fn, container, removal_methods: set[str],
+                   key_names=None) -> bool:
     """Is `node` inside a `try` (its body, `else` or an `except` handler) whose `finally`
     — or, outside the handlers, whose cancellation handler — removes from `container`?"""
     child = node
@@ -868,7 +938,7 @@ def _guard_removes(facts, graph, node: ast.AST, fn, container, removal_methods: 
                     blocks.extend(h.body)
             for b in blocks:
                 for n in facts.walk(b):
-                    if _removes(facts, graph, n, container, removal_methods):
+                    if _removes(facts, graph, n, container, removal_methods, key_names):
                         return True
         child = a
     return False

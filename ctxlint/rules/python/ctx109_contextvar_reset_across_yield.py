@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from ctxlint.rules import Rule
-from ctxlint.semantic.python import owners
+from ctxlint.semantic.python import driven, owners
 from ctxlint.semantic.python.values import module_values
 
 
@@ -21,6 +21,13 @@ In a generator or async generator (not a `@contextmanager`), flags
 inside `finally`. A token handed to a generator of this module is followed into
 it: `return _stream(chunks, token)` where `_stream` resets its `token` parameter
 after yielding is the same bug (reported at the `set()`).
+
+A generator a library drives to completion inside one call is not reported: an
+override of `httpx.Auth.auth_flow` / `sync_auth_flow` / `async_auth_flow` (the base
+resolved by import, `semantic.python.driven.LIBRARY_DRIVEN_GENERATORS`), or a
+generator that such an override only returns. httpx starts it, sends each response
+into it and closes it inside the one `send()` call, so every step runs in that
+call's Context.
 
 ## Why is this bad
 Each step of a generator runs in the Context of whoever resumes it. A streaming
@@ -57,7 +64,8 @@ No automatic fix: the value has to be passed explicitly or the work restructured
 PEP 568 (generator context sensitivity, deferred); PEP 567 notes on
 generators; python/cpython#93442 and the Starlette/pytest-asyncio reports of
 "Token was created in a different Context"; jaseci-labs/jac#6015 (a token handed
-to the returned stream generator).
+to the returned stream generator); httpx docs, "Customizing authentication" (auth
+flows driven inside one request).
 """
 
     def check(self, facts):
@@ -70,6 +78,8 @@ to the returned stream generator).
             if found is None:
                 continue
             release, gen = found
+            if driven.library_driven(facts, gen):
+                continue  # a library runs it start to finish inside one call: one Context
             if gen is fn:
                 msg = (f"`{var}` is set before a `yield` and reset after it (line {release.lineno}): the "
                        "generator can be resumed or closed in another Context, where the reset fails and "

@@ -112,7 +112,74 @@ def _connection_registry(facts, c, site) -> bool:
     request) is not a connection: both still count."""
     if site.key is None or connection_only(facts, site.value, site.function) is None:
         return False
-    return any(r.key is not None for r in c.removals)
+    return _removal_on_connection_path(facts, c, site)
+
+
+def _removal_on_connection_path(facts, c, site, depth: int = 2) -> bool:
+    """Is a keyed removal from `c` (a `LongLivedContainer`) reached on the inserting
+    connection's own path: from the inserting def `site.function` itself (its `finally`,
+    its `except WebSocketDisconnect`, after its receive loop), or from a def of this
+    module that calls the inserting def (the endpoint that does `manager.connect(ws)`
+    and then `manager.disconnect(ws)`), following calls of this module `depth` levels
+    (`calls.call_graph`)? A removal only some other handler runs (an admin `kick`)
+    does not end the entry when this client goes away."""
+    from ctxlint.semantic.python.calls import call_graph
+    graph = call_graph(facts)
+    removing = {id(r.function) for r in c.removals if r.key is not None and r.function is not None}
+    if not removing:
+        return False
+
+    def reaches(fn, d: int, seen: set[int]) -> bool:
+        if id(fn) in removing:
+            return True
+        if d <= 0 or id(fn) in seen:
+            return False
+        seen.add(id(fn))
+        return any(reaches(t, d - 1, seen) for _, t in graph.calls_in(fn))
+
+    if site.function is None:
+        return False
+    if reaches(site.function, depth, set()):
+        return True
+    defs = facts.nodes(ast.FunctionDef, ast.AsyncFunctionDef)
+    for fn in defs:
+        if fn is not site.function and any(t is site.function for _, t in graph.calls_in(fn)) \
+                and reaches(fn, depth, set()):
+            return True
+    called = {id(t) for fn in defs for _, t in graph.calls_in(fn)}
+    owner = facts.enclosing_class(site.function)
+    for r in c.removals:
+        if r.key is None or r.function is None:
+            continue
+        # the registry object's own removal API (`Manager.disconnect(sid)`), called from
+        # another module's endpoint: a method of the inserting class nothing here calls
+        if owner is not None and facts.enclosing_scope(r.function) is owner and id(r.function) not in called:
+            return True
+        # a periodic sweep: the removal keys by the target of a walk over this container,
+        # inside a `while` loop of the same def
+        if _walk_target_key(facts, c, r) and any(isinstance(n, ast.While) for n in ast.walk(r.function)):
+            return True
+    return False
+
+
+def _walk_target_key(facts, c, r) -> bool:
+    """Is the removal site `r`'s key a plain name bound as the target of a `for` or a
+    comprehension that walks the container `c` (`facts.container_at`: `for sid in
+    list(self._sessions)`, `for cid in [k for k, s in self.conversations.items() if
+    ...]`)?"""
+    if not isinstance(r.key, ast.Name):
+        return False
+
+    def walks(it: ast.AST) -> bool:
+        return any(isinstance(x, (ast.Name, ast.Attribute)) and facts.container_at(x) is c for x in ast.walk(it))
+
+    for n in ast.walk(r.function):
+        gens = n.generators if isinstance(n, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)) else \
+            [n] if isinstance(n, (ast.For, ast.AsyncFor)) else []
+        for g in gens:
+            if r.key.id in {t.id for t in ast.walk(g.target) if isinstance(t, ast.Name)} and walks(g.iter):
+                return True
+    return False
 
 
 def _candidate_stores(facts):

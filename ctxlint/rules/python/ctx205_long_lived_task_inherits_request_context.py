@@ -9,7 +9,12 @@ from ctxlint.semantic.python.cleanup import last_name
 from ctxlint.semantic.python.instances import per_request_init
 from ctxlint.semantic.python.requests import request_scope
 from ctxlint.semantic.python.stores import globals_of, module_instantiated, store_kind
-from ctxlint.semantic.python.tasks import is_task_factory_call
+from ctxlint.semantic.python.tasks import (
+    TASK_END_METHODS,
+    created_only_while_unset,
+    is_task_factory_call,
+    startup_evidence,
+)
 
 
 def _first_param(fn) -> str | None:
@@ -50,35 +55,30 @@ def _callers(facts, fn):
 
 
 def _started_outside_requests(facts, fn, depth: int = 0) -> str | None:
-    """The function of this module, serving no request and called by nothing in this
-    module (an entry point the application calls: its startup, its lifespan), that also
-    reaches `fn` (directly or through up to two callers), else None."""
-    if depth > 2:
+    """Why `fn` is also reached from the application's startup, outside any request:
+    `fn` itself, or a function of this module that serves no request and calls it
+    (through up to three callers), has startup evidence (`tasks.startup_evidence`: a
+    lifespan, a registered startup hook, a module-level call, the `__init__` of a
+    module-level object). None otherwise; having no caller here is not evidence."""
+    if depth > 3:
         return None
-    found = False
+    why = startup_evidence(facts, fn)
+    if why:
+        return why
     for caller, c in _callers(facts, fn):
-        found = True
         if request_scope(facts, caller, c):
             continue
         why = _started_outside_requests(facts, caller, depth + 1)
         if why:
             return why
-    if not found and depth > 0 and request_scope(facts, fn, fn) is None:
-        return fn.name
     return None
 
 
-def _started_once(facts, fn, name: str | None) -> bool:
-    """Does `fn` create the task only while none is stored: a test of the stored task
-    against None (`if self._t is not None: return`, `if _t is None or _t.done():`)?"""
-    if not name:
-        return False
-    for n in facts.walk(fn):
-        if isinstance(n, ast.Compare) and facts.dotted(n.left) == name and len(n.comparators) == 1 \
-                and isinstance(n.comparators[0], ast.Constant) and n.comparators[0].value is None \
-                and isinstance(n.ops[0], (ast.Is, ast.IsNot)):
-            return True
-    return False
+def _started_once(facts, fn, call, name: str | None) -> bool:
+    """Does `fn` create the task only while none is stored in `name`: the factory `call`
+    is guarded by the test of the stored task (`tasks.created_only_while_unset`:
+    `if self._t is not None: return`, `if _t is None or _t.done():`)?"""
+    return bool(name) and created_only_while_unset(facts, call, fn, name)
 
 
 def _ended_by_owner(facts, cls, attr: str) -> bool:
@@ -87,7 +87,7 @@ def _ended_by_owner(facts, cls, attr: str) -> bool:
     for n in facts.walk(cls, into_defs=True):
         if isinstance(n, ast.Await) and facts.dotted(n.value) == d:
             return True
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "cancel" \
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in TASK_END_METHODS \
                 and facts.dotted(n.func.value) == d:
             return True
     return False
@@ -129,12 +129,18 @@ Not flagged either:
 - a `while`-loop task stored on `self` of a per-connection object (its `__init__`
   takes a request or websocket) whose own methods await or cancel that task (its
   `close()`): the task ends with the connection it serves, it does not outlive it;
-- a task the creating function starts only while none is stored (`if self._t is not
-  None: return`) when the same starter is also reached from a function of this module
-  that serves no request and that nothing in this module calls (the application's
-  startup or lifespan entry point, `recover_on_boot()` -> `start()`): the request
+- a task the creating function starts only while none is stored — the factory call
+  sits under the test of the stored task (`if self._t is not None: return` before it,
+  `if _t is None or _t.done():` around it; a test elsewhere in the function that only
+  logs does not count) — when the same starter is also reached from the
+  application's startup, outside any request: an ASGI lifespan, a registered startup
+  hook (`@app.on_event("startup")`, `add_event_handler("startup", ...)`,
+  `on_startup=[...]`, `app.on_startup.append(...)`), a module-level call
+  (`asyncio.run(main())`) or the `__init__` of a module-level object: the request
   path only starts it as a fallback when startup did not. A starter reached from
-  request handlers alone (the first request starts the writer) is reported.
+  request handlers alone (the first request starts the writer), or also from a
+  function that merely has no caller in this module (a public helper other modules'
+  handlers call), is reported.
 
 ## Why is this bad
 A task copies the *current* Context when it is created. The background loop
@@ -197,7 +203,7 @@ loops whose spans were parented to the first request.
                 scope = _scope_through_callers(facts, fn, call)
                 if scope is None:
                     continue
-                if _started_once(facts, fn, facts.dotted(target)) and _started_outside_requests(facts, fn):
+                if _started_once(facts, fn, call, facts.dotted(target)) and _started_outside_requests(facts, fn):
                     continue  # started once, and also from an entry point that serves no request
                 yield facts.finding(self, target, f"task stored in {where} is created inside {scope} without "
                                     "`context=`: it keeps that request's contextvars for its whole life "
@@ -227,7 +233,7 @@ loops whose spans were parented to the first request.
             if isinstance(n, ast.Await) and name in {facts.dotted(x) for x in ast.walk(n.value)
                                                      if isinstance(x, (ast.Name, ast.Attribute))}:
                 return True
-            if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "cancel"
+            if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in TASK_END_METHODS
                     and facts.dotted(n.func.value) == name):
                 return True
         return False

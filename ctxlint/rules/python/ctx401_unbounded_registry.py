@@ -35,6 +35,10 @@ entry: no `del`, `pop`, `clear`, reassignment, eviction call, no `maxsize`, no w
 references (a weak container, or values stored as `weakref.ref(obj)`, which keep no
 object alive).
 
+A key bound from a lookup of another container of the module (`w =
+self._req_worker.pop(req_id)`, `.get(k)`, `c[k]`) is one of that container's values
+(a worker index), judged by what that container stores, never by the lookup key.
+
 A get-or-create grows by its lookup key, not by the key it stores under: when the
 insertion runs only where a lookup of a never-emptied table under key `K` missed
 (`if K not in d:`, or `x = d.get(K)` / `if x is not None: return x`) and the same

@@ -39,7 +39,9 @@ something alive that would otherwise be freed. The precondition is one of:
 - *many or short-lived instances*: the class (or a subclass defined in the module)
   is constructed in a loop, or on every call of a function (a factory, a handler),
   other than as part of an owner (in `__init__`, stored on `self` or another
-  object), into a module global, by a memoized factory, by the class's own
+  object), into a module global, as a lazily built singleton (under `if <global or
+  class attribute> is None:`, a lock and second check allowed, and stored into that
+  slot, directly or through a local), by a memoized factory, by the class's own
   alternate constructors, or in a function this module calls only at module level
   or from `__init__` (`main()` under `if __name__ == "__main__"`);
 - *per-request data*: its `__init__` takes a web framework's request object;

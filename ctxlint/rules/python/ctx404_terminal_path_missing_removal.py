@@ -104,7 +104,7 @@ sgl-project/sglang abort-path leaks of per-request state.
                 for t, tfn in terminals.items():
                     if reach[t] & removers:
                         continue
-                    if not ends_one_request(facts, call_graph(facts), tfn, all_containers, keys):
+                    if not ends_one_request(facts, call_graph(facts), tfn, all_containers):
                         continue  # takes no key and looks none up: it tears the whole object down
                     if not (_touches_key(c, all_containers, reach[t], keys, reach)
                             or _only_logs_key(facts, tfn, keys, reach[t], funcs, all_containers)):

@@ -60,15 +60,19 @@ the id is not the key; a value built from a fresh random value (`bcrypt.gensalt(
 Only lookups and insertions are key uses: removing an entry (`pop`, `del`,
 `discard`, also behind `if key in cache:`) serves nobody's data, and indexing a cache
 by a key its own walk gave (`for k in self.data: self.data[k]`) reads an entry stored
-under that key, scoped or not where it was stored. A record built only from the
+under that key, scoped or not where it was stored (storing under such a key, `for k in
+list(c): c[k] = render(tenant_id, k)`, writes this call's data under every key and is
+reported). A record built only from the
 entries of a container being walked (`PinnedKey(key=k, pin_count=n) for k, n in
 pins.items()`) lists existing keys and is no new key (one more argument of other data,
 `ChildKey(parent, tokens)`, makes it one), and a key whose whole value was compared with
 the scope id before it is used (`if k.cache_salt != cache_salt: continue`, a
 comprehension condition) carries that scope. An entry whose stored value records its
 scope as a field (`cache[emb] = (question, answer, emb, session_id)`, `Entry(...,
-tenant_id=tenant_id)`) can be told apart by its reader, so its key need not carry that
-scope; a value only computed from the scope (`render(tenant_id, q)`) does not record it. A key minted in the call (`uuid4().hex`, or the own
+tenant_id=tenant_id)`, a record of a class of this file) can be told apart by its
+reader, so its key need not carry that scope, provided some reader of the cache compares
+that field with the scope (`hit.tenant_id == tenant_id`, `session.name not in hit[3]`,
+`check(entry, session)`); a stored field nobody compares protects no one. A value only computed from the scope (`render(tenant_id, q)`) does not record it. A key minted in the call (`uuid4().hex`, or the own
 id of an object created here, `job.handle`, when its class fills that field from a
 fresh value itself) is per call by construction (`id(obj)` is not: addresses of freed
 objects are reused). A key the function maps to
@@ -78,7 +82,16 @@ scope: a run registry is how workers find a run's session, and adding the sessio
 its key would defeat the lookup. A scope value built only from the instance's own
 attributes (`namespace = self.database_name + "." + self.collection_name`) does not
 oblige a key of that instance's own cache (`self._stores`): it is one value for every
-entry the cache ever holds; beside a module-level cache it still does. Likewise an
+entry the cache ever holds; beside a module-level cache it still does. So is a
+scope value that is an attribute of the instance fixed at construction (`self.namespace`
+given to the constructor, here or as a field of a base class in another file, and
+assigned by no other method of the class or its same-file bases): the instance is built
+for one scope and its own containers are per scope (a setter that switches it, or
+`setattr(self, ...)`, makes it shared again). A function that returns keys read out of
+an existing store (`list(kv._data.keys())`, or a list filled only with the items of a
+scan, `for key in batch: keys.append(key[len(prefix):])` after `cursor, batch = await
+redis.scan(...)`, `async for doc in cursor`) lists keys stored elsewhere and builds
+none. Likewise an
 instance bound to one scope: a method that leaves unless the scope id it is given
 equals the instance's own (`if session_id != self.config.session_id: raise` or
 `return None`, an `assert`, or a helper called first that raises on the mismatch)
@@ -167,7 +180,13 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
                 continue
             if sink.kind == "container" and ck.per_call_key(fn, sink.keys[0]):
                 continue  # minted in this call (uuid4, a new object's own id): no other call has it
-            clo = ck.closure(fn, sink.keys)
+            skip = ()
+            if sink.kind == "container" and isinstance(sink.keys[0], ast.Name) \
+                    and (got := ck.entry_of(fn, sink.keys[0].id)) and all(c is sink.container for c, _p in got):
+                # `for k in list(c): c[k] = render(tenant_id, k)`: the key is one the
+                # container holds; the values stored into it here are no part of it
+                skip = (sink.container.name,)
+            clo = ck.closure(fn, sink.keys, skip=skip)
             if ck.hits(fn, clo) or label_use(ck, fn, clo) or scope_object_id(facts, clo):
                 continue
             if sink.kind == "hash" and self._digest_only_part(ck, sink, demanded):

@@ -9,7 +9,7 @@ from ctxlint.semantic.python.cache_keys import (
     cache_key_facts, ident_words,
 )
 from ctxlint.semantic.python.keys import (
-    key_text, reads_stored_key,
+    key_text, reads_key_back, reads_stored_key,
 )
 
 
@@ -115,9 +115,14 @@ of fewer parts likewise). Keys are
 compared by how they are derived, never by their spelling; two raw spellings of one
 id (`spec.provider_id` and a `provider_id` parameter) are not reported, nor is a
 release key read back from the stored object on which every acquire side stored the
-very key it used (`lease = Lease(owner, ...)`; `c[owner] = lease`; released by
+very key it used, not rebound in between, the class resolved by binding to this file's
+class, every acquire path's stored value seen into (`lease = Lease(owner, ...)`; `c[owner] = lease`; released by
 `lease.owner` on a parameter annotated `Lease`, on `self` in a `Lease` method, or on a
 value read out of the container): the same value flows key -> field -> release key.
+Likewise a release key read back from the slot where every acquire side put its key:
+a ContextVar it sets to the key (`_level.set(level)` beside `c[level] = ...`, released
+by `_level.get()` or a read-only property returning it) or an instance attribute it
+assigns the key to (`self._current = key`, released by `self._current`).
 The finding is at the release side's key expression.
 
 ## Why is this bad
@@ -192,6 +197,10 @@ while acquired by the combined digest).
                     if reads_stored_key(ck, c, acq, s.function, expr):
                         # `lease.owner`, where acquire stored `_OperationLease(owner, ...)`
                         # under `owner`: the very key value, carried by the stored object
+                        continue
+                    if reads_key_back(ck, c, acq, s.function, s.key):
+                        # `_level.set(level)` beside `c[level] = ...`, released by
+                        # `_level.get()` (or a property returning it): the same value
                         continue
                     part = _strict_part(sig, acq_sigs)
                     if not part and not any(k == "call" for k, _n in acq_sigs):

@@ -194,6 +194,45 @@ class CacheKeyFacts:
         """Class name -> ClassDef for every class of the file (the last one wins on redefinition)."""
         return {c.name: c for c in self.facts.nodes(ast.ClassDef)}
 
+    def module_class(self, fn: ast.AST | None, func: ast.AST) -> ast.ClassDef | None:
+        """The class of this file that callee expression `func` names in def `fn` (None
+        at module level): a bare name of a class of this file (`classes`) that `fn` does
+        not rebind (no parameter, assignment or import of that name in it). A dotted
+        callee (`other_mod.Lease`) or a shadowed name is no class of this file: the class
+        is resolved by binding, never by the spelling's last segment or its case."""
+        if not isinstance(func, ast.Name):
+            return None
+        if fn is not None and (func.id in self.params(fn) or func.id in self.defs(fn)):
+            return None
+        return self.classes.get(func.id)
+
+    def receiver(self, fn: ast.AST) -> str | None:
+        """The name the instance (or class) has in `fn`: the first parameter of the
+        method of `fn`'s class that `fn` is (or is nested in), unless that method is a
+        `@staticmethod`. None outside a class. Read from the signature, whatever it is
+        spelled (`self`, `this`, `cls`, `mcs`)."""
+        cls = self.facts.enclosing_class(fn)
+        if cls is None:
+            return None
+        method, cur = fn, fn
+        parents = self.facts.parents
+        while True:
+            p = parents.get(cur)
+            if p is None:
+                return None
+            if p is cls:
+                break
+            if isinstance(p, FunctionNode):
+                method = p
+            cur = p
+        if not isinstance(method, FunctionNode) or method not in cls.body:
+            return None
+        for d in method.decorator_list:
+            if (PythonFacts.dotted(d) or "").split(".")[-1] == "staticmethod":
+                return None
+        args = method.args.posonlyargs + method.args.args
+        return args[0].arg if args else None
+
     @cached_property
     def class_fields(self) -> dict[str, dict[str, ast.AST | None]]:
         """Class name -> field name -> annotation (or None): class-level annotated or
@@ -348,11 +387,14 @@ class CacheKeyFacts:
         self._defs[id(fn)] = r
         return r
 
-    def closure(self, fn: ast.AST, exprs: Iterable[ast.AST], limit: int = 400) -> list[ast.AST]:
+    def closure(self, fn: ast.AST, exprs: Iterable[ast.AST], limit: int = 400,
+                skip: Iterable[str] = ()) -> list[ast.AST]:
         """Every node the expressions are built from, following local names to their
-        definitions in `fn` (transitively). Nested lambdas/comprehensions are entered."""
+        definitions in `fn` (transitively). Nested lambdas/comprehensions are entered.
+        Names in `skip` are not followed (a container walked for its keys: what `fn`
+        stores into it is no part of those keys)."""
         d = self.defs(fn)
-        seen_names: set[str] = set()
+        seen_names: set[str] = set(skip)
         out: list[ast.AST] = []
         stack = [e for e in exprs if e is not None]
         while stack and len(out) < limit:
@@ -426,6 +468,11 @@ class CacheKeyFacts:
                         r.ids.setdefault(parts[i], ".".join(parts[:i + 1]))
                         if root != me:
                             r.roots.add(root)
+                        elif i == 1 and self.set_at_construction(fn, parts[1]):
+                            # `self.namespace`, given to the constructor (here or in a base
+                            # class of another file) and never reassigned by a method: the
+                            # instance is built for one scope, its own containers are per scope
+                            r.self_scoped = True
                         break
             elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" \
                     and not n.args and facts.is_contextvar(n.func.value):
@@ -451,6 +498,69 @@ class CacheKeyFacts:
                     r.ids.setdefault(sid, f"{me}.{attr}")
         self._reach[id(fn)] = r
         return r
+
+    def set_at_construction(self, fn: ast.AST, attr: str) -> bool:
+        """Is instance attribute `attr`, read in method `fn`, fixed for the instance's life:
+        no method of `fn`'s class other than the constructors (`__init__`, `__post_init__`,
+        `__new__`) assigns it (`self.attr = ...`, also as a part of a tuple target or an
+        augmented assignment), nor deletes it? Such a value comes from the constructor
+        (a parameter, a dataclass field, or a base class's field set by
+        `super().__init__(namespace=namespace)`, possibly in another file) and is one
+        value for every entry the instance's own containers ever hold: the instance IS
+        the scope. A value a method switches (`self.namespace = req.namespace` per call)
+        is not. A property or method of that name is no stored value."""
+        cls = self.facts.enclosing_class(fn)
+        if cls is None or self.facts.parents.get(fn) is not cls:
+            return False
+        return attr not in self._reassigned_attrs(cls)
+
+    def _reassigned_attrs(self, cls: ast.ClassDef) -> frozenset[str]:
+        """Instance attributes (and names of methods/properties) of `cls` that are not set
+        once at construction (see `set_at_construction`)."""
+        def build():
+            out: set[str] = set()
+            # the class and its same-file bases (`class Store(Base)`: `Base.bind()` may
+            # switch the value too); a base of another file is not seen
+            chain, todo = [], [cls]
+            while todo and len(chain) < 8:
+                c = todo.pop()
+                if c in chain:
+                    continue
+                chain.append(c)
+                for b in c.bases:
+                    base = self.classes.get((self.facts.dotted(b) or "").split(".")[-1])
+                    if base is not None:
+                        todo.append(base)
+            for m in (m for c in chain for m in c.body):
+                if not isinstance(m, FunctionNode):
+                    continue
+                out.add(m.name)  # a property/method: computed, not a stored value
+                me = self._self_param(m)
+                if not me or m.name in ("__init__", "__post_init__", "__new__"):
+                    continue
+                for n in self.facts.walk(m):
+                    targets: list = []
+                    if isinstance(n, ast.Assign):
+                        targets = list(n.targets)
+                    elif isinstance(n, (ast.AnnAssign, ast.AugAssign)):
+                        targets = [n.target]
+                    elif isinstance(n, ast.Delete):
+                        targets = list(n.targets)
+                    elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "setattr" \
+                            and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id == me:
+                        out.add("*")  # `setattr(self, name, v)`: any attribute may be switched
+                    while targets:
+                        t = targets.pop()
+                        if isinstance(t, (ast.Tuple, ast.List)):
+                            targets.extend(t.elts)
+                        elif isinstance(t, ast.Starred):
+                            targets.append(t.value)
+                        elif isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == me:
+                            out.add(t.attr)
+            if "*" in out:
+                out.update(self.ids)
+            return frozenset(out)
+        return self.facts.memo(f"ck_reassigned_{id(cls)}", build)
 
     def switched_scope_attrs(self, cls: ast.ClassDef) -> dict[str, tuple[str, ast.AST]]:
         """Attributes of `cls` that hold a scope and are switched by a setter: a method
@@ -845,7 +955,8 @@ class CacheKeyFacts:
         rets = [n for n in self._returns(fn)
                 if not isinstance(n.value, ast.Constant)
                 and not (isinstance(n.value, (ast.Tuple, ast.List)) and not n.value.elts)
-                and not self.fresh_built(fn, n.value)]
+                and not self.fresh_built(fn, n.value)
+                and not self.lists_stored_keys(fn, n.value)]
         if not rets:
             return []
         clo = self.closure(fn, [r.value for r in rets])
@@ -861,6 +972,103 @@ class CacheKeyFacts:
             return []
         return [KeySink("return", rt.value, [rt.value], fn) for rt in rets
                 if not isinstance(rt.value, (ast.Dict, ast.ListComp, ast.DictComp, ast.Compare, ast.BoolOp))]
+
+    #: Builtins that copy an iterable's elements (Python docs, "Built-in Functions").
+    _COPIES = ("list", "tuple", "sorted", "set", "frozenset")
+
+    def lists_stored_keys(self, fn: ast.AST, expr: ast.AST) -> bool:
+        """Is returned value `expr` a listing of keys read out of an existing store, not a
+        key built here: the key view of a mapping (`list(kv._data.keys())`, `sorted(
+        d.keys())`), or a local list/set that starts empty and is only filled with elements
+        of a walk over a store read (`for key in batch: keys.append(key[len(prefix):])`
+        where `batch` comes from `await redis.scan(...)`, `async for doc in cursor:
+        keys.append(doc["_id"])`, `for k in d.keys()`)? An element is the walked item or a
+        part of it (a subscript, slice, attribute or method result of it, a conditional
+        choice between such). A function returning such a listing (`enumerate_kv_keys`)
+        names keys whose scope was decided where they were stored; it builds none. A walk
+        over a parameter's own elements (`for p in parts: out.append(p)`) copies the
+        caller's parts and is still a key."""
+        e, _exact = self.resolve(fn, expr)
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id in self._COPIES \
+                and e.func.id not in self.facts.module_names and len(e.args) == 1 and not e.keywords:
+            e, _exact = self.resolve(fn, e.args[0])
+        if self._key_view(e):
+            return True
+        if not (isinstance(e, ast.Name) and e.id not in self.params(fn)):
+            return False
+        ds = self.defs(fn).get(e.id, [])
+        filled = False
+        for d in ds:
+            if d.kind == "assign" and (isinstance(d.value, (ast.List, ast.Set)) and not d.value.elts
+                                       or isinstance(d.value, ast.Call) and isinstance(d.value.func, ast.Name)
+                                       and d.value.func.id in ("list", "set") and not d.value.args):
+                continue
+            if d.kind == "mutate" and isinstance(d.stmt, ast.Call) and isinstance(d.stmt.func, ast.Attribute) \
+                    and d.stmt.func.attr in ("append", "add") and self._walked_element(fn, d.value):
+                filled = True
+                continue
+            if d.kind == "mutate" and isinstance(d.stmt, ast.Call) and isinstance(d.stmt.func, ast.Attribute) \
+                    and d.stmt.func.attr in ("extend", "update") and isinstance(d.value, (ast.GeneratorExp, ast.ListComp)) \
+                    and not any(g.ifs for g in d.value.generators) and self._walked_element(fn, d.value.elt):
+                filled = True  # `keys.extend(hit["_id"] for hit in hits)`
+                continue
+            return False
+        return filled
+
+    @staticmethod
+    def _key_view(e: ast.AST) -> bool:
+        """Is `e` the key view of a mapping, `<x>.keys()` with no argument (Python docs,
+        "Mapping Types": the keys it holds)?"""
+        return isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "keys" \
+            and not e.args and not e.keywords
+
+    def _walked_element(self, fn: ast.AST, v: ast.AST, depth: int = 4, seen: frozenset = frozenset()) -> bool:
+        """Is `v` an item of a walk over a store read, or a part of one (see
+        `lists_stored_keys`)? `seen`: names already being followed (`key =
+        key.decode()` refers to the walked `key` itself)."""
+        if depth < 0:
+            return False
+        if isinstance(v, ast.IfExp):
+            return self._walked_element(fn, v.body, depth - 1, seen) \
+                and self._walked_element(fn, v.orelse, depth - 1, seen)
+        while isinstance(v, (ast.Subscript, ast.Attribute)) or isinstance(v, ast.Call) \
+                and isinstance(v.func, ast.Attribute):
+            v = v.func.value if isinstance(v, ast.Call) else v.value
+        if not isinstance(v, ast.Name) or v.id in self.params(fn):
+            return False
+        if v.id in seen:
+            return True  # the walked name itself, refined (`key = key.decode()`)
+        seen = seen | {v.id}
+        ds = self.defs(fn).get(v.id, [])
+        if not ds:
+            return False
+        walked = False
+        for d in ds:
+            if d.kind == "iter" and isinstance(d.stmt, (ast.For, ast.AsyncFor, ast.comprehension)):
+                if not self._store_read(fn, d.stmt, d.value, depth - 1):
+                    return False
+                walked = True
+            elif d.kind == "assign" and self._walked_element(fn, d.value, depth - 1, seen):
+                continue  # `key = key.decode("utf-8")`
+            else:
+                return False
+        return walked
+
+    def _store_read(self, fn: ast.AST, loop: ast.AST, src: ast.AST, depth: int = 2) -> bool:
+        """Is the iterable `src` of `loop` read out of a store: an `async for` over a cursor,
+        a key view (`d.keys()`), a local bound to an awaited read (`cursor, batch =
+        await redis.scan(...)`), or a batch that is an item of such a walk? A plain
+        parameter or display is the caller's data."""
+        if isinstance(loop, ast.AsyncFor) or isinstance(loop, ast.comprehension) and loop.is_async:
+            return True
+        if self._key_view(src):
+            return True
+        if isinstance(src, ast.Name) and src.id not in self.params(fn):
+            ds = self.defs(fn).get(src.id, [])
+            if ds and all(d.kind in ("assign", "unpack") and isinstance(d.value, ast.Await) for d in ds):
+                return True
+        # a batch that is itself an item of such a walk (`async for hits in ...: for hit in hits`)
+        return self._walked_element(fn, src, depth=depth - 1)
 
     def fresh_built(self, fn: ast.AST, expr: ast.AST) -> bool:
         """Is `expr` (followed through `fn`'s locals) built from a per-call random value
@@ -1039,7 +1247,8 @@ class CacheKeyFacts:
     def container_spelled(self, fn: ast.AST, expr: ast.AST):
         """The container (`LongLivedContainer`) that `expr` spells in `fn`: a module
         container by its name (not rebound in `fn`), a class or instance container of
-        `fn`'s class as `self.<attr>` / `cls.<attr>` / `Class.<attr>`. None otherwise."""
+        `fn`'s class as `<receiver>.<attr>` (the method's first parameter, `receiver`) /
+        `Class.<attr>`. None otherwise."""
         d = self.facts.dotted(expr)
         if not d:
             return None
@@ -1047,10 +1256,12 @@ class CacheKeyFacts:
         cls = self.facts.enclosing_class(fn)
         for c in self.facts.containers:
             if c.scope == "module":
-                if d == c.name and d not in self.defs(fn) and d not in self.params(fn):
+                # a store into it (`c[k] = v`, `c.update(...)`) is no rebinding of the name
+                if d == c.name and d not in self.params(fn) \
+                        and all(df.kind == "mutate" for df in self.defs(fn).get(d, ())):
                     return c
             elif len(parts) == 2 and parts[1] == c.attr and cls is not None and c.owner is cls \
-                    and (parts[0] in ("self", "cls") or parts[0] == cls.name):
+                    and (parts[0] == self.receiver(fn) or parts[0] == cls.name):
                 return c
         return None
 
@@ -1101,9 +1312,14 @@ class CacheKeyFacts:
     def existing_key(self, fn: ast.AST, key: ast.AST, container) -> bool:
         """Is `key` a key `container` already holds, taken by walking that same container
         (`for k in self.data: self.data[k]`, `for k, v in c.items(): c[k]`)? Indexing
-        the container with it reads an entry stored under it: the key was built (and
-        scoped or not) where the entry was stored, not here."""
+        the container with it reads (or removes) an entry stored under it: the key was
+        built (and scoped or not) where the entry was stored, not here. Only lookups and
+        removals: an insertion under such a key stores a value built here."""
         if not isinstance(key, ast.Name):
+            return False
+        if any(s.key is key for s in container.inserts):
+            # `for k in list(c): c[k] = render(tenant_id, k)` writes a new value (built
+            # here, with this call's scope) under every key: a store, not a read back
             return False
         got = self.entry_of(fn, key.id)
         return bool(got) and all(c is container and part == "key" for c, part in got)
@@ -1128,12 +1344,14 @@ class CacheKeyFacts:
     def whole_names(self, fn: ast.AST, keys: Iterable[ast.AST]) -> set[str]:
         """Local names a key is built from whole (`PinnedKey(key=key)`, `hash((k, n))`), not
         only through a part of them (`ChunkKey(k.model, k.hash)` uses `k` only through
-        its attributes), following `fn`'s locals; `self`/`cls` excluded. A whole value
+        its attributes), following `fn`'s locals; the method's receiver (its first
+        parameter, `receiver`) excluded. A whole value
         compared with the scope (`filtered_on`) brings that scope into the key."""
         parents = self.facts.parents
+        me = self.receiver(fn)
         out = set()
         for n in self.closure(fn, keys):
-            if isinstance(n, ast.Name) and n.id not in ("self", "cls"):
+            if isinstance(n, ast.Name) and n.id != me:
                 p = parents.get(n)
                 if not (isinstance(p, (ast.Attribute, ast.Subscript)) and p.value is n):
                     out.add(n.id)
@@ -1165,7 +1383,7 @@ class CacheKeyFacts:
     def tagged_kinds(self, fn: ast.AST, value: ast.AST | None, depth: int = 2) -> set[str]:
         """Scope kinds a stored value records as a field: an element of a tuple/list/set
         display, a dict display's value, or an argument of a record constructor (a
-        same-file class, or a capitalised callable, the PEP 8 class convention) that IS a
+        class of this file called by its bare, unshadowed name: `module_class`) that IS a
         scope (`scope_value_kinds`: `session_id`, `session`, `tenant_id or None`):
         `self.data[emb] = (question, answer, emb, session_id)`, `Entry(result,
         tenant=tenant_id)`. An entry tagged with its owner can be told apart at read time
@@ -1182,8 +1400,7 @@ class CacheKeyFacts:
         elif isinstance(e, ast.Dict):
             elements = [v for v in e.values if v is not None]
         elif isinstance(e, ast.Call):
-            last = (self.facts.dotted(e.func) or "").split(".")[-1]
-            if last in self.classes or last[:1].isupper():
+            if self.module_class(fn, e.func) is not None:
                 elements = [*(a for a in e.args if not isinstance(a, ast.Starred)),
                             *(k.value for k in e.keywords if k.arg)]
         out: set[str] = set()
@@ -1193,9 +1410,77 @@ class CacheKeyFacts:
             out |= self.scope_value_kinds(fn, x) | self.tagged_kinds(fn, x, depth - 1)
         return out
 
+    def checked_kinds(self, container) -> set[str]:
+        """Scope kinds some reader of `container` compares a read entry with: a read site
+        (`c.get(k)`, `c[k]`, `c.pop(k)`, or the local it is bound to, `hit = c.get(k)`)
+        of which a part (`hit.tenant_id`, `entry[3]`, `c[k][3]`) is an operand of a
+        comparison whose other operand IS a scope value (`scope_value_kinds`):
+        `hit.tenant_id == tenant_id`, `if entry[3] != session: ...`, `session_id in
+        c[k][3]`, `session.name not in hit[3]` (a field of a scope object); or is passed together with a scope value to one call (a check function,
+        `check_hit(entry, session)`). A stored scope field nobody compares protects no
+        one: the reader serves the entry to any scope.
+
+        Args:
+            container: a `LongLivedContainer` (its `reads` and `removals` sites).
+        """
+        memo = self.__dict__.setdefault("_checked", {})
+        if id(container) in memo:
+            return memo[id(container)]
+        parents = self.facts.parents
+        out: set[str] = set()
+        sites = [r for r in (*container.reads, *container.removals)
+                 if r.function is not None and isinstance(r.node, (ast.Subscript, ast.Call))]
+        by_fn: dict[int, tuple[ast.AST, set[int], set[str]]] = {}
+        for r in sites:
+            f, nodes, names = by_fn.setdefault(id(r.function), (r.function, set(), set()))
+            nodes.add(id(r.node))
+            p = parents.get(r.node)
+            if isinstance(p, ast.Assign) and p.value is r.node and len(p.targets) == 1 \
+                    and isinstance(p.targets[0], ast.Name):
+                names.add(p.targets[0].id)
+            elif isinstance(p, ast.NamedExpr) and p.value is r.node:
+                names.add(p.target.id)
+        for f, nodes, names in by_fn.values():
+            def of_entry(e: ast.AST) -> bool:
+                while True:
+                    if id(e) in nodes or (isinstance(e, ast.Name) and e.id in names):
+                        return True
+                    if isinstance(e, (ast.Attribute, ast.Subscript)):
+                        e = e.value
+                    elif isinstance(e, ast.Call) and isinstance(e.func, ast.Name) \
+                            and e.func.id in ("list", "tuple", "set", "frozenset") and len(e.args) == 1:
+                        e = e.args[0]
+                    else:
+                        return False
+
+            for n in self.facts.walk(f):
+                if isinstance(n, ast.Compare):
+                    ops = [n.left, *n.comparators]
+                elif isinstance(n, ast.Call):
+                    ops = [*n.args, *(k.value for k in n.keywords)]
+                else:
+                    continue
+                if any(of_entry(o) for o in ops):
+                    for o in ops:
+                        if not of_entry(o):
+                            # the scope value, or a field of the scope object (`session.name`)
+                            out |= self.scope_value_kinds(f, o)
+                            if isinstance(o, ast.Attribute):
+                                out |= self.scope_value_kinds(f, o.value)
+        memo[id(container)] = out
+        return out
+
     def entry_tagged_kinds(self, fn: ast.AST, container, values: list) -> set[str]:
-        """Scope kinds every value stored into `container` records (`tagged_kinds`): the
-        values stored in `fn` when it stores any, else every insertion in the file."""
+        """Scope kinds every value stored into `container` records (`tagged_kinds`) AND
+        some reader of the container compares with the scope (`checked_kinds`): the tag
+        tells entries apart only where a reader checks it.
+
+        Args:
+            fn: the def of the insertion being judged.
+            container: the `LongLivedContainer` inserted into.
+            values: the value expressions `fn` stores into `container` (`KeySink.values`);
+                when empty, every insertion of the file is used instead.
+        """
         pairs = [(fn, v) for v in values if v is not None] or \
             [(s.function, s.value) for s in container.inserts if s.value is not None and s.function is not None]
         kinds: set[str] | None = None
@@ -1204,7 +1489,7 @@ class CacheKeyFacts:
             kinds = k if kinds is None else kinds & k
             if not kinds:
                 return set()
-        return kinds or set()
+        return (kinds or set()) & self.checked_kinds(container)
 
     # ------------------------------------------------------------ pin guards
     def pinned_exprs(self, fn: ast.AST, node: ast.AST) -> set[str]:

@@ -488,7 +488,7 @@ def statements_reached_after(facts, fn: ast.AST, node: ast.AST, barrier=None) ->
             child = a
 
     start = facts.enclosing_statement(node) if not isinstance(node, ast.stmt) else node
-    if start is not node and _compound(start) and not _in_nested_statement(facts, node, start):
+    if start is not node and _compound(start):
         enter(start)  # `node` is in the header: the statement's blocks follow
     else:
         # from inside a `try` body, its handlers are reachable (anything after `node` may raise)
@@ -517,8 +517,3 @@ def statements_reached_after(facts, fn: ast.AST, node: ast.AST, barrier=None) ->
 
 def _compound(s: ast.stmt) -> bool:
     return isinstance(s, (*_LOOPS, ast.If, ast.With, ast.AsyncWith, *_TRIES)) or type(s).__name__ == "Match"
-
-
-def _in_nested_statement(facts, node: ast.AST, stmt: ast.stmt) -> bool:
-    """Is `node` inside a statement nested in compound `stmt` (not in its header)?"""
-    return facts.enclosing_statement(node) is not stmt

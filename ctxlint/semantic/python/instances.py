@@ -204,7 +204,8 @@ def many_instances(facts, cls: ast.ClassDef) -> tuple[ast.Call, str] | None:
             owner = facts.enclosing_class(fn)
             if owner is not None and owner in family:
                 continue  # an alternate constructor (`from_config`) of the class itself
-            if _memoized(facts, fn) or _stored_long_lived(facts, c, fn) or _runs_once(facts, fn):
+            if _memoized(facts, fn) or _stored_long_lived(facts, c, fn) or _runs_once(facts, fn) \
+                    or lazy_singleton(facts, c, fn):
                 continue
             loop = _enclosing_loop(facts, c, fn)
             if loop is not None:
@@ -235,6 +236,71 @@ def _stored_long_lived(facts, call: ast.Call, fn: ast.AST) -> bool:
         if isinstance(t, ast.Name) and t.id in declared:
             return True
     return False
+
+
+def _slot_text(facts, e: ast.AST, declared: set[str]) -> str | None:
+    """The text of a long-lived slot `e` names: a module global the function declares
+    `global`, or a class attribute (`cls._instance`, `Registry._instance`); else None."""
+    if isinstance(e, ast.Name) and e.id in declared:
+        return e.id
+    if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and (
+            e.value.id == "cls" or e.value.id in facts.classes_by_name):
+        return f"{e.value.id}.{e.attr}"
+    return None
+
+
+def _unset_test(facts, test: ast.AST, declared: set[str]) -> str | None:
+    """The slot an `if` test says is not built yet (`G is None`, `not G`), or None."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Is) \
+            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None:
+        return _slot_text(facts, test.left, declared)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _slot_text(facts, test.operand, declared)
+    return None
+
+
+def lazy_singleton(facts, call: ast.Call, fn: ast.AST) -> bool:
+    """Is construction `call` the lazy build of a singleton: it runs only under
+    `if <slot> is None:` (or `if not <slot>:`; a lock and a second check inside are
+    the double-checked form), and the new instance — directly or through the local it
+    is bound to — is assigned to that same slot inside the guarded block? The slot is
+    a module global (declared `global`) or a class attribute (`cls._instance`). Every
+    later call finds the slot set and skips the construction: one instance per
+    process, not one per call (the "lazy initialization" / double-checked locking
+    idiom; Python docs, `threading.Lock`, and the Singleton recipes built on it)."""
+    declared = {n for s in ast.walk(fn) if isinstance(s, ast.Global) for n in s.names}
+    p = facts.parents.get(call)
+    names: set[str] = set()
+    if isinstance(p, (ast.Assign, ast.AnnAssign)) and p.value is call:
+        for t in (p.targets if isinstance(p, ast.Assign) else [p.target]):
+            slot = _slot_text(facts, t, declared)
+            if slot:
+                names.add("slot:" + slot)
+            elif isinstance(t, ast.Name):
+                names.add(t.id)
+    if not names:
+        return False
+    for a in facts.ancestors(call):
+        if a is fn:
+            return False
+        if not (isinstance(a, ast.If) and _inside_body(facts, call, a.body)):
+            continue
+        slot = _unset_test(facts, a.test, declared)
+        if slot is None:
+            continue
+        if "slot:" + slot in names:
+            return True
+        for n in ast.walk(a):
+            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and n.value.id in names \
+                    and n.lineno > call.lineno \
+                    and any(_slot_text(facts, t, declared) == slot for t in n.targets):
+                return True
+    return False
+
+
+def _inside_body(facts, node: ast.AST, body: list) -> bool:
+    ids = {id(s) for s in body}
+    return any(id(a) in ids for a in facts.ancestors(node))
 
 
 def _runs_once(facts, fn: ast.AST) -> bool:

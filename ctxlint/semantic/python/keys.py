@@ -173,14 +173,35 @@ def is_memoized(facts, fn) -> bool:
     return False
 
 
-def ctor_fields(ck, call: ast.Call) -> dict[str, ast.AST] | None:
+def module_class(ck, fn, func: ast.AST) -> ast.ClassDef | None:
+    """The class of this file that callee expression `func` (in def `fn`, or None at
+    module level) names: a bare name bound to a module-level-visible class of this file
+    and not rebound in `fn` (no parameter, local assignment or import of that name there).
+    `other_mod.Lease` or a name shadowed locally is no class of this file: resolution by
+    binding, not by the last dotted segment.
+
+    Args:
+        ck: the file's `CacheKeyFacts`.
+        fn: the def the call is in (None when not in a def).
+        func: the call's `func` expression.
+    """
+    return ck.module_class(fn, func)
+
+
+def ctor_fields(ck, call: ast.Call, fn=None) -> dict[str, ast.AST] | None:
     """Field name -> argument expression for a constructor call of a same-file class
     (`_OperationLease(owner, release, shared=shared)` -> {"owner": owner, "release":
     release, "shared": shared}): through its `__init__` (a parameter stored as
     `self.F = param`), else its class-level annotated fields in order (a dataclass,
-    NamedTuple or attrs class). None when the callee is no class of this file."""
-    name = (ck.facts.dotted(call.func) or "").split(".")[-1]
-    cls = ck.classes.get(name)
+    NamedTuple or attrs class). None when the callee is no class of this file.
+
+    Args:
+        ck: the file's `CacheKeyFacts` (for `classes`, `facts`).
+        call: the constructor call expression.
+        fn: the def the call is in, used to reject a class name rebound there
+            (`module_class`); None at module level.
+    """
+    cls = module_class(ck, fn, call.func)
     if cls is None or any(isinstance(a, ast.Starred) for a in call.args):
         return None
     init = next((st for st in cls.body if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef))
@@ -209,29 +230,52 @@ def stored_key_fields(ck, site) -> tuple[set[str], set[str]]:
     object the inserting function fills with that very key — a constructor argument of a
     same-file class (`lease = _OperationLease(owner, ...)`, field `owner`) or an
     assignment `obj.F = key` there — and the classes the object is built from. Empty
-    when the value carries no copy of its key."""
+    when the value carries no copy of its key.
+
+    The key spelling must denote the same value at the constructor and at the
+    insertion: a name of the key rebound in between (`lease = Lease(owner); owner =
+    norm(owner); c[owner] = lease`) makes the field a copy of an older value, not the key.
+
+    Args:
+        ck: the file's `CacheKeyFacts`.
+        site: an insertion `ContainerSite` of the container (`site.key`, `site.value`,
+            `site.function`).
+    Returns:
+        (field names of the stored object that hold the key, names of the classes the
+        stored object is built from).
+    """
     fn, key, value = site.function, site.key, site.value
     if fn is None or key is None or value is None:
         return set(), set()
     want = ast.dump(key)
+    key_names = {n.id for n in ast.walk(key) if isinstance(n, ast.Name)}
+    at = getattr(site.node, "lineno", 0)
     exprs = [value]
     obj = value.id if isinstance(value, ast.Name) else None
     if obj is not None:
         exprs = [d.value for d in ck.defs(fn).get(obj, ()) if d.kind == "assign"]
+
+    def rebound_after(line: int) -> bool:
+        # a definition of a key name after the constructor line and before the insertion
+        return any(line < getattr(d.stmt, "lineno", 0) < at
+                   for nm in key_names for d in ck.defs(fn).get(nm, ()))
+
     fields: set[str] | None = None
     classes: set[str] = set()
     for e in exprs:
-        got = ctor_fields(ck, e) if isinstance(e, ast.Call) else None
+        got = ctor_fields(ck, e, fn) if isinstance(e, ast.Call) else None
         if got is None:
             fields = set()
             break
-        classes.add((ck.facts.dotted(e.func) or "").split(".")[-1])
+        classes.add(e.func.id)
         mine = {f for f, arg in got.items() if ast.dump(arg) == want}
+        if mine and rebound_after(getattr(e, "lineno", at)):
+            mine = set()
         fields = mine if fields is None else fields & mine
     fields = fields or set()
     if obj is not None:
         for n in ck.facts.walk(fn):
-            if isinstance(n, ast.Assign) and ast.dump(n.value) == want:
+            if isinstance(n, ast.Assign) and ast.dump(n.value) == want and not rebound_after(n.lineno):
                 fields.update(t.attr for t in n.targets if isinstance(t, ast.Attribute)
                               and isinstance(t.value, ast.Name) and t.value.id == obj)
     return fields, classes
@@ -243,7 +287,19 @@ def reads_stored_key(ck, container, acquire: list[str], fn, expr: ast.AST) -> bo
     from such an object: a parameter annotated with its class, `self` in a method of that
     class, or a local read out of the same container (`entry = c.get(k)`, `for e in
     c.values()`)? Value flow key -> attribute of the stored object -> release key: the
-    same value on both sides, whatever the acquire side derived it with."""
+    same value on both sides, whatever the acquire side derived it with.
+
+    Every acquire-side insertion must be seen into: one whose stored value this analysis
+    cannot read (an opaque object, a helper's result) may store entries that carry no
+    copy of their key, so it proves nothing and the answer is False.
+
+    Args:
+        ck: the file's `CacheKeyFacts`.
+        container: the `LongLivedContainer` acquired into and released from.
+        acquire: names of the methods that acquire (insert) into `container`.
+        fn: the releasing def.
+        expr: the release key expression in `fn`.
+    """
     if not (isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name)):
         return False
     fields: set[str] | None = None
@@ -252,7 +308,7 @@ def reads_stored_key(ck, container, acquire: list[str], fn, expr: ast.AST) -> bo
         if s.method is not None and s.method.name in acquire:
             f, c = stored_key_fields(ck, s)
             if not (f or c):
-                continue  # a value this analysis cannot see into
+                return False  # a value this analysis cannot see into: proves nothing
             # every object the acquire side stores must carry its key in that field
             fields = f if fields is None else fields & f
             classes |= c
@@ -273,9 +329,85 @@ def reads_stored_key(ck, container, acquire: list[str], fn, expr: ast.AST) -> bo
         if d.kind == "assign" and id(d.value) in reads:
             continue
         if d.kind == "assign" and isinstance(d.value, ast.Call) \
-                and (ck.facts.dotted(d.value.func) or "").split(".")[-1] in classes:
+                and (cls := module_class(ck, fn, d.value.func)) is not None and cls.name in classes:
             continue
         if d.kind == "iter" and (got := ck.entry_of(fn, obj)) and all(c is container and p == "value" for c, p in got):
             continue
         return False
     return True
+
+
+def _slot_of(ck, fn, expr: ast.AST, depth: int = 2):
+    """Where value `expr` (in `fn`) is read from, when it is a read of a stored slot: a
+    ContextVar read (`_level.get()`, with or without a default) -> ("cv", dotted name), an
+    attribute of the instance (`self._current`) -> ("attr", class, attr), or a read-only
+    `@property` of the instance's class (`self.level`) whose only statement returns such a
+    read -> that slot. Locals are followed through single plain assignments. None for
+    anything else."""
+    expr, _exact = ck.resolve(fn, expr)
+    facts = ck.facts
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "get" \
+            and len(expr.args) <= 1 and not expr.keywords and facts.is_contextvar(expr.func.value):
+        return ("cv", facts.dotted(expr.func.value))
+    me = ck._self_param(fn)
+    if me and isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == me:
+        cls = facts.enclosing_class(fn)
+        if cls is None:
+            return None
+        for m in cls.body:
+            if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name == expr.attr:
+                if depth <= 0 or not any((facts.dotted(d) or "") == "property" for d in m.decorator_list):
+                    return None
+                body = [st for st in m.body if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant))]
+                if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
+                    return _slot_of(ck, m, body[0].value, depth - 1)
+                return None
+        return ("attr", id(cls), expr.attr)
+    return None
+
+
+def _stores_key_in(ck, fn, key: ast.AST, slot) -> bool:
+    """Does `fn` store the key value `key` (the same spelling, or the local it is) into
+    `slot` (`_slot_of`): `CV.set(key)` for a ContextVar, `self.<attr> = key` for an
+    instance attribute of the same class?"""
+    facts = ck.facts
+    want = ast.dump(key)
+    me = ck._self_param(fn)
+    for n in facts.walk(fn):
+        if slot[0] == "cv" and isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                and n.func.attr == "set" and len(n.args) == 1 and facts.is_contextvar(n.func.value) \
+                and facts.dotted(n.func.value) == slot[1] and ast.dump(n.args[0]) == want:
+            return True
+        if slot[0] == "attr" and me and isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None \
+                and ast.dump(n.value) == want:
+            cls = facts.enclosing_class(fn)
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            if cls is not None and id(cls) == slot[1] and any(
+                    isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == me
+                    and t.attr == slot[2] for t in targets):
+                return True
+    return False
+
+
+def reads_key_back(ck, container, acquire: list[str], fn, expr: ast.AST) -> bool:
+    """Is release key `expr` read back from the place where every acquire side of
+    `container` put the very key it inserted under: a ContextVar the acquire side sets to
+    its key (`token = _level.set(level)`; `self._levels[level] = ...`), read on release
+    as `_level.get()` or through a read-only property returning it (`self.level`), or an
+    attribute of the instance the acquire side assigns its key to (`self._current = key`;
+    released by `self._current`)? Value flow key -> slot -> release key, the same value
+    on both sides, whatever helper derived it; the generalisation of `reads_stored_key`
+    from the stored object's field to any slot the acquire side writes. A slot some
+    acquire side does not write (another ContextVar, an attribute set from another value)
+    proves nothing."""
+    slot = _slot_of(ck, fn, expr)
+    if slot is None:
+        return False
+    seen = False
+    for s in container.inserts:
+        if s.method is None or s.method.name not in acquire or s.key is None or s.function is None:
+            continue
+        if not _stores_key_in(ck, s.function, s.key, slot):
+            return False
+        seen = True
+    return seen

@@ -114,16 +114,67 @@ def assign_index(facts, fn) -> dict[str, list[tuple[int, ast.AST]]]:
 
 
 def reaches_scope_id(facts, expr: ast.AST | None, fn, depth: int = 3) -> str | None:
-    """The scope id `expr` reaches, following local assignments up to `depth` levels."""
+    """The scope id `expr` reaches, following local assignments up to `depth` levels.
+
+    A local bound from a lookup of a container of this module (`w = self._req_to_worker.pop(req_id)`,
+    `.get(k)`, `c[k]`, `.setdefault(k, d)`) holds one of that container's *values*, not
+    its key: it is followed into the values stored in the container (`self._req_to_worker[req_id]
+    = idx` -> `idx`), never into the lookup key (`container_lookup`)."""
     for name in names_in(expr):
         sid = facts.scope_id_in(name)
         if sid:
             return sid
         if depth and "." not in name:
             for src in local_sources(facts, fn, name, expr):
-                sid = reaches_scope_id(facts, src, fn, depth - 1)
+                looked_up = container_lookup(facts, src)
+                if looked_up is not None:
+                    sid = stored_values_scope_id(facts, looked_up, depth - 1)
+                else:
+                    sid = reaches_scope_id(facts, src, fn, depth - 1)
                 if sid:
                     return sid
+    return None
+
+
+def container_lookup(facts, expr: ast.AST | None):
+    """The container of this module (`facts.containers`) whose value `expr` reads — a
+    `c[k]` load, `c.get(k)`, `c.pop(k)` or `c.setdefault(k, d)` site of it (awaited or not)
+    — else None. The result of such an expression is an entry's value, whose kind is
+    what the container stores, not what it is keyed by."""
+    if isinstance(expr, ast.Await):
+        expr = expr.value
+    if not isinstance(expr, (ast.Subscript, ast.Call)):
+        return None
+
+    def index():
+        out = {}
+        for c in facts.containers:
+            for s in (*c.reads, *c.removals, *c.inserts):
+                if s.kind in ("subscript", "get", "pop", "setdefault") and s.key is not None:
+                    out.setdefault(id(s.node), c)
+                    p = facts.parents.get(s.node)
+                    if isinstance(p, ast.Call) and p.func is s.node:
+                        out.setdefault(id(p), c)  # the site is `c.get`; the read is the call
+        return out
+
+    c = facts.memo("registries.lookup_sites", index).get(id(expr))
+    if c is None:
+        return None
+    if isinstance(expr, ast.Subscript) and not isinstance(expr.ctx, ast.Load):
+        return None
+    return c
+
+
+def stored_values_scope_id(facts, c, depth: int) -> str | None:
+    """The scope id a value stored into container `c` reaches (`reaches_scope_id` of each
+    insertion's value in its own function), or None: what a lookup of `c` hands back."""
+    if depth < 0:
+        return None
+    for s in c.inserts:
+        if s.value is not None:
+            sid = reaches_scope_id(facts, s.value, s.function, depth)
+            if sid:
+                return sid
     return None
 
 
@@ -594,6 +645,18 @@ def unconditional_in(facts, c, node: ast.AST, fn) -> bool:
     return True
 
 
+def _receiver(facts, fn) -> str | None:
+    """The receiver parameter of `fn` (its first positional parameter when `fn` is a
+    method of a class and not a `staticmethod`), else None."""
+    from ctxlint.semantic.python.calls import params_of
+    ps = params_of(fn)
+    if not ps or not isinstance(facts.parents.get(fn), ast.ClassDef):
+        return None
+    if any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in fn.decorator_list):
+        return None
+    return ps[0]
+
+
 def _name_ids(expr: ast.AST | None) -> set[str]:
     return {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)} if expr is not None else set()
 
@@ -614,7 +677,7 @@ def helper_removes_key(facts, graph, call: ast.Call, c, key_names: set[str], dep
         arg = graph.arg_for(call, target, i)
         if arg is not None and _name_ids(arg) & key_names:
             key_params.add(p)
-    key_params -= {"self", "cls"}
+    key_params.discard(_receiver(facts, target))
     if not key_params:
         return False
     for r in c.removals:
@@ -665,19 +728,92 @@ def _iterated_container(facts, graph, it: ast.AST, fn):
     return None, False
 
 
-def _loop_removes(facts, graph, loop: ast.AST, c, keys: set[str]) -> bool:
-    """Does the body of `loop` remove from `c` the entry under the loop's key (one of
-    the local names `keys`): a removal site keyed by it, or a call of a helper of this
-    module that removes the key it is passed (`self.cleanup_job(job_id)`)?"""
-    inside = {id(n) for s in loop.body for n in facts.walk(s)}
-    for r in c.removals:
-        if id(r.node) in inside and r.key is not None and _name_ids(r.key) & keys:
-            return True
-    for s in loop.body:
-        for n in facts.walk(s):
-            if isinstance(n, ast.Call) and graph.removes_from(n, c) and helper_removes_key(facts, graph, n, c, keys, 3):
+#: Clocks whose reading an age test compares (Python docs, `time` module; asyncio
+#: "Event Loop" `loop.time()`; `datetime.datetime.now`/`utcnow`): an entry's age grows
+#: with every pass, so a test `now - started > ttl` is met by every stranded entry.
+CLOCK_QUALNAMES = frozenset({"time.time", "time.monotonic", "time.perf_counter", "time.time_ns",
+                             "time.monotonic_ns", "time.perf_counter_ns", "datetime.datetime.now",
+                             "datetime.datetime.utcnow", "datetime.now", "datetime.utcnow"})
+
+
+def _reads_clock(facts, expr: ast.AST | None, fn, depth: int = 2) -> bool:
+    """Does `expr` read a clock (`CLOCK_QUALNAMES`, `<loop>.time()`), directly or through
+    a local of `fn` assigned from one (`now = time.monotonic()`)?"""
+    from ctxlint.semantic.python.tasks import is_event_loop
+    if expr is None:
+        return False
+    for n in ast.walk(expr):
+        if isinstance(n, ast.Call):
+            if (facts.qualname(n.func) or "") in CLOCK_QUALNAMES:
+                return True
+            if isinstance(n.func, ast.Attribute) and n.func.attr == "time" and not n.args \
+                    and is_event_loop(facts, n.func.value):
+                return True
+        elif isinstance(n, ast.Name) and depth and isinstance(n.ctx, ast.Load):
+            if any(_reads_clock(facts, src, fn, depth - 1) for src in local_sources(facts, fn, n.id, n)
+                   if not isinstance(src, ast.Name) or src.id != n.id):
                 return True
     return False
+
+
+def _age_test(facts, test: ast.AST, fn) -> bool:
+    """Is `test` an ordering comparison of a clock reading (`now - started > self.ttl`,
+    `time.monotonic() >= deadline`): an age every entry eventually reaches?"""
+    for n in ast.walk(test):
+        if isinstance(n, ast.Compare) and all(isinstance(o, (ast.Gt, ast.GtE, ast.Lt, ast.LtE)) for o in n.ops) \
+                and _reads_clock(facts, n, fn):
+            return True
+    return False
+
+
+def _every_pass(facts, c, node: ast.AST, loop: ast.AST, fn) -> bool:
+    """Does `node` (in the body of `loop`, in `fn`) run for every key the loop walks:
+    not under an `if` other than a membership guard on `c` or an age test (`_age_test`),
+    a nested loop, a `match` case or an `except` handler? A removal only for entries
+    some other state reports done (`if self.engine.is_finished(rid)`, `if
+    self._pending[rid].done`) can miss an entry forever."""
+    reads = {id(r.node) for r in c.reads if r.kind == "in"}
+    child = node
+    for a in facts.ancestors(node):
+        if a is loop:
+            return True
+        if a is fn or isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return False
+        if isinstance(a, ast.If) and child is not a.test and not any(id(n) in reads for n in ast.walk(a.test)) \
+                and not _age_test(facts, a.test, fn):
+            return False
+        if isinstance(a, (ast.IfExp, ast.BoolOp)) and child is not getattr(a, "test", None) \
+                and not (isinstance(a, ast.BoolOp) and child is a.values[0]):
+            return False
+        if isinstance(a, (ast.For, ast.AsyncFor, ast.While, ast.match_case, ast.ExceptHandler)):
+            return False
+        child = a
+    return False
+
+
+def _loop_removes(facts, graph, loop: ast.AST, c, keys: set[str], fn) -> bool:
+    """Does the body of `loop` (in `fn`) remove from `c`, on every pass (`_every_pass`),
+    the entry under the loop's key (one of the local names `keys`): a removal site
+    keyed by it, or a call of a helper of this module that removes the key it is passed
+    (`self.cleanup_job(job_id)`)?"""
+    calls, inside = _loop_contents(facts, loop)
+    for r in c.removals:
+        if id(r.node) in inside and r.key is not None and _name_ids(r.key) & keys \
+                and _every_pass(facts, c, r.node, loop, fn):
+            return True
+    for n in calls:
+        if graph.removes_from(n, c) and _every_pass(facts, c, n, loop, fn) \
+                and helper_removes_key(facts, graph, n, c, keys, 4):
+            return True
+    return False
+
+
+def _loop_contents(facts, loop: ast.AST):
+    """(calls, ids of every node) in the body of `loop`; one walk per loop, memoised."""
+    def compute():
+        nodes = [n for s in loop.body for n in facts.walk(s)]
+        return [n for n in nodes if isinstance(n, ast.Call)], {id(n) for n in nodes}
+    return facts.memo(f"registries.loop_contents.{id(loop)}", compute)
 
 
 def _callers(facts, graph) -> dict[int, list[tuple[ast.Call, ast.AST]]]:
@@ -691,47 +827,115 @@ def _callers(facts, graph) -> dict[int, list[tuple[ast.Call, ast.AST]]]:
     return facts.memo("registries.callers", compute)
 
 
+#: Qualified names of callables that run a function they are given in the background
+#: (Python docs: `threading.Thread(target=)`/`Timer`, `asyncio.to_thread` is awaited and
+#: so not one); methods (last name) of task groups and executors that start one
+#: (asyncio `TaskGroup.create_task`, anyio/trio `start_soon`, gevent `spawn`,
+#: concurrent.futures `Executor.submit`, asyncio `loop.run_in_executor`).
+BACKGROUND_RUNNER_QUALNAMES = frozenset({"threading.Thread", "threading.Timer"})
+BACKGROUND_RUNNER_METHODS = frozenset({"create_task", "start_soon", "submit", "run_in_executor", "spawn"})
+
+
+def _runs_in_background(facts, holder: ast.Call) -> bool:
+    """Is `holder` (a call that is given a coroutine or a function) one that starts it
+    in the background: a task factory (`tasks.is_task_factory_ref`), a thread, a task
+    group's or an executor's start method (`BACKGROUND_RUNNER_*`), not awaited?"""
+    from ctxlint.semantic.python.tasks import is_task_factory_ref
+    if isinstance(facts.parents.get(holder), ast.Await):
+        return False  # `await asyncio.wait_for(self._drain(), 5)`: run once, here
+    if is_task_factory_ref(facts, holder.func):
+        return True
+    if (facts.qualname(holder.func) or "") in BACKGROUND_RUNNER_QUALNAMES:
+        return True
+    return isinstance(holder.func, ast.Attribute) and holder.func.attr in BACKGROUND_RUNNER_METHODS
+
+
 def _handed_off(facts, graph, fn) -> bool:
     """Is the def `fn` run in the background: its coroutine (`fn(...)` not awaited) or
-    the function itself (`target=self.fn`, `start_soon(self.fn)`) passed as an argument
-    of another call (a task factory, a thread, a task group, an executor)?"""
-    for call, _caller in _callers(facts, graph).get(id(fn), ()):
-        p = facts.parents.get(call)
-        if isinstance(p, ast.keyword):
-            p = facts.parents.get(p)
-        if isinstance(p, ast.Call) and p.func is not call and isinstance(fn, ast.AsyncFunctionDef):
-            return True  # `asyncio.create_task(self._sweep_loop())`
-    cls = facts.enclosing_class(fn)
-    for n in facts.nodes(ast.Attribute if cls is not None else ast.Name):
-        if (n.attr if cls is not None else n.id) != fn.name or not isinstance(getattr(n, "ctx", None), ast.Load):
-            continue
-        p = facts.parents.get(n)
-        holder = facts.parents.get(p) if isinstance(p, ast.keyword) else p
-        if not (isinstance(holder, ast.Call) and holder.func is not n):
-            continue
-        if cls is not None:
-            here = facts.enclosing_class(n)
-            if here is None or graph.find_method(here, fn.name) is not fn:
+    the function itself (`target=self.fn`, `start_soon(self.fn)`) passed to a call that
+    starts it in the background (`_runs_in_background`: a task factory, a thread, a
+    task group, an executor)? Memoised per def; the module's references are indexed
+    once by the name they read."""
+    def refs():
+        out: dict[str, list[ast.AST]] = {}
+        for n in facts.nodes(ast.Attribute):
+            if isinstance(n.ctx, ast.Load):
+                out.setdefault("." + n.attr, []).append(n)
+        for n in facts.nodes(ast.Name):
+            if isinstance(n.ctx, ast.Load):
+                out.setdefault(n.id, []).append(n)
+        return out
+
+    def compute() -> bool:
+        for call, _caller in _callers(facts, graph).get(id(fn), ()):
+            p = facts.parents.get(call)
+            if isinstance(p, ast.keyword):
+                p = facts.parents.get(p)
+            if isinstance(p, ast.Call) and p.func is not call and isinstance(fn, ast.AsyncFunctionDef) \
+                    and _runs_in_background(facts, p):
+                return True  # `asyncio.create_task(self._sweep_loop())`
+        cls = facts.enclosing_class(fn)
+        index = facts.memo("registries.load_refs", refs)
+        for n in index.get(("." + fn.name) if cls is not None else fn.name, ()):
+            p = facts.parents.get(n)
+            holder = facts.parents.get(p) if isinstance(p, ast.keyword) else p
+            if not (isinstance(holder, ast.Call) and holder.func is not n):
                 continue
-        elif graph.module_functions.get(fn.name) is not fn:
-            continue
-        return True  # `threading.Thread(target=self._reaper)`
+            if cls is not None:
+                here = facts.enclosing_class(n)
+                if here is None or graph.find_method(here, fn.name) is not fn:
+                    continue
+            elif graph.module_functions.get(fn.name) is not fn:
+                continue
+            if _runs_in_background(facts, holder):
+                return True  # `threading.Thread(target=self._reaper)`
+        return False
+    return facts.memo(f"registries.handed_off.{id(fn)}", compute)
+
+
+#: Calls that pause a loop pass (Python docs: `asyncio.sleep`, `time.sleep`; trio/anyio `sleep`).
+SLEEP_QUALNAMES = frozenset({"asyncio.sleep", "time.sleep", "trio.sleep", "anyio.sleep"})
+
+
+def _repeats(facts, loop: ast.While) -> bool:
+    """Does the `while` loop run for the object's life rather than until some work is
+    drained: its test is a true constant (`while True`) or a flag (`while not
+    self._closed`, `while self._running`, `while not stop.is_set()`) that is not a
+    container of this module (`while self._pending` drains), or each pass sleeps
+    (an unconditional `sleep` of a non-zero delay at the top of its body)?"""
+    t = loop.test
+    if isinstance(t, ast.Constant):
+        return bool(t.value)
+    inner = t.operand if isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not) else t
+    if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and not inner.args:
+        inner = inner.func.value  # `stop.is_set()`
+    names = {c.name for c in facts.containers}
+    if isinstance(inner, (ast.Name, ast.Attribute)) and (facts.dotted(inner) or "") not in names:
+        return True
+    for s in loop.body:
+        v = s.value if isinstance(s, ast.Expr) else None
+        v = v.value if isinstance(v, ast.Await) else v
+        if isinstance(v, ast.Call) and (facts.qualname(v.func) or "") in SLEEP_QUALNAMES and v.args \
+                and not (isinstance(v.args[0], ast.Constant) and not v.args[0].value):
+            return True
     return False
 
 
 def _in_while(facts, node: ast.AST, fn) -> bool:
+    """Is `node` (in `fn`) under a `while` loop that repeats for the object's life (`_repeats`)?"""
     for a in facts.ancestors(node):
         if a is fn or isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             return False
-        if isinstance(a, ast.While):
+        if isinstance(a, ast.While) and _repeats(facts, a):
             return True
     return False
 
 
 def _runs_repeatedly(facts, graph, fn, node: ast.AST, depth: int = 3) -> bool:
     """Does `node` (in `fn`) run again and again in the background: under a `while`
-    loop, in `fn` or in a caller on the way up (up to `depth` calls), in a def that is
-    handed off to run in the background (`_handed_off`)?"""
+    loop that repeats for the object's life (`_repeats`), in `fn` or in a caller on
+    the way up (up to `depth` calls), in a def that is handed off to run in the
+    background (`_handed_off`)?"""
     todo = [(fn, _in_while(facts, node, fn), depth)]
     seen: set[tuple[int, bool]] = set()
     while todo:
@@ -748,45 +952,197 @@ def _runs_repeatedly(facts, graph, fn, node: ast.AST, depth: int = 3) -> bool:
     return False
 
 
-def swept_for_every_key(facts, graph, c) -> bool:
-    """Does a periodic sweep of `c`'s owner remove every entry of `c`, whatever left it?
-
-    True when a def of the owner (its class chain, or the module for a module
-    container) has a `for` loop over a container `D` of the same owner (`for job_id in
-    list(self._queues)`, `.keys()`, `.items()`) whose body removes the loop's key from
-    `c` (directly, or through a helper of this module that removes the key it is
-    passed, `self.cleanup_job(job_id)`) — and, when `D` is not `c` itself, removes it
-    from `D` as well (the cleanup treats `c`'s entry as a companion of `D`'s) — and that
-    loop runs again and again in the background (`_runs_repeatedly`: under a `while`
-    in a def handed to a task factory, a thread or a task group). Then an entry a
-    cancelled call leaves behind is reaped by the sweep: the container does not keep
-    it forever. A sweep that removes only from `D`, or a loop run once (a `stop()` that
-    cleans every job), does not count. `graph` is the module's `calls.call_graph`.
-    Source: the janitor-task idiom (langflow's JobQueueService `_periodic_cleanup` →
-    `_cleanup_old_queues` → `cleanup_job`); Python docs, asyncio "Coroutines and Tasks".
-    """
-    def compute() -> bool:
+def _sweep_loops(facts, graph) -> list[tuple[ast.AST, ast.AST, object, set[str]]]:
+    """Every `for` loop of the module over one of its containers: (def, loop, iterated
+    container, {key name}); one pass over the module, memoised."""
+    def compute():
+        out = []
         for fn in [*facts.nodes(ast.FunctionDef), *facts.nodes(ast.AsyncFunctionDef)]:
             for loop in facts.walk(fn):
                 if not isinstance(loop, (ast.For, ast.AsyncFor)):
                     continue
                 d, items = _iterated_container(facts, graph, loop.iter, fn)
                 if d is None:
+                    d, items = _collected_keys_of(facts, graph, loop, fn)
+                if d is None:
                     continue
                 t = loop.target
                 if items and isinstance(t, ast.Tuple) and t.elts:
                     t = t.elts[0]
-                if not isinstance(t, ast.Name):
-                    continue
-                keys = {t.id}
-                if not _loop_removes(facts, graph, loop, c, keys):
-                    continue
-                if d is not c and not _loop_removes(facts, graph, loop, d, keys):
-                    continue
-                if _runs_repeatedly(facts, graph, fn, loop):
-                    return True
+                if isinstance(t, ast.Name):
+                    out.append((fn, loop, d, {t.id}))
+        return out
+    return facts.memo("registries.sweep_loops", compute)
+
+
+def _age_filter(facts, test: ast.AST, key: str, fn) -> bool:
+    """Is the comprehension filter `test` met by every entry once it is old enough: an
+    age test (`_age_test`), alone or `and`-ed with age tests and tests that the key is
+    NOT in some other container (`rid not in self._releasing`: an entry whose release
+    is already under way)? A filter on other state (`if entry.done`) is not."""
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    aged = False
+    for p in parts:
+        if _age_test(facts, p, fn):
+            aged = True
+        elif not (isinstance(p, ast.Compare) and len(p.ops) == 1 and isinstance(p.ops[0], ast.NotIn)
+                  and isinstance(p.left, ast.Name) and p.left.id == key):
+            return False
+    return aged
+
+
+def _collected_keys_of(facts, graph, loop: ast.AST, fn):
+    """The container whose stale keys the `for` loop walks when it iterates a local
+    collected first (`stale = [rid for rid, ts in self._pending.items() if now - ts >
+    ttl]`, then `for rid in stale:`): the local's only source in `fn` is a list/set/
+    generator comprehension of one generator over a container of this module
+    (`_iterated_container`) whose element is the generator's key and whose filters are
+    age filters (`_age_filter`), so every entry is collected once it is old; with
+    whether the element is a row whose first item is the key (`(key, value)`, so the
+    loop target's first name is the key). (None, False) otherwise. Source: the collect-then-remove sweep (sglang EncoderMetaRegistry
+    `_sweep_loop`), which avoids changing a dict while iterating it."""
+    it = loop.iter
+    if not isinstance(it, ast.Name):
+        return None, False
+    srcs = local_sources(facts, fn, it.id, loop)
+    if len(srcs) != 1:
+        return None, False
+    comp = srcs[0]
+    if isinstance(comp, ast.Call) and isinstance(comp.func, ast.Name) and comp.func.id in _ITER_WRAPPERS \
+            and len(comp.args) == 1 and comp.func.id not in facts.module_names:
+        comp = comp.args[0]
+    if not isinstance(comp, (ast.ListComp, ast.SetComp, ast.GeneratorExp)) or len(comp.generators) != 1:
+        return None, False
+    gen = comp.generators[0]
+    d, items = _iterated_container(facts, graph, gen.iter, fn)
+    if d is None:
+        return None, False
+    t = gen.target
+    if items and isinstance(t, ast.Tuple) and t.elts:
+        t = t.elts[0]
+    elt = comp.elt
+    rows = isinstance(elt, ast.Tuple) and bool(elt.elts)
+    if rows:
+        elt = elt.elts[0]  # `(key, value, ...)` rows: the loop unpacks the key first
+    if not (isinstance(t, ast.Name) and isinstance(elt, ast.Name) and elt.id == t.id):
+        return None, False
+    if not all(_age_filter(facts, f, t.id, fn) for f in gen.ifs):
+        return None, False
+    return d, rows
+
+
+def swept_for_every_key(facts, graph, c) -> bool:
+    """Does a periodic sweep of `c`'s owner remove every entry of `c`, whatever left it?
+
+    True when a def of the owner (its class chain, or the module for a module
+    container) has a `for` loop over a container `D` of the same owner (`for job_id in
+    list(self._queues)`, `.keys()`, `.items()`) whose body removes the loop's key from
+    `c` on every pass (`_every_pass`: unconditionally, or under a membership guard or
+    an age test `now - started > ttl` that every stranded entry eventually meets;
+    directly, or through a helper of this module that removes the key it is passed,
+    `self.cleanup_job(job_id)`) — and, when `D` is not `c` itself, removes it from `D`
+    as well (the cleanup treats `c`'s entry as a companion of `D`'s) — and that loop
+    runs again and again in the background (`_runs_repeatedly`: under a `while True`/
+    flag/sleeping `while` in a def handed to a task factory, a thread or a task group).
+    Then an entry a cancelled call leaves behind is reaped by the sweep: the container
+    does not keep it forever. A sweep that removes only from `D`, only entries another
+    state reports finished, or a loop run once (a `stop()` that drains every job), does
+    not count. `graph` is the module's `calls.call_graph`. The module's loops over
+    containers are indexed once (`_sweep_loops`).
+    Source: the janitor-task idiom (langflow's JobQueueService `_periodic_cleanup` →
+    `_cleanup_old_queues` → `cleanup_job`); Python docs, asyncio "Coroutines and Tasks".
+    """
+    def compute() -> bool:
+        for fn, loop, d, keys in _sweep_loops(facts, graph):
+            if not _loop_removes(facts, graph, loop, c, keys, fn):
+                continue
+            if d is not c and not _loop_removes(facts, graph, loop, d, keys, fn):
+                continue
+            if _runs_repeatedly(facts, graph, fn, loop):
+                return True
         return False
     return facts.memo(f"registries.swept.{id(c)}", compute)
+
+
+def swept_on_insertion(facts, graph, c, fn, depth: int = 2) -> bool:
+    """Does every call of `fn` (the def that puts an entry into `c`, directly or through
+    a helper) first run a sweep of `c` that removes every entry once it is old: a `for`
+    loop of this module over `c`'s keys (`_sweep_loops`: directly, or over keys an
+    age-filtered comprehension collected) whose body removes the key from `c` on every
+    pass (`_loop_removes`, an age test allowed), the loop unconditional in its def, and
+    that def called unconditionally in `fn` (`unconditional_in`), or through up to
+    `depth` such calls? Then the container is a time-to-live cache that each insertion
+    prunes: an entry a cancelled call leaves behind is dropped by a later call once
+    it is stale, not kept forever. `graph` is the module's `calls.call_graph`.
+    Source: the prune-on-use cache idiom (litellm CodeInterpreterInterception
+    `_prune_expired_cache`, awaited before each `_acquire_sandbox`)."""
+    sweepers = {id(f) for f, loop, d, keys in _sweep_loops(facts, graph)
+                if d is c and unconditional_in(facts, c, loop, f) and _loop_removes(facts, graph, loop, c, keys, f)
+                and any(_age_test(facts, t, f) for t in _filters_of(facts, loop, f))}
+    if not sweepers:
+        return False
+    todo, seen = [(fn, depth)], set()
+    while todo:
+        f, d = todo.pop()
+        if id(f) in seen:
+            continue
+        seen.add(id(f))
+        for call, target in graph.calls_in(f):
+            if not unconditional_in(facts, c, call, f):
+                continue
+            if id(target) in sweepers:
+                return True
+            if d > 0:
+                todo.append((target, d - 1))
+    return False
+
+
+def _filters_of(facts, loop: ast.AST, fn) -> list[ast.AST]:
+    """The tests that choose which keys a sweep loop removes: the `if` tests around
+    removals in its body and, for a loop over a collected local, the comprehension's
+    filters."""
+    out = [n.test for s in loop.body for n in facts.walk(s) if isinstance(n, ast.If)]
+    if isinstance(loop.iter, ast.Name):
+        for src in local_sources(facts, fn, loop.iter.id, loop):
+            for n in ast.walk(src):
+                if isinstance(n, ast.comprehension):
+                    out.extend(n.ifs)
+    return out
+
+
+def reset_repeatedly(facts, graph, c) -> bool:
+    """Is instance container `c` started over, again and again, by a method of its
+    owner that is not construction: a `c.clear()` or a rebinding to a fresh empty
+    container (`self.X = {}`, `_empty_container`), unconditional in its def
+    (`unconditional_in`: a `try` body counts, an `if`/loop/`except` does not), in a def
+    that runs repeatedly in the background (`_runs_repeatedly`: the reset is reached,
+    through up to three calls, from a `while True`/flag/sleeping loop of a def handed
+    to a task factory, a thread or a task group — a connection loop that reconnects,
+    which disconnects and drops the session's state)? Then `c` holds one
+    session's/connection's entries; an entry a cancelled call leaves is dropped at the
+    next reset, not kept forever. A reset only in `__init__` (or a start-up/
+    construction-only helper, `runs_at_construction`), under an `if`, or in a method
+    nothing in a repeating background loop reaches (a `close()` run once) does not
+    count. `graph` is the module's `calls.call_graph`.
+    Source: per-connection state of a realtime client (pipecat GeminiLiveLLMService
+    `_disconnect`, reached from `_reconnect` in the `_connection_task_handler` loop)."""
+    if c.scope != "instance":
+        return False
+    for r in c.removals:
+        f = r.function
+        if f is None or r.method is not f or f.name in ("__init__", "__post_init__", "__new__") \
+                or runs_once(f.name, STARTUP_NAME) or runs_at_construction(facts, f):
+            continue
+        if r.kind == "clear":
+            pass
+        elif r.kind == "reassign" and isinstance(r.node, (ast.Assign, ast.AnnAssign)) \
+                and _empty_container(facts, r.node.value):
+            pass
+        else:
+            continue
+        if unconditional_in(facts, c, r.node, f) and _runs_repeatedly(facts, graph, f, r.node):
+            return True
+    return False
 
 
 # ------------------------------------------------- terminal paths of one request
@@ -804,53 +1160,75 @@ def _loop_bound(facts, name: str, node: ast.AST, fn) -> bool:
     return False
 
 
-def ends_one_request(facts, graph, fn, containers, keys=frozenset(), depth: int = 3) -> bool:
+def ends_one_request(facts, graph, fn, containers, depth: int = 3) -> bool:
     """Does the def `fn` deal with one request's entry: does it receive the key or look
     it up, rather than tear the whole object down?
 
-    True when a parameter of `fn` (other than `self`/`cls`) flows into the key of a
+    True when a parameter of `fn` (other than the method's receiver) flows — itself or
+    through a local of `fn` built from it (`rid = req.request_id`) — into the key of a
     site (read, insertion, removal) of one of `containers` in `fn`'s body, or into an
     argument of a call of a def of this module (`graph.resolve`) whose matching
-    parameter does (`depth` levels: `finish(rid)` → `self._free(rid)`), or that is
-    spelled as one of `keys` (the key texts the registry is indexed by: an
-    `abort_request(request_id)` that only logs the id still receives it); or when `fn`
+    parameter does (`depth` levels: `finish(rid)` → `self._free(rid)`); or when a
+    parameter is a configured scope id (`facts.scope_id_in`: an `abort_request(request_id)`
+    that only logs the id still receives it); or when `fn`
     itself indexes one of `containers` by a key that is not the target of a loop it
     runs over many keys (`rid = self.current; self.live.pop(rid)`). A `close()`/
     `shutdown()` that takes no key and only walks every entry (`for rid in
     list(self.active): self.end(rid)`) is not: it ends the object, and what it leaves
     in a registry goes with the object. `containers` are the owner's
-    `LongLivedContainer`s; `graph` is `calls.call_graph(facts)`.
+    `LongLivedContainer`s; `graph` is `calls.call_graph(facts)`. Decided by value flow
+    only, never by how a parameter is spelled.
     """
     from ctxlint.semantic.python.calls import params_of
+    from ctxlint.semantic.python.requests import local_assignments
     ids = {id(c) for c in containers}
     own = [s for c in containers for s in (*c.reads, *c.inserts, *c.removals)
            if s.key is not None and id(c) in ids]
+    memo: dict[tuple, bool] = {}
+
+    def with_locals(f, params: set[str]) -> set[str]:
+        """`params` and the locals of `f` assigned from them (to a fixed point)."""
+        out = set(params)
+        assigns = local_assignments(facts, f)
+        changed = True
+        while changed:
+            changed = False
+            for name, values in assigns.items():
+                if name not in out and any(_name_ids(v) & out for v in values):
+                    out.add(name)
+                    changed = True
+        return out
 
     def flows(f, params: set[str], d: int) -> bool:
         if not params:
             return False
-        for s in own:
-            if s.function is f and _name_ids(s.key) & params:
-                return True
-        if d <= 0:
-            return False
-        for call, target in graph.calls_in(f):
-            mapped = set()
-            for i, p in enumerate(params_of(target)):
-                arg = graph.arg_for(call, target, i)
-                if arg is not None and _name_ids(arg) & params:
-                    mapped.add(p)
-            if flows(target, mapped - {"self", "cls"}, d - 1):
-                return True
-        return False
+        k = (id(f), frozenset(params), d)
+        if k in memo:
+            return memo[k]
+        memo[k] = False  # a recursive call through this def adds nothing new
+        names = with_locals(f, params)
+        ok = any(s.function is f and _name_ids(s.key) & names for s in own)
+        if not ok and d > 0:
+            for call, target in graph.calls_in(f):
+                mapped = set()
+                for i, p in enumerate(params_of(target)):
+                    arg = graph.arg_for(call, target, i)
+                    if arg is not None and _name_ids(arg) & names:
+                        mapped.add(p)
+                mapped.discard(_receiver(facts, target))
+                if flows(target, mapped, d - 1):
+                    ok = True
+                    break
+        memo[k] = ok
+        return ok
 
     a = fn.args
     params = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg) if p is not None}
-    if params_of(fn)[:1] and facts.enclosing_class(fn) is not None:
-        params.discard(params_of(fn)[0])
-    params -= {"self", "cls"}
-    if params & set(keys) or flows(fn, params, depth):
+    params.discard(_receiver(facts, fn))
+    if flows(fn, params, depth):
         return True
+    if any(facts.scope_id_in(p) for p in params):
+        return True  # it is handed a scope id (`abort_request(request_id)` that only logs it)
     for s in own:
         if s.function is fn and not all(_loop_bound(facts, n, s.node, fn) for n in _name_ids(s.key)):
             return True

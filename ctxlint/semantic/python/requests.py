@@ -177,13 +177,13 @@ def is_asgi_lifespan(facts: "PythonFacts", fn) -> bool:
     class) in this module. The server exits a lifespan normally at shutdown; an exception reaches
     its `yield` only when the process is going down."""
     params = [*fn.args.posonlyargs, *fn.args.args]
-    cls = facts.enclosing_class(fn)
-    is_method = cls is not None and fn in cls.body and params and not any(
+    scope = facts.enclosing_scope(fn)
+    cls = scope if isinstance(scope, ast.ClassDef) else None
+    is_method = cls is not None and bool(params) and not any(
         facts.qualname(d) == "staticmethod" for d in fn.decorator_list)
     app_param = params[1] if is_method and len(params) > 1 else (params[0] if params and not is_method else None)
     if app_param is not None and any(q in ASGI_APP_CLASSES for q in _annotation_qualname(facts, app_param.annotation)):
         return True
-    self_name = params[0].arg if is_method else None
     for call in facts.nodes(ast.Call):
         for k in call.keywords:
             if k.arg != "lifespan":
@@ -268,27 +268,43 @@ def is_route_handler(facts: "PythonFacts", fn) -> bool:
 def request_params(facts: "PythonFacts", fn) -> dict[str, str]:
     """Parameter name -> description, for the parameters of `fn` that hold one request
     (see the module docstring). Empty for None or a lambda."""
+    return _request_params(facts, fn)[0]
+
+
+def request_object_params(facts: "PythonFacts", fn) -> frozenset[str]:
+    """The parameters of `fn` that hold the framework's request object itself (annotated
+    with a request class, or an endpoint's first parameter), as opposed to a FastAPI
+    `Depends` value resolved per request. Empty for None or a lambda."""
+    return _request_params(facts, fn)[1]
+
+
+def _request_params(facts: "PythonFacts", fn) -> tuple[dict[str, str], frozenset[str]]:
     if not isinstance(fn, FUNCS):
-        return {}
+        return {}, frozenset()
 
     def compute():
         out: dict[str, str] = {}
+        objects: set[str] = set()
         defaults = _defaults(fn)
         for a in _all_args(fn):
             quals = _annotation_qualname(facts, a.annotation)
             if any(is_request_type(q) for q in quals):
                 out[a.arg] = f"the request object `{a.arg}`"
+                objects.add(a.arg)
             elif _is_depends(facts, defaults.get(a.arg)) or (
                     isinstance(a.annotation, ast.Subscript) and any(
                         _is_depends(facts, n) for n in ast.walk(a.annotation))):
                 out[a.arg] = f"the FastAPI request parameter `{a.arg}` (resolved per request)"
         if id(fn) in endpoint_functions(facts):
             pos = [*fn.args.posonlyargs, *fn.args.args]
-            if pos and pos[0].arg in ("self", "cls") and facts.enclosing_class(fn) is not None:
+            # a method's first parameter is its instance (or class), not the request
+            if pos and isinstance(facts.enclosing_scope(fn), ast.ClassDef) and not any(
+                    facts.qualname(d) == "staticmethod" for d in fn.decorator_list):
                 pos = pos[1:]
             if pos and pos[0].arg not in out:
                 out[pos[0].arg] = f"the request object `{pos[0].arg}`"
-        return out
+                objects.add(pos[0].arg)
+        return out, frozenset(objects)
     return facts.memo(f"requests.params.{id(fn)}", compute)
 
 
@@ -407,7 +423,7 @@ def _chain_value(facts: "PythonFacts", expr: ast.AST, fn, depth: int) -> str | N
     if base.id in params:
         if not path:
             return params[base.id]
-        return f"the request's `{path[0]}`" if "request object" in params[base.id] else \
+        return f"the request's `{path[0]}`" if base.id in request_object_params(facts, fn) else \
             f"{params[base.id]}'s `{path[0]}`"
     if base.id in _params_of(fn):
         return None
@@ -490,7 +506,7 @@ def _is_request_object(facts: "PythonFacts", base: ast.AST, fn) -> bool:
     """Is `base` the request object: a request parameter of `fn`, or a current-request proxy?"""
     if isinstance(base, (ast.Name, ast.Attribute)) and (facts.qualname(base) or "") in REQUEST_OBJECT_PROXIES:
         return True
-    return isinstance(base, ast.Name) and "request object" in request_params(facts, fn).get(base.id, "")
+    return isinstance(base, ast.Name) and base.id in request_object_params(facts, fn)
 
 
 def connection_only(facts: "PythonFacts", expr: ast.AST | None, fn, depth: int = 0) -> str | None:

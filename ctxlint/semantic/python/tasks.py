@@ -17,6 +17,14 @@ Facts:
         module is not a loop.
     runs_in_shutdown_hook(facts, node)  `node` runs in a signal handler, an `atexit`
         handler or a `weakref.finalize` callback (`SHUTDOWN_REGISTRARS`).
+    stops_its_loop(facts, fn)          the coroutine `fn` ends with an unconditional
+        `loop.stop()` on a loop resolved by value (`resolves_to_event_loop`).
+    closes_discarded_value(facts, coro, at)  the task closes an object its owner
+        rebinds on every later path, or took out of a container first.
+    startup_evidence(facts, fn)        why `fn` runs at the application's startup
+        (lifespan, startup hook tables, module-level call, module-level object).
+    created_only_while_unset(facts, call, fn, name)  the factory `call` is guarded by
+        the unset test of the place `name` it is stored in.
 
 Sources: Python docs, asyncio "Coroutines and Tasks" (`create_task`: "Save a
 reference to the result of this function, to avoid a task disappearing
@@ -228,28 +236,76 @@ def coroutine_call(facts, arg: ast.AST | None) -> ast.Call | None:
 
 
 def stops_its_loop(facts, fn: ast.AST) -> bool:
-    """Does the coroutine function `fn` stop the event loop it runs on (`loop.stop()`
-    on a receiver `is_event_loop` accepts, in its own body)? Such a task is the loop's
-    shutdown sequence (cancel what is left, then stop): once it has run nothing is left
-    on the loop to await it, and its caller waits for the loop itself (asyncio "Event
-    Loop" docs: `loop.stop()`, `loop.run_forever()` returns)."""
-    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "stop"
-               and not n.args and is_event_loop(facts, n.func.value) for n in facts.walk(fn))
+    """Does the coroutine function `fn` stop the event loop it runs on, unconditionally:
+    a `loop.stop()` that is a top-level statement of its body (not under an `if`, a
+    loop or a `try`), on a receiver resolved to an event loop by its value
+    (`resolves_to_event_loop`: a `get_running_loop()`/`new_event_loop()` result, a
+    parameter annotated `AbstractEventLoop`, also one of an enclosing function for a
+    closure), never by its spelling? Such a task is the loop's shutdown sequence
+    (cancel what is left, then stop): once it has run nothing is left on the loop to
+    await it, and its caller waits for the loop itself (asyncio "Event Loop" docs:
+    `loop.stop()`, `loop.run_forever()` returns). A stop under a condition
+    (`if not healthy(): loop.stop()`) leaves every other run of the task unaccounted."""
+    for st in fn.body:
+        if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
+            c = st.value
+            if isinstance(c.func, ast.Attribute) and c.func.attr == "stop" and not c.args \
+                    and resolves_to_event_loop(facts, c.func.value):
+                return True
+    return False
+
+
+def resolves_to_event_loop(facts, expr: ast.AST) -> bool:
+    """Is `expr` an event loop by the value it holds (`is_event_loop` without the
+    `LOOP_NAME_HINT` spelling fallback)? A name the function does not bind is looked up
+    in the enclosing functions (a closure over `loop: AbstractEventLoop`)."""
+    kinds = _kinds(facts, expr)
+    if kinds:
+        return kinds == {"loop"}
+    if isinstance(expr, ast.Name):
+        fn = facts.enclosing_function(expr)
+        outer = facts.enclosing_function(fn) if fn is not None else None
+        while outer is not None:
+            origins: list[ast.AST] = []
+            ann = _param_annotation(outer, expr.id)
+            if ann is not None:
+                origins.append(ann)
+            for n in facts.walk(outer):
+                if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == expr.id
+                                                     for t in n.targets):
+                    origins.append(n.value)
+            ks = {k for k in (_origin_kind(facts, v) for v in origins) if k}
+            if ks:
+                return ks == {"loop"}
+            outer = facts.enclosing_function(outer)
+    return False
+
+
+#: Container methods that take one entry out and return it (Python docs, "Mapping
+#: Types — dict": `pop`, `popitem`; "Sequence Types — list": `pop`; collections.deque:
+#: `pop`, `popleft`): the caller now holds the only reference to the removed value.
+TAKE_OUT_METHODS = frozenset({"pop", "popitem", "popleft"})
+#: The asyncio Task method that ends a task (Python docs, "Coroutines and Tasks":
+#: `Task.cancel()`); together with awaiting it, how an owner ends a task it holds.
+TASK_END_METHODS = frozenset({"cancel"})
 
 
 def closes_discarded_value(facts, expr: ast.AST | None, at: ast.AST) -> bool:
     """Is the coroutine `expr` (handed to a task factory at node `at`) the close of an
     object its owner is discarding: `X.close()`/`X.aclose()`/... (`calls.RELEASE_METHODS`)
     where the function that starts the task
-    - rebinds or deletes the same place `X` afterwards (`create_task(self._sessions[sid].close());
-      self._sessions[sid] = Session(...)`: the old session is replaced), or
-    - took `X` out of its container first (`old = self._clients.pop(key)`;
-      `create_task(old.aclose())`).
+    - rebinds or deletes the same place `X` on every path after the task is started
+      (`_rebound_after`: `create_task(self._sessions[sid].close()); self._sessions[sid]
+      = Session(...)`, also after an enclosing `if`: the old session is replaced), or
+    - took `X` out of a container before, on the path that starts the task
+      (`old = self._clients.pop(key)`; `create_task(old.aclose())`: a `TAKE_OUT_METHODS`
+      call on a dict/list/deque value or a container of this module, `facts.container_at`,
+      in an earlier statement of the same or an enclosing block).
     Nothing else refers to the object any more: the task is its teardown, a one-shot
     close whose result nobody would consume (the idea of the `__del__` exemption: the
-    owner has let go of the object)."""
+    owner has let go of the object). A rebind in another branch
+    (`if flag: create_task(x.aclose()) else: x = None`) does not count."""
     from ctxlint.semantic.python.calls import RELEASE_METHODS
-    from ctxlint.semantic.python.cleanup import pos
     if not (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute)
             and expr.func.attr in RELEASE_METHODS):
         return False
@@ -262,45 +318,123 @@ def closes_discarded_value(facts, expr: ast.AST | None, at: ast.AST) -> bool:
     def same(t: ast.AST) -> bool:
         return ast.dump(t, annotate_fields=False, include_attributes=False).replace("Store()", "Load()") \
             .replace("Del()", "Load()") == shape
-    for n in facts.walk(fn):
-        if pos(n) <= pos(at):
-            continue
-        if isinstance(n, ast.Assign) and any(same(t) for t in n.targets):
-            return True
-        if isinstance(n, ast.Delete) and any(same(t) for t in n.targets):
-            return True
+
+    def rebinds(st: ast.stmt) -> bool:
+        return isinstance(st, (ast.Assign, ast.Delete)) and any(same(t) for t in st.targets)
+
+    for block, i in _enclosing_blocks(facts, fn, at):
+        for st in block[i + 1:]:
+            if rebinds(st):
+                return True
+            if _may_leave(st):
+                return False
     if isinstance(recv, ast.Name):
         from ctxlint.semantic.python.requests import local_assignments
         values = local_assignments(facts, fn).get(recv.id, ())
-        return len(values) == 1 and isinstance(values[0], ast.Call) and isinstance(values[0].func, ast.Attribute) \
-            and values[0].func.attr == "pop" and pos(values[0]) < pos(at)
+        if len(values) != 1 or not _takes_out_of_container(facts, values[0], fn):
+            return False
+        stmt = facts.parents.get(values[0])
+        return any(stmt in block[:i] for block, i in _enclosing_blocks(facts, fn, at))
+    return False
+
+
+def _enclosing_blocks(facts, fn: ast.AST, node: ast.AST):
+    """(block, index) for the statement holding `node` in its block, then for each
+    enclosing compound statement in its own block, up to `fn`'s body."""
+    child = node
+    for anc in facts.ancestors(node):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(anc, field, None)
+            if isinstance(block, list) and any(st is child for st in block):
+                yield block, next(j for j, st in enumerate(block) if st is child)
+        if anc is fn or isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            return
+        child = anc
+
+
+def _may_leave(st: ast.stmt) -> bool:
+    """Can control leave the block at `st` without reaching the next statement
+    (a `return`/`raise`/`break`/`continue` in it, outside nested defs)?"""
+    stack = [st]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.Return, ast.Raise, ast.Break, ast.Continue)):
+            return True
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)) and n is not st:
+            continue
+        stack.extend(ast.iter_child_nodes(n))
+    return False
+
+
+def _takes_out_of_container(facts, value: ast.AST, fn: ast.AST) -> bool:
+    """Is `value` `C.pop(...)`/`C.popleft()`/... (`TAKE_OUT_METHODS`) on a container: one
+    the container analysis resolved (`facts.container_at`), or a local name bound to a
+    dict/list/deque value (`containers._container_kind`)?"""
+    from ctxlint.semantic.python.containers import _container_kind
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+            and value.func.attr in TAKE_OUT_METHODS):
+        return False
+    c = value.func.value
+    if facts.container_at(c) is not None:
+        return True
+    if isinstance(c, ast.Name):
+        from ctxlint.semantic.python.requests import local_assignments
+        vals = local_assignments(facts, fn).get(c.id, ())
+        return bool(vals) and all(_container_kind(facts, v)[0] for v in vals)
     return False
 
 
 def handles_own_errors(facts, fn: ast.AST) -> bool:
     """Does the coroutine function `fn` catch every `Exception` its awaited work can raise
-    and not re-raise it? True when its body — after a docstring and synchronous set-up
-    that awaits nothing (`app = _get_app(server)`), possibly inside a `with`/`async with`
-    (`async with anyio.move_on_after(2):`) — has one `try` that holds every await,
-    whose handlers include a bare / `Exception` / `BaseException` one, and no handler
+    and not re-raise it? True when every await of its body (outside nested defs) lies in
+    a `try` whose handlers include a bare / `Exception` / `BaseException` one and none
     re-raises, except a re-raise of cancellation alone (`if isinstance(e,
-    asyncio.CancelledError): raise`: a cancelled task logs nothing and loses no error).
-    Statements after the `try` must not await either. Such a task's failure is never
-    lost: the handler logs or records it, so the Python docs' "Task exception was never
-    retrieved" cannot happen for the work that talks to the outside world."""
+    asyncio.CancelledError): raise`: a cancelled task logs nothing and loses no error),
+    and whose `else:`/`finally:` raise nothing of their own. Such a `try` may sit after
+    synchronous set-up that awaits nothing (`app = _get_app(server)`), inside a `with` /
+    `async with` block (`with capture(self): try: ...`, `async with
+    anyio.move_on_after(2):`), or inside an `if`/`else` branch or a plain `for`/`while`
+    loop; an `async for` outside the `try` awaits unguarded. At least one such `try`
+    must hold an await. Such a task's failure is never lost: the handler logs or records
+    it, so the Python docs' "Task exception was never retrieved" cannot happen for the
+    work that talks to the outside world."""
     body = list(fn.body)
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
             and isinstance(body[0].value.value, str):
         body = body[1:]
-    while len(body) == 1 and isinstance(body[0], (ast.With, ast.AsyncWith)):
-        body = list(body[0].body)
-    tries = [i for i, st in enumerate(body) if isinstance(st, ast.Try)]
-    if not tries:
-        return False
-    i = tries[-1] if not suspends(body[tries[-1] + 1:]) else -1
-    if i < 0 or suspends([st for j, st in enumerate(body) if j != i]):
-        return False
-    t = body[i]
+    guarded = [0]
+
+    def covered(stmts: list[ast.stmt]) -> bool:
+        for st in stmts:
+            if not suspends([st]):
+                continue
+            if isinstance(st, ast.Try) and _guards_all(st):
+                if suspends(st.body):
+                    guarded[0] += 1
+                continue
+            if isinstance(st, (ast.With, ast.AsyncWith)):
+                if any(suspends([it.context_expr]) for it in st.items) or not covered(st.body):
+                    return False
+                continue
+            if isinstance(st, ast.If):
+                if suspends([ast.Expr(st.test)]) or not covered(st.body) or not covered(st.orelse):
+                    return False
+                continue
+            if isinstance(st, (ast.For, ast.While)):
+                head = st.iter if isinstance(st, ast.For) else st.test
+                if suspends([ast.Expr(head)]) or not covered(st.body) or not covered(st.orelse):
+                    return False
+                continue
+            return False
+        return True
+
+    return covered(body) and guarded[0] > 0
+
+
+def _guards_all(t: ast.Try) -> bool:
+    """Does the `try` `t` catch every ordinary error (a bare / `Exception` /
+    `BaseException` handler), re-raise none but cancellation, and raise nothing in its
+    `else:`/`finally:`?"""
     catch_all = False
     for h in t.handlers:
         names = [] if h.type is None else (list(h.type.elts) if isinstance(h.type, ast.Tuple) else [h.type])
@@ -308,10 +442,7 @@ def handles_own_errors(facts, fn: ast.AST) -> bool:
             catch_all = True
         if _reraises(h.body):
             return False
-    if not catch_all:
-        return False
-    # the `else:`/`finally:` parts run outside the handler: they must not raise on their own
-    return not any(isinstance(n, ast.Raise) for s in (*t.orelse, *t.finalbody) for n in ast.walk(s))
+    return catch_all and not any(isinstance(n, ast.Raise) for s in (*t.orelse, *t.finalbody) for n in ast.walk(s))
 
 
 def _reraises(stmts: list[ast.stmt]) -> bool:
@@ -387,4 +518,126 @@ def runs_in_shutdown_hook(facts, node: ast.AST) -> bool:
         elif isinstance(cur, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return any(cur.name in names_called(h) for h in hs)
         cur = facts.parents.get(cur)
+    return False
+
+
+# ---------------------------------------------------------------- startup entry points
+#: Decorators (last name of the decorator call's function) that register a function
+#: the framework runs once at startup, with the positional string argument that selects
+#: startup when the decorator takes one (None: any use is startup). Sources: FastAPI /
+#: Starlette "Events: startup - shutdown" (`@app.on_event("startup")`), Sanic
+#: "Listeners" (`@app.before_server_start`, `@app.after_server_start`,
+#: `@app.listener("before_server_start")`), Quart "Startup and Shutdown"
+#: (`@app.before_serving`).
+STARTUP_DECORATORS: dict[str, frozenset[str] | None] = {
+    "on_event": frozenset({"startup"}),
+    "listener": frozenset({"before_server_start", "after_server_start", "main_process_start"}),
+    "before_server_start": None, "after_server_start": None, "before_serving": None,
+}
+#: Calls that register a startup handler: `app.add_event_handler("startup", fn)`
+#: (Starlette `Starlette.add_event_handler`), `app.register_listener(fn,
+#: "before_server_start")` (Sanic); value: the event names that mean startup.
+STARTUP_REGISTRARS: dict[str, frozenset[str]] = {
+    "add_event_handler": frozenset({"startup"}),
+    "register_listener": frozenset({"before_server_start", "after_server_start", "main_process_start"}),
+}
+#: Keyword arguments / attributes that hold a list of startup handlers: Starlette,
+#: FastAPI and Litestar `on_startup=[...]`, aiohttp `app.on_startup.append(fn)`
+#: (aiohttp "Web Server Advanced: Signals").
+STARTUP_LISTS = frozenset({"on_startup"})
+
+
+def _refers_to(facts, expr: ast.AST, fn: ast.AST) -> bool:
+    """Does `expr` name the def `fn` (`init_app`, `self.start`, `svc.start`)?"""
+    return isinstance(expr, (ast.Name, ast.Attribute)) and last_name(expr) == fn.name
+
+
+def startup_evidence(facts, fn: ast.AST) -> str | None:
+    """Why the def `fn` runs at the application's startup, outside any request, or None.
+    Evidence, by structure only:
+    - it is an ASGI lifespan handler (`requests.is_asgi_lifespan`);
+    - it is registered as a startup hook (`STARTUP_DECORATORS`, `STARTUP_REGISTRARS`,
+      `STARTUP_LISTS`: `@app.on_event("startup")`, `app.add_event_handler("startup",
+      init)`, `FastAPI(on_startup=[init])`, `app.on_startup.append(init)`);
+    - it is called at module level (`asyncio.run(main())`, under `if __name__ ==
+      "__main__":`);
+    - it is the `__init__` of a class instantiated at module level.
+    A function that merely has no caller in this module is not evidence: a public helper
+    is as likely called by route handlers of another module."""
+    from ctxlint.semantic.python.requests import is_asgi_lifespan
+    from ctxlint.semantic.python.stores import module_instantiated
+    if getattr(fn, "name", "") == "__init__" and module_instantiated(facts, facts.enclosing_class(fn)):
+        return f"`{facts.enclosing_class(fn).name}.__init__` (instantiated at module level)"
+    if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and is_asgi_lifespan(facts, fn):
+        return f"`{fn.name}` (the app's lifespan)"
+    for dec in getattr(fn, "decorator_list", ()):
+        head = dec.func if isinstance(dec, ast.Call) else dec
+        events = STARTUP_DECORATORS.get(last_name(head) or "", ())
+        if events == ():
+            continue
+        if events is None or (isinstance(dec, ast.Call) and dec.args and isinstance(dec.args[0], ast.Constant)
+                              and dec.args[0].value in events):
+            return f"`{fn.name}` (a startup hook)"
+    for call in facts.nodes(ast.Call):
+        f = call.func
+        name = last_name(f) if isinstance(f, (ast.Name, ast.Attribute)) else None
+        if name == fn.name and facts.enclosing_function(call) is None:
+            return f"`{fn.name}` (called at module level)"
+        events = STARTUP_REGISTRARS.get(name or "")
+        if events and any(isinstance(a, ast.Constant) and a.value in events for a in call.args) \
+                and any(_refers_to(facts, a, fn) for a in call.args):
+            return f"`{fn.name}` (a startup hook)"
+        if any(k.arg in STARTUP_LISTS and any(_refers_to(facts, n, fn) for n in ast.walk(k.value))
+               for k in call.keywords):
+            return f"`{fn.name}` (a startup hook)"
+        if isinstance(f, ast.Attribute) and f.attr in ("append", "insert") \
+                and isinstance(f.value, ast.Attribute) and f.value.attr in STARTUP_LISTS \
+                and any(_refers_to(facts, a, fn) for a in call.args):
+            return f"`{fn.name}` (a startup hook)"
+    return None
+
+
+def created_only_while_unset(facts, call: ast.AST, fn: ast.AST, name: str) -> bool:
+    """Is the task factory `call` (in `fn`) reached only while the place `name` holds no
+    running task: it sits in the branch of an `if` taken when `name` is unset
+    (`if self._t is None:`, `if _t is None or _t.done():`, the `else:` of `if self._t:`),
+    or after an `if` that leaves the function when `name` is set (`if self._t is not
+    None: return`) in the same or an enclosing block. The test must guard the creation:
+    a test of `name` elsewhere in the function (`if _t is not None: log.warning(...)`)
+    does not count. Unset-tests are `cache_keys._unset_if_true/_unset_if_false`; a
+    finished task (`_t.done()`) counts as none."""
+    from ctxlint.semantic.python.cache_keys import _unset_if_false, _unset_if_true
+
+    def done(t: ast.AST) -> bool:
+        return isinstance(t, ast.Call) and isinstance(t.func, ast.Attribute) and t.func.attr == "done" \
+            and facts.dotted(t.func.value) == name
+
+    def unset_when_true(t: ast.AST) -> bool:
+        if isinstance(t, ast.BoolOp) and isinstance(t.op, ast.Or):
+            return any(_unset_if_true(facts, v, name) for v in t.values) \
+                and all(_unset_if_true(facts, v, name) or done(v) for v in t.values)
+        return _unset_if_true(facts, t, name)
+
+    def set_when_true(t: ast.AST) -> bool:  # its failure means: unset or finished
+        if isinstance(t, ast.BoolOp) and isinstance(t.op, ast.And):
+            return any(_unset_if_false(facts, v, name) for v in t.values) and all(
+                _unset_if_false(facts, v, name) or (isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.Not)
+                                                    and done(v.operand)) for v in t.values)
+        return _unset_if_false(facts, t, name)
+
+    child = call
+    for anc in facts.ancestors(call):
+        if isinstance(anc, ast.If):
+            if any(s is child for s in anc.body) and unset_when_true(anc.test):
+                return True
+            if any(s is child for s in anc.orelse) and set_when_true(anc.test):
+                return True
+        for block, i in _enclosing_blocks(facts, fn, child) if isinstance(child, ast.stmt) else ():
+            if any(isinstance(s, ast.If) and not s.orelse and set_when_true(s.test) and s.body
+                   and isinstance(s.body[-1], (ast.Return, ast.Raise)) for s in block[:i]):
+                return True
+            break
+        if anc is fn:
+            break
+        child = anc
     return False

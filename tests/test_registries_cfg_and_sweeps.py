@@ -190,7 +190,7 @@ def test_ctx108_continue_after_insert_reaches_the_loops_await():
 # ------------------------------------------------------------ swept_for_every_key
 
 _SWEPT = """
-import asyncio
+import asyncio, time
 class Svc:
     def __init__(self):
         self._jobs = {}
@@ -209,8 +209,9 @@ class Svc:
             await asyncio.sleep(5)
             await self._walk()
     async def _walk(self):
-        for job_id in list(self._jobs):
-            if self._jobs[job_id].done():
+        now = time.monotonic()
+        for job_id, started in list(self._jobs.items()):
+            if now - started > 60:
                 await self.drop(job_id)
 """
 
@@ -264,8 +265,8 @@ def test_swept_by_a_thread_walking_the_table_itself():
             def _tidy(self):
                 while True:
                     time.sleep(1)
-                    for call_id, w in list(self._pending.items()):
-                        if w.done():
+                    for call_id, (t0, w) in list(self._pending.items()):
+                        if time.monotonic() - t0 > 30:
                             del self._pending[call_id]
     """
     f = _facts(src)

@@ -269,11 +269,24 @@ def cached(prompt_digest: str, prompt: str, tenant_id: str):
 """
 
 
+def _tagged_checked(value: str, check: str) -> str:
+    # a reader that compares the stored scope field with the caller's scope (the tag is
+    # only evidence when someone checks it: review finding 5, tests/test_cache_keys_reader_checks.py)
+    return TAGGED.format(value=value) + f"""
+
+def owned(prompt_digest: str, tenant_id: str) -> bool:
+    hit = _ANSWER_CACHE.get(prompt_digest)
+    return hit is not None and {check}
+"""
+
+
 def test_value_that_records_its_scope():
     # gptcache data_manager `save`: (question, answer, embedding, session ids)
-    assert lines(TAGGED.format(value="(generate(tenant_id, prompt), tenant_id)"), "CTX501") == []
-    assert lines(TAGGED.format(value="Entry(generate(tenant_id, prompt), tenant_id=tenant_id)"), "CTX501") == []
-    assert lines(TAGGED.format(value='{"a": generate(tenant_id, prompt), "t": {tenant_id}}'), "CTX501") == []
+    assert lines(_tagged_checked("(generate(tenant_id, prompt), tenant_id)", "hit[1] == tenant_id"), "CTX501") == []
+    assert lines(_tagged_checked("Entry(generate(tenant_id, prompt), tenant_id=tenant_id)",
+                                 "hit.tenant_id == tenant_id"), "CTX501") == []
+    assert lines(_tagged_checked('{"a": generate(tenant_id, prompt), "t": {tenant_id}}',
+                                 'tenant_id in hit["t"]'), "CTX501") == []
 
 
 def test_value_only_computed_from_the_scope_is_not_tagged():

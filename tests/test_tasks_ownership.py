@@ -208,6 +208,8 @@ async def handle(request_id: str):
 
 async def on_boot():
     ensure()
+
+app.add_event_handler("startup", on_boot)
 """
     assert found(src, ["CTX205"]) == set()
 

@@ -1,0 +1,52 @@
+# expect: 48 CTX108
+"""The id map is made fresh only while the client is built (`__init__` and a helper
+only it calls): reconnects keep every id a cancelled forward left."""
+import asyncio
+
+
+class RealtimeVoiceClient:
+    def __init__(self, dial) -> None:
+        self.dial = dial
+        self._link = None
+        self._reader: asyncio.Task | None = None
+        self._call_names: dict[str, str] = {}
+        self._reset_names()
+
+    def _reset_names(self) -> None:
+        self._call_names = {}
+
+    async def open(self) -> None:
+        self._link = await self.dial()
+        self._reader = asyncio.create_task(self._read_forever())
+
+    async def _read_forever(self) -> None:
+        while True:
+            try:
+                async for event in self._link.events():
+                    await self._on_event(event)
+            except ConnectionError:
+                await self._redial()
+                return
+
+    async def _teardown(self) -> None:
+        try:
+            if self._link is not None:
+                await self._link.close()
+                self._link = None
+        except Exception:
+            pass
+
+    async def _redial(self) -> None:
+        await self._teardown()
+        await self.open()
+
+    async def close(self) -> None:
+        await self._teardown()
+
+    async def _on_event(self, event) -> None:
+        if event.kind == "tool_call":
+            self._call_names[event.call_id] = event.name
+            await self.forward_tool_call(event.call_id, event.args)
+
+    async def forward_tool_call(self, call_id: str, args: dict) -> None:
+        await self._link.send({"call_id": call_id, "args": args})
