@@ -288,7 +288,7 @@ PROJECTS: tuple[Project, ...] = (
     Project("gradio", "pypi", "gradio==6.31.0", "measuring"),
     Project("graphiti-core", "pypi", "graphiti-core==0.31.2", "measuring"),
     Project("langchain-ollama", "pypi", "langchain-ollama==1.1.0", "measuring"),
-    Project("langgraph-checkpoint", "pypi", "langgraph-checkpoint==4.3.2", "measuring"),
+    Project("langgraph-checkpoint", "pypi", "langgraph-checkpoint==4.3.2", "tuning"),  # verdicts drove fixes (stop 20)
     Project("langgraph-sdk", "pypi", "langgraph-sdk==0.4.14", "measuring"),
     Project("lightrag-hku", "pypi", "lightrag-hku==1.5.7", "tuning"),  # verdicts drove fixes (stop 20)
     Project("llama-index-workflows", "pypi", "llama-index-workflows==2.26.1", "measuring"),

@@ -561,13 +561,20 @@ def startup_evidence(facts, fn: ast.AST) -> str | None:
       init)`, `FastAPI(on_startup=[init])`, `app.on_startup.append(init)`);
     - it is called at module level (`asyncio.run(main())`, under `if __name__ ==
       "__main__":`);
-    - it is the `__init__` of a class instantiated at module level.
+    - it is the `__init__` of a class (instantiated at module level, or any: the object
+      starts its own task when it is built, and the caller of CTX205 requires that a
+      start on a request path only runs while no task is stored).
     A function that merely has no caller in this module is not evidence: a public helper
     is as likely called by route handlers of another module."""
     from ctxlint.semantic.python.requests import is_asgi_lifespan
     from ctxlint.semantic.python.stores import module_instantiated
-    if getattr(fn, "name", "") == "__init__" and module_instantiated(facts, facts.enclosing_class(fn)):
-        return f"`{facts.enclosing_class(fn).name}.__init__` (instantiated at module level)"
+    if getattr(fn, "name", "") == "__init__" and isinstance(facts.enclosing_scope(fn), ast.ClassDef):
+        cls = facts.enclosing_class(fn)
+        if module_instantiated(facts, cls):
+            return f"`{cls.name}.__init__` (instantiated at module level)"
+        # the object starts its own task when it is built; a start under a request (guarded
+        # by `created_only_while_unset`) only replaces a task that has ended
+        return f"`{cls.name}.__init__` (the task starts when the object is built)"
     if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and is_asgi_lifespan(facts, fn):
         return f"`{fn.name}` (the app's lifespan)"
     for dec in getattr(fn, "decorator_list", ()):
