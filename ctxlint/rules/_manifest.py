@@ -178,7 +178,7 @@ SOURCES = {
     'ctxlint.rules.python.ctx104_otel_context_not_detached': (9433, 'a4a6db66fbd7d01a'),
     'ctxlint.rules.python.ctx105_span_not_ended': (15020, '93e8bb8413929921'),
     'ctxlint.rules.python.ctx106_contextmanager_cleanup_not_in_finally': (17398, 'f5b19f1024fba429'),
-    'ctxlint.rules.python.ctx107_task_reference_discarded': (15619, '59baec28df3c2037'),
+    'ctxlint.rules.python.ctx107_task_reference_discarded': (16049, '630926f23979f249'),
     'ctxlint.rules.python.ctx108_registration_not_cancellation_safe': (52020, '526ac3bd35e42e08'),
     'ctxlint.rules.python.ctx109_contextvar_reset_across_yield': (7131, '668624fe42a121dc'),
     'ctxlint.rules.python.ctx110_stream_response_not_closed': (12694, '1860aa59129d6ec0'),

@@ -45,12 +45,17 @@ Flags an asyncio Task whose only strong reference is thrown away:
   at `coro`, the argument after the factory).
 Only the plain statement gets a fix.
 
-Not flagged: a task whose coroutine is an `async def` of this module (or of a
-sibling module of its package) that catches and handles every exception of its
-awaited work itself: every `await` of its body sits in one `try` with a bare,
-`Exception` or `BaseException` handler that does not re-raise (after synchronous
-set-up that awaits nothing, possibly inside a `with`/`async with` timeout): no
-failure of the work is lost with the reference. The coroutine may be built first and
+Not flagged: a task whose coroutine is an `async def` of this module (or of another
+module of the same project, found through its imports) that catches and handles
+every exception of its awaited work itself: every `await` of its body sits in a
+`try` (one or several) with a bare, `Exception` or `BaseException` handler that does
+not re-raise. The `try` may follow synchronous set-up that awaits nothing and may sit
+inside a `with` or `async with` block, an `if`/`else` branch or a plain `for`/`while`
+loop; an `async for` outside it, or an `await` in a branch it does not cover, is
+flagged. No failure of the work is lost with the reference. (Known gap: entering an
+`async with` is itself an await, and its error, say a failed connect, is not under
+the `try`; ctxlint does not yet tell a non-raising entry, such as a lock or
+`anyio.move_on_after`, from one that can fail.) The coroutine may be built first and
 handed over through a local name (`coro = self._wait(h); asyncio.create_task(coro)`):
 the name is followed to the one call it is bound to.
 
