@@ -319,14 +319,8 @@ def _same_key(facts, graph, site, k: ast.AST | None) -> bool:
     if site.via is None and key_text(k) == key_text(site.key):
         return True
     key_names = _key_names(facts, graph, site)
-    names = {n.id for n in ast.walk(k) if isinstance(n, ast.Name)} - {_receiver_of(facts, site.fn)}
+    names = {n.id for n in ast.walk(k) if isinstance(n, ast.Name)} - {facts.receiver_param(site.fn)}
     return bool(key_names) and names == key_names
-
-
-def _receiver_of(facts, fn) -> str | None:
-    """The receiver parameter of `fn` when it is a method of a class, else None."""
-    ps = params_of(fn)
-    return ps[0] if ps and isinstance(facts.parents.get(fn), ast.ClassDef) else None
 
 
 def _same_statement(facts, a: ast.AST, b: ast.AST) -> bool:

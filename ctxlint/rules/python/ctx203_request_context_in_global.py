@@ -141,19 +141,15 @@ def _removal_on_connection_path(facts, c, site, depth: int = 2) -> bool:
         return False
     if reaches(site.function, depth, set()):
         return True
-    defs = facts.nodes(ast.FunctionDef, ast.AsyncFunctionDef)
-    for fn in defs:
-        if fn is not site.function and any(t is site.function for _, t in graph.calls_in(fn)) \
-                and reaches(fn, depth, set()):
-            return True
-    called = {id(t) for fn in defs for _, t in graph.calls_in(fn)}
+    if any(reaches(caller, depth, set()) for _, caller in graph.callers(site.function)):
+        return True
     owner = facts.enclosing_class(site.function)
     for r in c.removals:
         if r.key is None or r.function is None:
             continue
         # the registry object's own removal API (`Manager.disconnect(sid)`), called from
         # another module's endpoint: a method of the inserting class nothing here calls
-        if owner is not None and facts.enclosing_scope(r.function) is owner and id(r.function) not in called:
+        if owner is not None and facts.enclosing_scope(r.function) is owner and not graph.callers(r.function):
             return True
         # a periodic sweep: the removal keys by the target of a walk over this container,
         # inside a `while` loop of the same def

@@ -37,21 +37,10 @@ def _scope_through_callers(facts, fn, call: ast.AST, depth: int = 0) -> str | No
 
 
 def _callers(facts, fn):
-    """(calling function, call) for each call of `fn` in this module: a bare name, or
-    `obj.m()` where one def of that name exists or the call is in `fn`'s own class."""
-    n_defs = sum(1 for d in facts.nodes(ast.FunctionDef, ast.AsyncFunctionDef) if d.name == fn.name)
-    for c in facts.nodes(ast.Call):
-        f = c.func
-        if last_name(f) != fn.name:
-            continue
-        if isinstance(f, ast.Attribute) and n_defs != 1:
-            cls = facts.enclosing_class(c)
-            if cls is None or cls is not facts.enclosing_class(fn):
-                continue  # `obj.m()` resolves by name only when one def of that name exists
-        caller = facts.enclosing_function(c)
-        if caller is None or caller is fn:
-            continue
-        yield caller, c
+    """(calling def, call) for each call of this module that resolves to `fn`
+    (`calls.CallGraph.callers`)."""
+    from ctxlint.semantic.python.calls import call_graph
+    return [(caller, call) for call, caller in call_graph(facts).callers(fn)]
 
 
 def _started_outside_requests(facts, fn, depth: int = 0) -> str | None:

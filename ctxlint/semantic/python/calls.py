@@ -190,6 +190,7 @@ class CallGraph:
         self._nested: dict[int, dict[str, ast.AST]] = {}
         self._resolved: dict[int, ast.AST | None] = {}
         self._calls_in: dict[int, list] = {}
+        self._callers: dict[int, list] | None = None
         self._regs_by_calls: dict[int, list] = {}
         self._registering_names: frozenset[str] | None = None
         #: id(def) -> its calls whose last name is in `registering_names()`
@@ -351,6 +352,17 @@ class CallGraph:
                     got.append((n, t))
             self._calls_in[id(fn)] = got
         return got
+
+    def callers(self, fn: ast.AST) -> list[tuple[ast.Call, ast.AST]]:
+        """(call, calling def) for every call of the module's defs that `resolve`s to
+        `fn`: the reverse of `calls_in`, indexed once per module on first use."""
+        if self._callers is None:
+            index: dict[int, list[tuple[ast.Call, ast.AST]]] = {}
+            for f in self.facts.nodes(ast.FunctionDef, ast.AsyncFunctionDef):
+                for call, target in self.calls_in(f):
+                    index.setdefault(id(target), []).append((call, f))
+            self._callers = index
+        return self._callers.get(id(fn), [])
 
     def registering_names(self) -> frozenset[str]:
         """Names a call must end in to run a def of this module that may register: the

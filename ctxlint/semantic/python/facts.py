@@ -103,6 +103,18 @@ class PythonFacts:
                 return a
         return None
 
+    def receiver_param(self, fn: ast.AST) -> str | None:
+        """The receiver parameter of the def `fn` (`self`, `cls`, whatever it is spelled):
+        its first positional parameter when `fn` is defined directly in a class body and
+        is not a `@staticmethod`; None for a plain function, a nested def or a lambda."""
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or \
+                not isinstance(self.enclosing_scope(fn), ast.ClassDef):
+            return None
+        if any((self.dotted(d) or "").split(".")[-1] == "staticmethod" for d in fn.decorator_list):
+            return None
+        ps = [*fn.args.posonlyargs, *fn.args.args]
+        return ps[0].arg if ps else None
+
     def enclosing_statement(self, node: ast.AST) -> ast.stmt:
         n = node
         while not isinstance(n, ast.stmt):

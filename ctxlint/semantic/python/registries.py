@@ -645,18 +645,6 @@ def unconditional_in(facts, c, node: ast.AST, fn) -> bool:
     return True
 
 
-def _receiver(facts, fn) -> str | None:
-    """The receiver parameter of `fn` (its first positional parameter when `fn` is a
-    method of a class and not a `staticmethod`), else None."""
-    from ctxlint.semantic.python.calls import params_of
-    ps = params_of(fn)
-    if not ps or not isinstance(facts.parents.get(fn), ast.ClassDef):
-        return None
-    if any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in fn.decorator_list):
-        return None
-    return ps[0]
-
-
 def _name_ids(expr: ast.AST | None) -> set[str]:
     return {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)} if expr is not None else set()
 
@@ -677,7 +665,7 @@ def helper_removes_key(facts, graph, call: ast.Call, c, key_names: set[str], dep
         arg = graph.arg_for(call, target, i)
         if arg is not None and _name_ids(arg) & key_names:
             key_params.add(p)
-    key_params.discard(_receiver(facts, target))
+    key_params.discard(facts.receiver_param(target))
     if not key_params:
         return False
     for r in c.removals:
@@ -816,17 +804,6 @@ def _loop_contents(facts, loop: ast.AST):
     return facts.memo(f"registries.loop_contents.{id(loop)}", compute)
 
 
-def _callers(facts, graph) -> dict[int, list[tuple[ast.Call, ast.AST]]]:
-    """id(def) -> [(call, calling def)] over the module's resolved calls; built once."""
-    def compute():
-        out: dict[int, list] = {}
-        for f in [*facts.nodes(ast.FunctionDef), *facts.nodes(ast.AsyncFunctionDef)]:
-            for call, target in graph.calls_in(f):
-                out.setdefault(id(target), []).append((call, f))
-        return out
-    return facts.memo("registries.callers", compute)
-
-
 #: Qualified names of callables that run a function they are given in the background
 #: (Python docs: `threading.Thread(target=)`/`Timer`, `asyncio.to_thread` is awaited and
 #: so not one); methods (last name) of task groups and executors that start one
@@ -867,7 +844,7 @@ def _handed_off(facts, graph, fn) -> bool:
         return out
 
     def compute() -> bool:
-        for call, _caller in _callers(facts, graph).get(id(fn), ()):
+        for call, _caller in graph.callers(fn):
             p = facts.parents.get(call)
             if isinstance(p, ast.keyword):
                 p = facts.parents.get(p)
@@ -947,7 +924,7 @@ def _runs_repeatedly(facts, graph, fn, node: ast.AST, depth: int = 3) -> bool:
             return True
         if d <= 0:
             continue
-        for call, caller in _callers(facts, graph).get(id(f), ()):
+        for call, caller in graph.callers(f):
             todo.append((caller, looped or _in_while(facts, call, caller), d - 1))
     return False
 
@@ -1215,7 +1192,7 @@ def ends_one_request(facts, graph, fn, containers, depth: int = 3) -> bool:
                     arg = graph.arg_for(call, target, i)
                     if arg is not None and _name_ids(arg) & names:
                         mapped.add(p)
-                mapped.discard(_receiver(facts, target))
+                mapped.discard(facts.receiver_param(target))
                 if flows(target, mapped, d - 1):
                     ok = True
                     break
@@ -1224,7 +1201,7 @@ def ends_one_request(facts, graph, fn, containers, depth: int = 3) -> bool:
 
     a = fn.args
     params = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg) if p is not None}
-    params.discard(_receiver(facts, fn))
+    params.discard(facts.receiver_param(fn))
     if flows(fn, params, depth):
         return True
     if any(facts.scope_id_in(p) for p in params):

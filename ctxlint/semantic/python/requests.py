@@ -177,10 +177,8 @@ def is_asgi_lifespan(facts: "PythonFacts", fn) -> bool:
     class) in this module. The server exits a lifespan normally at shutdown; an exception reaches
     its `yield` only when the process is going down."""
     params = [*fn.args.posonlyargs, *fn.args.args]
-    scope = facts.enclosing_scope(fn)
-    cls = scope if isinstance(scope, ast.ClassDef) else None
-    is_method = cls is not None and bool(params) and not any(
-        facts.qualname(d) == "staticmethod" for d in fn.decorator_list)
+    is_method = facts.receiver_param(fn) is not None
+    cls = facts.enclosing_class(fn) if is_method else None
     app_param = params[1] if is_method and len(params) > 1 else (params[0] if params and not is_method else None)
     if app_param is not None and any(q in ASGI_APP_CLASSES for q in _annotation_qualname(facts, app_param.annotation)):
         return True
@@ -298,8 +296,7 @@ def _request_params(facts: "PythonFacts", fn) -> tuple[dict[str, str], frozenset
         if id(fn) in endpoint_functions(facts):
             pos = [*fn.args.posonlyargs, *fn.args.args]
             # a method's first parameter is its instance (or class), not the request
-            if pos and isinstance(facts.enclosing_scope(fn), ast.ClassDef) and not any(
-                    facts.qualname(d) == "staticmethod" for d in fn.decorator_list):
+            if pos and facts.receiver_param(fn) is not None:
                 pos = pos[1:]
             if pos and pos[0].arg not in out:
                 out[pos[0].arg] = f"the request object `{pos[0].arg}`"
