@@ -224,7 +224,7 @@ SOURCES = {
     'ctxlint.semantic.python.stores': (5807, 'dd3e5f8eb13a07a2'),
     'ctxlint.semantic.python.streams': (20024, 'f22ed90fc22a7d11'),
     'ctxlint.semantic.python.syntax': (944, '4ad7001c9246518d'),
-    'ctxlint.semantic.python.tasks': (33839, '4eb15ad0036e93ab'),
+    'ctxlint.semantic.python.tasks': (34147, 'ba99aeb24c18bd47'),
     'ctxlint.semantic.python.tensors': (24922, 'faa2a8c9196ac009'),
     'ctxlint.semantic.python.values': (50310, '4172872be5fab5a2'),
 }

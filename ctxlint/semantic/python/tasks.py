@@ -566,6 +566,10 @@ def startup_evidence(facts, fn: ast.AST) -> str | None:
       start on a request path only runs while no task is stored).
     A function that merely has no caller in this module is not evidence: a public helper
     is as likely called by route handlers of another module."""
+    return facts.memo(f"tasks.startup_evidence.{id(fn)}", lambda: _startup_evidence(facts, fn))
+
+
+def _startup_evidence(facts, fn: ast.AST) -> str | None:
     from ctxlint.semantic.python.requests import is_asgi_lifespan
     from ctxlint.semantic.python.stores import module_instantiated
     if getattr(fn, "name", "") == "__init__" and isinstance(facts.enclosing_scope(fn), ast.ClassDef):
@@ -585,10 +589,13 @@ def startup_evidence(facts, fn: ast.AST) -> str | None:
         if events is None or (isinstance(dec, ast.Call) and dec.args and isinstance(dec.args[0], ast.Constant)
                               and dec.args[0].value in events):
             return f"`{fn.name}` (a startup hook)"
+    from ctxlint.semantic.python.calls import call_graph
+    graph = call_graph(facts)
     for call in facts.nodes(ast.Call):
         f = call.func
         name = last_name(f) if isinstance(f, (ast.Name, ast.Attribute)) else None
-        if name == fn.name and facts.enclosing_function(call) is None:
+        if name == getattr(fn, "name", None) and facts.enclosing_function(call) is None \
+                and graph.resolve(call) is fn:
             return f"`{fn.name}` (called at module level)"
         events = STARTUP_REGISTRARS.get(name or "")
         if events and any(isinstance(a, ast.Constant) and a.value in events for a in call.args) \
