@@ -625,11 +625,13 @@ class Cache:
             self.data = {}
 
     @staticmethod
-    def digest(raw: bytes, language: str) -> str:
-        """Key of a file: its bytes and the language it is linted as (a .py and a
-        .j2 with the same bytes have different findings)."""
+    def digest(raw: bytes, language: str, path: str = "") -> str:
+        """Key of a file: its bytes, the language it is linted as (a .py and a
+        .j2 with the same bytes have different findings) and its path (`path`, as
+        displayed): a rule may decide by where the file is (a Go `_test.go` file is
+        test code, `GoFacts.is_test_code`), so the same bytes elsewhere are another entry."""
         h = blake2b(raw, digest_size=16)
-        h.update(language.encode())
+        h.update(b"\0" + language.encode() + b"\0" + path.encode("utf-8", "surrogateescape"))
         return h.hexdigest()
 
     def get(self, digest: str, display: str) -> list[Finding] | None:
@@ -752,7 +754,7 @@ def lint_paths(paths: list[str], config: Config, rules: list, jobs: int | None =
             except OSError as exc:
                 result.notices.append(f"{sf.display}: cannot read: {exc.strerror or exc}")
                 continue
-            dg = Cache.digest(raw, sf.language)
+            dg = Cache.digest(raw, sf.language, sf.display)
             hit = cache.get(dg, sf.display)
             if hit is not None:
                 result.findings.extend(hit)

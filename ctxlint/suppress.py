@@ -5,6 +5,11 @@ finding's line; `# ctxlint: ignore-file` in the first 10 lines skips the file.
 Go: `//nolint:ctxlint` (with or without `// reason`), `//nolint` (all linters),
 `// ctxlint:ignore CTX101`. Jinja: `{# ctxlint: ignore CTX302 #}` or `{# noqa: CTX302 #}`.
 
+A peer linter's suppression of the same defect suppresses ctxlint's finding too
+(`PEER_CODES`), as ruff honours the flake8 codes it re-implements: a line already
+marked `# noqa: RUF006` (ruff's asyncio-dangling-task) or `//nolint:containedctx`
+has had that defect judged by its author, and asking for a second comment is noise.
+
 A suppression applies to findings whose *first* line carries it (as flake8/ruff).
 `apply_suppressions` also reports which suppressions matched nothing, for the
 off-by-default `CTX001 unused-noqa` rule.
@@ -26,6 +31,22 @@ _JINJA = re.compile(r"\{#[-+]?\s*(?:ctxlint:\s*ignore|noqa:?)\s*" + _CODE_LIST +
 _FILE_IGNORE = re.compile(r"(#|//|\{#)\s*ctxlint:\s*ignore-file", re.IGNORECASE)
 
 
+#: A peer linter's code (Python `# noqa: X`) or golangci-lint linter name (Go
+#: `//nolint:x`) -> the ctxlint codes that report the same defect. Only exact
+#: equivalents: ruff's RUF006 asyncio-dangling-task (docs.astral.sh/ruff/rules/
+#: asyncio-dangling-task) is CTX107; go vet's lostcancel analyzer (golangci-lint runs
+#: it inside `govet`) is CTX101; golangci-lint's `containedctx` is CTX202 and its
+#: `contextcheck` is CTX206.
+PEER_CODES: dict[str, frozenset[str]] = {
+    "RUF006": frozenset({"CTX107"}),
+    "govet": frozenset({"CTX101"}),
+    "lostcancel": frozenset({"CTX101"}),
+    "containedctx": frozenset({"CTX202"}),
+    "contextcheck": frozenset({"CTX206"}),
+}
+_PEER_LOWER = {k.lower(): v for k, v in PEER_CODES.items()}
+
+
 @dataclass
 class Suppression:
     """One suppression comment: the line it is on, the codes it names (None = all)."""
@@ -35,9 +56,10 @@ class Suppression:
     col: int
     end_col: int
     used: bool = False
+    peer: frozenset[str] = frozenset()  # ctxlint codes a peer's code on the comment stands for
 
     def matches(self, code: str) -> bool:
-        return self.codes is None or any(code.startswith(c) for c in self.codes)
+        return self.codes is None or code in self.peer or any(code.startswith(c) for c in self.codes)
 
 
 def _codes(text: str | None) -> frozenset[str] | None:
@@ -78,14 +100,22 @@ def parse_suppressions(text: str, language: str) -> dict[int, list[Suppression]]
             continue
         for pat in pats:
             for m in pat.finditer(line):
+                peer: frozenset[str] = frozenset()
                 if pat is _GO_NOLINT:
                     linters = m.group("linters")
-                    if linters and "ctxlint" not in linters.lower().split(","):
-                        continue
-                    codes = None
+                    names = linters.lower().split(",") if linters else []
+                    if names and "ctxlint" not in names:
+                        peer = frozenset().union(*(_PEER_LOWER.get(n, frozenset()) for n in names))
+                        if not peer:
+                            continue
+                        codes: frozenset[str] | None = frozenset()
+                    else:
+                        codes = None
                 else:
                     codes = _codes(m.groupdict().get("codes"))
-                out.setdefault(i, []).append(Suppression(i, codes, m.start() + 1, m.end() + 1))
+                    if codes:
+                        peer = frozenset().union(*(_PEER_LOWER.get(c.lower(), frozenset()) for c in codes))
+                out.setdefault(i, []).append(Suppression(i, codes, m.start() + 1, m.end() + 1, peer=peer))
     return out
 
 

@@ -285,11 +285,11 @@ PROJECTS: tuple[Project, ...] = (
     Project("deepspeed-mii", "pypi", "deepspeed-mii==0.3.3", "measuring"),
     Project("fastapi-cache2", "pypi", "fastapi-cache2==0.2.2", "measuring"),
     Project("fastmcp-slim", "pypi", "fastmcp-slim==4.2.3", "tuning"),  # verdicts drove fixes (stop 20)
-    Project("gradio", "pypi", "gradio==6.31.0", "measuring"),
+    Project("gradio", "pypi", "gradio==6.31.0", "tuning"),  # verdicts drove fixes (stop 21)
     Project("graphiti-core", "pypi", "graphiti-core==0.31.2", "measuring"),
     Project("langchain-ollama", "pypi", "langchain-ollama==1.1.0", "measuring"),
     Project("langgraph-checkpoint", "pypi", "langgraph-checkpoint==4.3.2", "tuning"),  # verdicts drove fixes (stop 20)
-    Project("langgraph-sdk", "pypi", "langgraph-sdk==0.4.14", "measuring"),
+    Project("langgraph-sdk", "pypi", "langgraph-sdk==0.4.14", "tuning"),  # verdicts drove fixes (stop 21)
     Project("lightrag-hku", "pypi", "lightrag-hku==1.5.7", "tuning"),  # verdicts drove fixes (stop 20)
     Project("llama-index-workflows", "pypi", "llama-index-workflows==2.26.1", "measuring"),
     Project("lm-eval", "pypi", "lm-eval==0.4.13", "measuring"),
@@ -302,14 +302,41 @@ PROJECTS: tuple[Project, ...] = (
     Project("sse-starlette", "pypi", "sse-starlette==3.7.0", "measuring"),
     Project("starlette-context", "pypi", "starlette-context==0.5.1", "measuring"),
     Project("trl", "pypi", "trl==1.16.0", "measuring"),
+    # Python, round 13: never linted before it was added (measured on stop 21's build):
+    # APM and tracing agents (ddtrace, elastic-apm, scout-apm, OTel FastAPI/httpx
+    # instrumentation), structured logging with contextvars, ASGI plumbing and
+    # frameworks (asgiref, litestar, quart), durable-execution SDKs (temporalio,
+    # hatchet-sdk, dbos, inngest, restate-sdk), Ray (Serve and Ray LLM), a web crawler
+    # for agents, an MCP agent framework, constrained decoding, a Gemini binding and
+    # llama-cpp-python's OpenAI-compatible server.
+    Project("ddtrace", "pypi", "ddtrace==4.16.0", "measuring"),
+    Project("elastic-apm", "pypi", "elastic-apm==6.26.2", "measuring"),
+    Project("scout-apm", "pypi", "scout-apm==4.0.0", "measuring"),
+    Project("opentelemetry-instrumentation-fastapi", "pypi", "opentelemetry-instrumentation-fastapi==0.66b2", "measuring"),
+    Project("opentelemetry-instrumentation-httpx", "pypi", "opentelemetry-instrumentation-httpx==0.66b2", "measuring"),
+    Project("structlog", "pypi", "structlog==26.1.0", "measuring"),
+    Project("asgiref", "pypi", "asgiref==3.13.0", "measuring"),
+    Project("litestar", "pypi", "litestar==2.25.0", "measuring"),
+    Project("quart", "pypi", "quart==0.22.0", "measuring"),
+    Project("temporalio", "pypi", "temporalio==1.35.0", "measuring"),
+    Project("hatchet-sdk", "pypi", "hatchet-sdk==1.43.1", "measuring"),
+    Project("dbos", "pypi", "dbos==3.4.0", "measuring"),
+    Project("inngest", "pypi", "inngest==0.5.19", "measuring"),
+    Project("restate-sdk", "pypi", "restate-sdk==1.3.0", "measuring"),
+    Project("ray", "pypi", "ray==2.60.0", "measuring"),
+    Project("crawl4ai", "pypi", "crawl4ai==0.9.5", "measuring"),
+    Project("fast-agent-mcp", "pypi", "fast-agent-mcp==0.2.36", "measuring"),
+    Project("lm-format-enforcer", "pypi", "lm-format-enforcer==0.11.3", "measuring"),
+    Project("langchain-google-genai", "pypi", "langchain-google-genai==4.4.3", "measuring"),
+    Project("llama-cpp-python", "pypi", "llama-cpp-python==0.3.36", "measuring"),
     # Go, tuning set.
     Project("grpc", "go", "google.golang.org/grpc", "tuning", "golang-google-grpc-dev"),
     Project("x-net", "go", "golang.org/x/net", "tuning", "golang-golang-x-net-dev"),
     Project("nats-server", "go", "github.com/nats-io/nats-server", "tuning", "golang-github-nats-io-nats-server-dev"),
     # Go, measuring set.
-    Project("etcd", "go", "go.etcd.io/etcd", "measuring", "golang-etcd-server-dev"),
+    Project("etcd", "go", "go.etcd.io/etcd", "tuning", "golang-etcd-server-dev"),  # verdicts drove fixes (stop 21)
     Project("moby", "go", "github.com/docker/docker", "measuring", "golang-github-docker-docker-dev"),
-    Project("containerd", "go", "github.com/containerd/containerd", "measuring",
+    Project("containerd", "go", "github.com/containerd/containerd", "tuning",  # verdicts drove fixes (stop 21)
             "golang-github-containerd-containerd-dev"),
     # Go, round-4 measuring set (never linted before it was added): a QUIC stack, a
     # PostgreSQL driver with connection pools, an HTTP framework with pooled contexts.
@@ -342,7 +369,7 @@ PROJECTS: tuple[Project, ...] = (
     # connection pools, HashiCorp's plugin RPC, gossip membership and cluster events, a
     # retrying HTTP client.
     Project("go-kit", "go", "github.com/go-kit/kit", "measuring", "golang-github-go-kit-kit-dev"),
-    Project("go-grpc-middleware", "go", "github.com/grpc-ecosystem/go-grpc-middleware", "measuring",
+    Project("go-grpc-middleware", "go", "github.com/grpc-ecosystem/go-grpc-middleware", "tuning",  # stop 21
             "golang-github-grpc-ecosystem-go-grpc-middleware-dev"),
     Project("kafka-go", "go", "github.com/segmentio/kafka-go", "measuring", "golang-github-segmentio-kafka-go-dev"),
     Project("go-plugin", "go", "github.com/hashicorp/go-plugin", "measuring", "golang-github-hashicorp-go-plugin-dev"),
@@ -350,6 +377,31 @@ PROJECTS: tuple[Project, ...] = (
     Project("serf", "go", "github.com/hashicorp/serf", "measuring", "golang-github-hashicorp-serf-dev"),
     Project("go-retryablehttp", "go", "github.com/hashicorp/go-retryablehttp", "measuring",
             "golang-github-hashicorp-go-retryablehttp-dev"),
+    # Go, round-13 measuring set (never linted before it was added): stream multiplexing,
+    # DNS servers, an embedded KV store, hedged and REST HTTP clients, a distributed cache,
+    # routers, WebSockets, ACME, a Postgres driver, gRPC tracing/metrics interceptors, MQTT,
+    # distributed locks, MinIO admin, HTTP proxies, graceful shutdown.
+    Project("yamux", "go", "github.com/hashicorp/yamux", "measuring", "golang-github-hashicorp-yamux-dev"),
+    Project("miekg-dns", "go", "github.com/miekg/dns", "measuring", "golang-github-miekg-dns-dev"),
+    Project("badger", "go", "github.com/dgraph-io/badger", "measuring", "golang-github-dgraph-io-badger-dev"),
+    Project("hedgedhttp", "go", "github.com/cristalhq/hedgedhttp", "measuring", "golang-github-cristalhq-hedgedhttp-dev"),
+    Project("resty", "go", "github.com/go-resty/resty", "measuring", "golang-github-go-resty-resty-dev"),
+    Project("groupcache", "go", "github.com/golang/groupcache", "measuring", "golang-github-golang-groupcache-dev"),
+    Project("chi", "go", "github.com/go-chi/chi", "measuring", "golang-github-go-chi-chi-dev"),
+    Project("gorilla-websocket", "go", "github.com/gorilla/websocket", "measuring", "golang-github-gorilla-websocket-dev"),
+    Project("certmagic", "go", "github.com/caddyserver/certmagic", "measuring", "golang-github-caddyserver-certmagic-dev"),
+    Project("lib-pq", "go", "github.com/lib/pq", "measuring", "golang-github-lib-pq-dev"),
+    Project("grpc-opentracing", "go", "github.com/grpc-ecosystem/grpc-opentracing", "measuring",
+            "golang-github-grpc-ecosystem-grpc-opentracing-dev"),
+    Project("go-grpc-prometheus", "go", "github.com/grpc-ecosystem/go-grpc-prometheus", "measuring",
+            "golang-github-grpc-ecosystem-go-grpc-prometheus-dev"),
+    Project("paho-mqtt", "go", "github.com/eclipse/paho.mqtt.golang", "measuring",
+            "golang-github-eclipse-paho.mqtt.golang-dev"),
+    Project("minio-dsync", "go", "github.com/minio/dsync", "measuring", "golang-github-minio-dsync-dev"),
+    Project("madmin-go", "go", "github.com/minio/madmin-go", "measuring", "golang-github-minio-madmin-go-dev"),
+    Project("martian", "go", "github.com/google/martian", "measuring", "golang-github-google-martian-dev"),
+    Project("goproxy", "go", "github.com/elazarl/goproxy", "measuring", "golang-github-elazarl-goproxy-dev"),
+    Project("httpdown", "go", "github.com/facebookgo/httpdown", "measuring", "golang-github-facebookgo-httpdown-dev"),
 )
 
 

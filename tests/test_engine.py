@@ -316,6 +316,19 @@ def test_cache_key_includes_language(tmp_path, capsys):
     assert any(d["code"] == "CTX302" for d in json.loads(second[1]))
 
 
+def test_cache_key_includes_the_path(tmp_path, capsys):
+    """A Go file's findings depend on where it is (`_test.go` is test code): the same
+    bytes under two names are two cache entries, on the first run and on the cached one."""
+    src = ('package p\n\nimport (\n\t"context"\n\t"time"\n)\n\n'
+           'func Ctx() context.Context {\n\tctx, _ := context.WithTimeout(context.Background(), time.Second)\n'
+           '\treturn ctx\n}\n')
+    for name in ("a.go", "a_test.go"):
+        (tmp_path / name).write_text(src)
+    for _ in range(2):
+        rc, out, _ = run_cli(["check", ".", "--output-format", "json"], tmp_path, capsys)
+        assert [(d["path"].rsplit("/", 1)[-1], d["code"]) for d in json.loads(out)] == [("a.go", "CTX101")]
+
+
 def test_deep_code_gives_a_notice_not_silence(tmp_path, capsys):
     """A rule that hits the recursion limit is skipped with a notice, never silently."""
     terms = " + ".join(["p"] * 2000)

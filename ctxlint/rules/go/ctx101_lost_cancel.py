@@ -21,7 +21,7 @@ from ctxlint.semantic.go.cancel import (
     statement_of,
 )
 from ctxlint.semantic.go.cfg import END
-from ctxlint.semantic.go.ctx import CANCEL_TOKENS
+from ctxlint.semantic.go.ctx import CANCEL_TOKENS, never_done
 from ctxlint.semantic.go.escape import ctx_escapes, loop_escape
 
 
@@ -46,6 +46,16 @@ Unlike go vet, `_ = cancel` is not a use, and a cancel func overwritten (by a
 later assignment, or by the next iteration of a loop) before it was called is
 reported. Function literals are analysed as their own functions; `main.main` is
 exempt from the path check (returning from it ends the process).
+
+Not reported, because nothing leaks (go vet reports them):
+- a `WithCancel` (or `WithCancelCause`) child of a parent whose `Done()` is nil —
+  `context.Background()`, `TODO()`, `WithoutCancel(x)` or a `WithValue` of one — when
+  the child context is not referenced before the cancel func is lost (the path to the
+  return, or to the overwrite, is clean of it). Such a child is registered nowhere and
+  has no timer (`propagateCancel` in the `context` package), so no goroutine waits on
+  it and the collector frees it;
+- test code (`_test.go` files, fuzz harnesses, helpers that import a test driver such as
+  "testing" or testify: `GoFacts.is_test_code`): the leak lasts one test run at most.
 
 ## Why is this bad
 Until it is cancelled, a derived context stays registered with its parent and a
@@ -86,15 +96,19 @@ children until the parent is canceled"); ollama/ollama#9431, grpc/grpc-go#2985.
 """
 
     def check(self, facts):
+        if facts.is_test_code:
+            return
         taken: dict[int, set[str]] = {}
         for d in facts.cancel_defs:
             if d.fn is None or d.cancel.type != "identifier":
                 continue
             name = facts.text_of(d.cancel)
             if name == "_":
+                if _costs_nothing(facts, d, None):
+                    continue
                 yield facts.finding(self, d.call, (
                     f"the cancel function returned by context.{d.func} is discarded with `_`; "
-                    "the context and its timer live until the parent is cancelled (context leak)"),
+                    f"{_what_leaks(facts, d)} (context leak)"),
                     fix=self._fix_discarded(facts, d, taken.setdefault(d.fn.id, set())))
                 continue
             if facts.is_main_main(d.fn):
@@ -108,6 +122,8 @@ children until the parent is canceled"); ollama/ollama#9431, grpc/grpc-go#2985.
             if res is None:
                 continue
             kind, node = res
+            if not (kind != "return" and facts.is_inside(node, d.stmt)) and _costs_nothing(facts, d, node):
+                continue
             if kind == "return":
                 if node == END:
                     where = f"the end of the function on line {cfg.body.end_point[0] + 1}"
@@ -192,6 +208,49 @@ children until the parent is canceled"); ollama/ollama#9431, grpc/grpc-go#2985.
             desc = f"`defer {name}()` right after the context is created"
         return Fix(description=desc, safety=SAFE, edits=tuple(edits),
                    data=def_data(facts, d))
+
+
+def _costs_nothing(facts, d, lost_at) -> bool:
+    """Is the lost cancel func of `d` free of cost: a `WithCancel`/`WithCancelCause` of a
+    never-done parent (`never_done`) whose context is not referenced between its
+    creation and `lost_at` (the return or overwrite node; None or `END`: the end of the
+    function)?"""
+    if d.func not in ("WithCancel", "WithCancelCause"):
+        return False  # a timer runs until the deadline
+    args = d.call.child_by_field_name("arguments")
+    if args is None or not args.named_children or not never_done(facts, args.named_children[0]):
+        return False
+    if d.ctx.type != "identifier":
+        return False  # stored in a field or element: referenced by construction
+    ctx = facts.text_of(d.ctx)
+    if ctx == "_":
+        return True
+    end = d.fn.end_byte if lost_at is None or lost_at == END else lost_at.start_byte
+    if end < d.stmt.end_byte:
+        end = d.fn.end_byte  # reached round a loop: any later reference may lie on the path
+    for ident in facts.identifiers(d.fn, ctx):
+        if d.stmt.end_byte <= ident.start_byte < end and not _is_assigned(ident):
+            return False
+    return True
+
+
+def _what_leaks(facts, d) -> str:
+    """What a discarded cancel func of `d` keeps alive, in words for the message."""
+    if "Timeout" in d.func or "Deadline" in d.func:
+        return "the context and its timer live until the deadline passes or the parent is cancelled"
+    args = d.call.child_by_field_name("arguments")
+    if args is not None and args.named_children and never_done(facts, args.named_children[0]):
+        return "nothing can ever cancel the context, so whatever waits on its Done() waits forever"
+    return "the context stays registered with its parent until the parent is cancelled"
+
+
+def _is_assigned(ident) -> bool:
+    """Is `ident` a target of a plain `=` assignment (a write, not a reference)?"""
+    lst = ident.parent
+    stmt = lst.parent if lst is not None and lst.type == "expression_list" else None
+    return stmt is not None and stmt.type == "assignment_statement" \
+        and stmt.child_by_field_name("left") == lst \
+        and any(c.type == "=" for c in stmt.children)
 
 
 def _escapes_its_loop(facts, d, stmt) -> bool:

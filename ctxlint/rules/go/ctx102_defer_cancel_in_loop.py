@@ -30,8 +30,10 @@ a variable that is used after the loop, sent on a channel, handed to a goroutine
 or captured by a callback. Then the contexts pile up on purpose, and the defer is
 what cancels them. An `error` or plain data a call returned does not count. The
 message says how many contexts are at stake when the loop's bound is a literal
-(or a local given one literal, or a table literal). Loops in `_test.go` files
-are not reported: their contexts pile up for one test run at most.
+(or a local given one literal, or a table literal). Loops in test code
+(`_test.go` files, fuzz harnesses, helpers that import a test driver such as
+"testing" or testify: `GoFacts.is_test_code`) are not reported: their contexts pile
+up for one test run at most.
 
 ## Why is this bad
 A deferred call runs when the *function* returns, not at the end of the
@@ -111,7 +113,7 @@ grpc-ecosystem/go-grpc-middleware#748; the Go spec on defer statements.
             d = defs[-1]  # the def this defer follows (a reused variable holds the latest)
             if loop_escape(facts, d, loop) is not None:
                 continue  # the contexts outlive their iteration on purpose
-            if facts.path.endswith("_test.go"):
+            if facts.is_test_code:
                 continue  # a test's loop: its contexts pile up for one test run at most
             n = static_iterations(facts, loop)
             if n is not None:

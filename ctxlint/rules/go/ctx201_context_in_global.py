@@ -24,7 +24,8 @@ map, slice or `sync.Map` (`Store`, `LoadOrStore`, `Swap`, `CompareAndSwap`,
 `m[k] = ctx`, `s = append(s, ctx)`). Each context is reported once: at the
 declaration when its type holds a context, otherwise at the store.
 `context.CancelFunc` values and function types taking a context are not findings.
-`_test.go` files are not checked: a test binary's package-level context (a root
+Test code is not checked (`_test.go` files, fuzz harnesses, helpers that import a
+test driver: `GoFacts.is_test_code`): a test binary's package-level context (a root
 for its fixtures, a pre-cancelled context to exercise an error path) serves no
 request and outlives none.
 
@@ -58,7 +59,7 @@ structs"; distribution/distribution#2242.
 """
 
     def check(self, facts):
-        if facts.path.endswith("_test.go"):
+        if facts.is_test_code:
             return
         reported: set[int] = set()
         for spec in facts.package_vars:

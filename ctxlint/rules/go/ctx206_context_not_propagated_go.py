@@ -52,8 +52,9 @@ It stays silent where a fresh context is the point:
   (`websocket.Accept(w, r, ...)`, `Upgrade(w, r, ...)`, `Hijack()`): net/http does
   not cancel `r.Context()` until `ServeHTTP` returns, so the read loop would get no
   cancellation from it (a backend call there is still reported);
-- in `main`, `init`, `_test.go` files and functions taking a `*testing.T` (no
-  request context to keep);
+- in `main`, `init`, test code (`_test.go` files, fuzz harnesses, helpers that
+  import a test driver: `GoFacts.is_test_code`) and functions taking a
+  `*testing.T` (no request context to keep);
 - where the function's doc comment or the statement's comment documents the
   detachment ("detached", "outlives", "on purpose", `nolint:contextcheck`, ...).
 
@@ -122,7 +123,7 @@ report its noise (2 real of 43 in one project), hence the exemptions.
                 f"scope: the caller's cancellation, deadline and trace never reach this call; {suggest}"))
 
     def _exempt(self, facts, call, fn, scope) -> bool:
-        if facts.path.endswith("_test.go"):
+        if facts.is_test_code:
             return True  # test code: no request to propagate
         new_go = (module_go_version(facts) or (0, 0)) >= WITHOUT_CANCEL_SINCE
         outer = call.parent.parent

@@ -251,3 +251,33 @@ def documents_detachment(facts, fn, stmt) -> bool:
         if "//" in tail:
             texts.append(tail[tail.index("//"):].lower())
     return any(w in t for t in texts for w in DETACHMENT_WORDS)
+
+
+# ------------------------------------------------------------------ never-done parents
+#: context functions whose result's `Done()` is nil when their parent's is (the
+#: `context` package: `valueCtx` and `withoutCancelCtx` add no cancellation).
+_DONE_TRANSPARENT = frozenset({"WithValue"})
+
+
+def never_done(facts, expr) -> bool:
+    """Is `expr` a context whose `Done()` is evidently nil: `context.Background()`,
+    `context.TODO()`, `context.WithoutCancel(x)`, or `context.WithValue(p, k, v)` of one
+    of those (nested, parenthesised)?
+
+    Why it matters (the `context` package's `propagateCancel`): a child of such a parent
+    is registered nowhere — no parent's children map, no goroutine — so a `WithCancel`
+    child whose cancel func is lost costs nothing once nothing references it.
+    Identifiers are not followed (no type checker): only the expression itself counts.
+    """
+    while expr is not None and expr.type == "parenthesized_expression":
+        expr = expr.named_children[0] if expr.named_children else None
+    if expr is None or expr.type != "call_expression":
+        return False
+    name = facts.context_func(expr.child_by_field_name("function"))
+    if name in ROOT_CONTEXTS or name == "WithoutCancel":
+        return True
+    if name in _DONE_TRANSPARENT:
+        args = expr.child_by_field_name("arguments")
+        first = args.named_children[0] if args is not None and args.named_children else None
+        return never_done(facts, first)
+    return False

@@ -40,6 +40,20 @@ from ctxlint.semantic.go.cfg import CFG, build_cfg, is_noreturn_call
 from ctxlint.semantic.go.ctx import CANCEL_CONSTRUCTORS, CONTEXT_PRODUCERS
 
 
+#: Import paths only test code imports (`GoFacts.is_test_code`): the standard library's
+#: test driver and the test frameworks of the Go ecosystem (testify, ginkgo/gomega,
+#: gocheck, quicktest, gotest.tools). "testing/fstest" and the like count as "testing/...".
+TEST_IMPORTS = (
+    "testing",
+    "github.com/stretchr/testify",
+    "github.com/onsi/ginkgo",
+    "github.com/onsi/gomega",
+    "gopkg.in/check.v1",
+    "github.com/frankban/quicktest",
+    "gotest.tools",
+)
+
+
 # ------------------------------------------------------------- cancel defs
 @dataclass
 class CancelDef:
@@ -326,6 +340,27 @@ class GoFacts:
             elif name.type != "blank_identifier":
                 out[self.text_of(name)] = path
         return out
+
+    @cached_property
+    def is_test_code(self) -> bool:
+        """Is this file test code: a `_test.go` file, a fuzz harness (`//go:build gofuzz`,
+        go-fuzz's convention), or a test helper that imports a test driver (`TEST_IMPORTS`:
+        "testing", testify, ginkgo/gomega, gocheck, quicktest, gotest.tools)?
+
+        A leak in test code lasts one test binary's run at most, and a test has no request
+        to propagate; the Go rules about long-lived servers (CTX101, CTX102, CTX201, CTX202,
+        CTX206) do not check it. Production code that imports "testing" (`testing.Testing()`)
+        is rare enough to accept the miss; go vet's lostcancel still covers tests.
+        """
+        if self.path.endswith("_test.go"):
+            return True
+        pkg = next((c for c in self.root.named_children if c.type == "package_clause"), None)
+        head = self.src[:pkg.start_byte] if pkg is not None else b""
+        for line in head.decode("utf-8", "replace").splitlines():
+            s = line.strip()
+            if (s.startswith("//go:build") or s.startswith("// +build")) and "gofuzz" in s and "!gofuzz" not in s:
+                return True
+        return any(p == t or p.startswith(t + "/") for p in self.imports.values() for t in TEST_IMPORTS)
 
     @cached_property
     def context_names(self) -> frozenset[str]:

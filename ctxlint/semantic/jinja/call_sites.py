@@ -139,6 +139,23 @@ _HTML_CLOSE = re.compile(rf"</\s*(?:{HTML_ELEMENTS})\s*>", re.I)
 _HTML_STRONG = re.compile(rf"<\s*(?:!doctype\s+html|(?:{HTML_ELEMENTS})\s+[\w-]+\s*=|(?:br|hr|img|meta|input|link)\s*/?>)", re.I)
 
 
+def _is_docstring(facts, expr: ast.AST) -> bool:
+    """Is `expr` an object's docstring: `x.__doc__`, `inspect.getdoc(x)`, or one of them
+    passed through `textwrap.dedent`/`inspect.cleandoc` or `.strip()`?"""
+    if isinstance(expr, ast.Attribute):
+        return expr.attr == "__doc__"
+    if not isinstance(expr, ast.Call) or not expr.args and not isinstance(expr.func, ast.Attribute):
+        return False
+    if isinstance(expr.func, ast.Attribute) and expr.func.attr in ("strip", "lstrip", "rstrip") and not expr.args:
+        return _is_docstring(facts, expr.func.value)
+    q = facts.qualname(expr.func) or ""
+    if q == "inspect.getdoc":
+        return True
+    if q in ("textwrap.dedent", "inspect.cleandoc") and expr.args:
+        return _is_docstring(facts, expr.args[0])
+    return False
+
+
 def looks_like_html(text: str) -> bool:
     """Is `text` HTML markup: a doctype, a closing tag of a known element (`</p>`), a known
     element's tag with an attribute (`<div class="x">`) or a void element (`<br>`)? A bare
@@ -533,10 +550,17 @@ class CallSites:
     def is_trusted_source(self, expr: ast.AST, depth: int = 0) -> bool:
         """Template text the developers wrote: read from the package itself (a path built
         from `__file__`, importlib.resources, pkgutil.get_data), a module-level or imported
-        UPPER_CASE constant (`DEFAULT_PROMPT_TMPL` from another module), a concatenation of
-        such, or a parameter whose default is one (a setting, not data)."""
+        UPPER_CASE constant (`DEFAULT_PROMPT_TMPL` from another module), a docstring
+        (`obj.__doc__`, `inspect.getdoc(obj)`, also dedented or stripped: program text, as
+        gradio renders its event listeners' docs), a concatenation of such, or a parameter
+        whose default is one (a setting, not data)."""
         if depth > 4 or expr is None:
             return False
+        if _is_docstring(self.f, expr):
+            return True
+        if isinstance(expr, ast.BoolOp):  # `doc or ""`
+            return all(self.is_trusted_source(x, depth + 1) or self.literal_values(x) is not None
+                       for x in expr.values)
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
             return all(self.is_trusted_source(x, depth + 1) or self.literal_values(x) is not None
                        for x in (expr.left, expr.right))
