@@ -342,6 +342,8 @@ NO_FIX: dict[str, str] = {
     "CTX303/bad/llama_index_prompt.py": "the rule offers no fix",
     "CTX401/bad/engine_stream_registry.py": "the fix declines: no lookup has a miss path, values not held elsewhere",
     "CTX401/bad/group_table_filled_with_sibling.py": "the fix declines: list values cannot be held weakly, no miss path",
+    "CTX401/bad/key_domain_near_misses.py": "the fix declines: no lookup has a miss path, values not held elsewhere",
+    "CTX401/bad/owner_outlives_its_entry.py": "the rule offers no fix for a set",
     "CTX402/bad/unbounded_rope_cache.py": "no fix for unbounded growth: the bound is the author's choice",
     "CTX403/bad/bound_method_on_callers_model.py": "the rule offers no fix",
     "CTX501/bad/embedding_cache_user.py": "the rule offers no fix",

@@ -41,7 +41,10 @@ module is followed into: it must reset it); a setter helper whose last statement
 the `set()`; an API setter - a module-level function, or a `@classmethod`/`@staticmethod`
 of a module-level class - that returns nothing and whose whole effect is binding
 ContextVars, each once, from its parameters or to fresh values (crewai
-`apply_execution_context`, bedrock-agentcore `set_request_context`);
+`apply_execution_context`, bedrock-agentcore `set_request_context`), or each var a
+loop walks over a snapshot or list of ContextVars, under `if`/`try` at most (structlog
+`clear_contextvars`, asgiref `_restore_context`; one var set per item of a list is
+still reported);
 `var.set(previous)` where `previous` was read from the same var with `get()` (restoring *is* the cleanup), or, in `__exit__`, a value that
 `__enter__` saved on `self` (`self._old.append(...)` ... `var.set(self._old.pop())`,
 sentry-sdk `Hub`); `var.set(stack[:-1])`, a part of the var's own current value (the

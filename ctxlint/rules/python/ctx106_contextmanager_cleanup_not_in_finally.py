@@ -12,6 +12,7 @@ from ctxlint.semantic.python.requests import is_asgi_lifespan, local_assignments
 from ctxlint.semantic.python.values import module_values
 from ctxlint.semantic.python.cleanup import (
     catches_cancellation,
+    exit_stack_cover,
     following_statements,
     is_cleanup_name,
     is_contextmanager,
@@ -56,6 +57,17 @@ cleans up when collected (`io.StringIO`/`BytesIO`, `tempfile.TemporaryDirectory`
 and temporary files, tqdm bars): the exception ends the generator's frame, and in
 CPython the object's finalizer runs then and there (`shutil.rmtree(tmp.name)`,
 `bar.close()`).
+
+Nor is cleanup that a `contextlib.ExitStack`/`AsyncExitStack` around the `yield`
+already holds: the same callable registered before the `yield` with `callback` /
+`push_async_callback` / `push` (`stack.push_async_callback(self.stop, join=False)`
+... `yield` ... `stack.pop_all(); await self.stop(join=join)`), or a method of (or a
+call handed) an object the stack entered with `enter_context` /
+`enter_async_context` / `push` (`conn = stack.enter_context(closing(connect()))` ...
+`conn.close()`). The stack's `with` exits on the exceptional path too, so that path
+is covered; what runs after the `yield` is the success path's. Still flagged: other
+cleanup after the `yield`, a stack whose `with` ends before the `yield`, and
+registrations emptied (`pop_all()`, `close()`) before the `yield`.
 
 This is the rule for cleanup in a context-manager generator. A streaming
 generator handed to a response that releases its slot or upstream response only
@@ -150,10 +162,15 @@ def _cleanup_in(facts, stmts, saved: set[str], y: ast.AST | None = None, fn=None
     cleanup of a self-finalizing object the generator made and keeps to itself
     (`_self_finalizing`: an in-memory buffer, a `tempfile.TemporaryDirectory`, a
     progress bar), and a write-back (`store[k] = record` of the `record` the `yield`
-    handed the caller: saving the caller's edit only on success is the point)."""
+    handed the caller: saving the caller's edit only on success is the point). Nor is
+    cleanup that a `contextlib` exit stack around the `yield` registered before it
+    also does (`cleanup.exit_stack_cover`: `stack.push_async_callback(self.stop,
+    join=False)` ... `yield` ... `stack.pop_all(); await self.stop(join=True)`): the
+    stack's exit runs it when the with-body raises."""
     graph = call_graph(facts)
     managed = _with_managed_names(facts, y, fn) if y is not None else set()
     owned = _group_tasks(facts, fn, y) if y is not None else set()
+    stacked = exit_stack_cover(facts, y, fn) if y is not None else None
     for s in stmts:
         for n in facts.walk(s):
             if isinstance(n, ast.Call):
@@ -161,6 +178,8 @@ def _cleanup_in(facts, stmts, saved: set[str], y: ast.AST | None = None, fn=None
                 root = _root_name(n.func.value) if isinstance(n.func, ast.Attribute) else None
                 if root is not None and (root in managed or (fn is not None and _self_finalizing(facts, root, fn, y))):
                     continue
+                if stacked and stacked.covers(facts, n):
+                    continue  # an exit stack around the `yield` does it on the exceptional path
                 if nm == "cancel" and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) \
                         and n.func.value.id in owned:
                     continue  # a task of the enclosing task group: the group's exit cancels it

@@ -59,13 +59,17 @@ the `try`; ctxlint does not yet tell a non-raising entry, such as a lock or
 handed over through a local name (`coro = self._wait(h); asyncio.create_task(coro)`):
 the name is followed to the one call it is bound to.
 
-Not flagged: a task whose coroutine stops the event loop it runs on (`loop.stop()`
-as an unconditional top-level statement of its body, on a receiver that is an event
-loop by value: a `get_running_loop()`/`new_event_loop()` result or a parameter
-annotated `AbstractEventLoop`; e.g. `loop.call_soon_threadsafe(loop.create_task,
-_cancel_and_stop())`): it is the loop's shutdown sequence, and nothing runs on the loop
-after it to await it. A stop under an `if` (a watchdog that stops the loop only when a
-probe fails) is reported.
+Not flagged: a task whose coroutine ends the event loop it runs on, on every path
+(`tasks.stops_its_loop`): `loop.stop()` as a top-level statement of its body, on a
+receiver that is an event loop by value (a `get_running_loop()`/`new_event_loop()`
+result, a parameter or attribute annotated `AbstractEventLoop`; e.g.
+`loop.call_soon_threadsafe(loop.create_task, _cancel_and_stop())`), also under an `if`
+that only tests that loop is there (`if self._loop: self._loop.stop()`), or a top-level
+`sys.exit()`/`os._exit()`; an early `return` must return `await` of another coroutine
+function that does the same (`if self._killing: return await self._exit_forcefully()`).
+It is the loop's shutdown sequence, and nothing runs on the loop after it to await it.
+A stop under any other `if` (a watchdog that stops the loop only when a probe fails),
+or a bare early `return`, is reported.
 
 Not flagged: the close (`close()`, `aclose()`, `shutdown()`, ...) of an object its
 owner is letting go of: the starting function replaces or deletes that same entry
@@ -79,7 +83,8 @@ is still reported: its caller relies on the close having happened.
 Not flagged either: a task started in a shutdown hook, a lambda or def installed
 with `loop.add_signal_handler()`, `signal.signal()`, `atexit.register()` (or
 `@atexit.register`) or as a `weakref.finalize()` callback, directly, through a
-lambda that calls it, or through `functools.partial`: it is the shutdown sequence
+lambda that calls it, through `functools.partial`, or as one arm of a conditional
+(`signal.signal(SIGTERM, force if cfg.force else graceful)`): it is the shutdown sequence
 itself (a best-effort close at exit), nothing outlives it to await it, and
 `asyncio.run()` cancels what is left. The function that registers the hook runs at
 normal time: a task it starts is still reported.

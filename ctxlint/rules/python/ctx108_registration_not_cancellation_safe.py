@@ -23,7 +23,9 @@ from ctxlint.semantic.python.registries import (
     swept_for_every_key,
     swept_on_insertion,
     reset_repeatedly,
+    evicts_oldest,
 )
+from ctxlint.semantic.python.key_domains import bounded_key_domain
 from ctxlint.semantic.python.streams import stream_leaks
 
 #: Words of a callee's name that say it removes an entry; a documented hint for
@@ -136,6 +138,19 @@ is the hand-off that announces it. An object that merely carries the key (`await
 self.tokenize(req)`) is not the key handed out. Neither exemption covers an entry
 the call removes itself later.
 
+Not flagged either: an entry of a dict that is evicted oldest-first (the head of its
+insertion order, `k, ts = next(iter(d.items()))` then `d.pop(k)` / `del d[k]`,
+removed only while that entry is past an age read from a clock, `if ts > cutoff:
+break`, or while the dict is over a size, `if len(d) > n:`): a FIFO/TTL cache like
+one evicted with `popitem(last=False)`, whose entries (completion markers meant to
+outlive the request) expire whatever left them; a head removal with no such test
+is a drain, not a bound. And an entry written under a key from a bounded domain
+(`semantic.python.key_domains`: a module constant such as an access-log field name,
+a loop index over `range(n)`, a key checked against a fixed set) that the call does
+not remove itself: the next request overwrites the same key, and the container
+never holds more than the domain; such an entry that the call removes itself later
+(a slot it frees after the `await`) is still reported.
+
 A registry entry held by a streaming generator handed to a response is CTX110's;
 cleanup after `yield` in a `@contextmanager` is CTX106's.
 
@@ -174,7 +189,9 @@ async def add(self, rid, prompt_ids):
 No automatic fix: the right removal (pop, abort, release) depends on the container.
 
 ## Source
-vllm-project/vllm#57061; sgl-project/sglang#28380; Python docs, "asyncio: Task Cancellation"
+vllm-project/vllm#57061; sgl-project/sglang#28380; ray serve's ReplicaBase
+`_access_log_context` and ray's KVTokenTracker `_completed_request_ids` (not
+reported); Python docs, "asyncio: Task Cancellation"
 (a `CancelledError` is thrown in at the task's next suspension); CPython
 `Lib/asyncio/queues.py` (`Queue.put` waits only while the queue is full).
 """
@@ -196,7 +213,8 @@ vllm-project/vllm#57061; sgl-project/sglang#28380; Python docs, "asyncio: Task C
                 continue  # started over on every reconnect/session from a background loop
             # a key of one request (not a server/adapter/config or per-user entry); other keys
             # count only when this call removes the entry itself (then it is per-call anyway)
-            per_request = _per_request_key(facts, site.key)
+            per_request = _per_request_key(facts, site.key) and not (
+                site.ins is not None and bounded_key_domain(facts, c, site.ins))
             guard_keys = _key_names(facts, graph, site) or None
             if _guard_removes(facts, graph, site.node, fn, c, removal_methods, guard_keys):
                 continue
@@ -333,7 +351,7 @@ def _sites(facts, graph) -> list[_Site]:
     out: list[_Site] = []
     seen: set[tuple[int, int]] = set()
     for c in facts.long_lived_containers:
-        if not c.removals or c.bounded:
+        if not c.removals or c.bounded or evicts_oldest(facts, c):
             continue
         for site in c.inserts:
             fn = site.function
@@ -342,7 +360,8 @@ def _sites(facts, graph) -> list[_Site]:
     for fn in facts.nodes(ast.AsyncFunctionDef):
         for call, reg in graph.registrations_by_calls(fn):
             c = reg.container
-            if not c.removals or c.bounded or reg.key is None or not reg.params or reg.awaits_after:
+            if not c.removals or c.bounded or evicts_oldest(facts, c) or reg.key is None or not reg.params \
+                    or reg.awaits_after:
                 continue
             if (id(call), id(c)) in seen:
                 continue

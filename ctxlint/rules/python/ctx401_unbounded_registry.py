@@ -8,6 +8,7 @@ import re
 from ctxlint.findings import UNSAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.cache_keys import scope_kind
+from ctxlint.semantic.python.key_domains import bounded_key_domain
 from ctxlint.semantic.python.registries import (
     DATA_CALLS, PER_EVENT_KINDS, SETUP_NAME, STARTUP_NAME, built_for_key, dedup_key, key_is_fresh, key_text,
     local_sources, names_in, reaches_scope_id, rebound_per_run, runs_at_construction, runs_once, name_words,
@@ -49,6 +50,28 @@ construction (`__init__`, start-up methods, helpers only `__init__` calls) binds
 unconditionally to a fresh empty container holds one run of that method, and is
 not reported; created lazily under a test, it is the object's for its whole life.
 
+Not reported either, because the keys come from a bounded domain and the container
+holds at most one entry per value of it (`semantic.python.key_domains`): a literal
+or module-level key (`ctx[ROUTE_FIELD]`, an imported constant), an attribute of an
+imported module or of a class of the file, a tuple or f-string of such values, a
+loop variable over `range(n)`, a literal collection, a module constant collection
+or an `Enum`, a parameter of a private def that every caller passes such a value
+(also through `threading.Thread(target=..., args=...)`, `run_in_executor`,
+`submit`: a watcher thread per target of a short literal list); a key the write
+checks against a fixed set first (`if kind not in KINDS: raise`, `if slot in
+self.slots:`), or that the same def indexes without a default in a plain dict whose
+keys are fixed (`self.rows = dict.fromkeys(range(n), 0)`; `self.rows[idx] += 1`:
+any other index raises); and `d[k] += n` on a plain dict, which adds no key. A
+parameter of a public method, a loop over a collection grown per call and a check
+on one branch only are no such domain.
+
+A `self.` container of a class whose every instance the file makes is an entry of a
+container that drops its entries (created per task invocation and stored in a TTL
+cache or a table that is popped or deleted, `defaultdict(Cls)` included) lives as
+long as that entry, not as long as the process, and is not reported whatever the
+class is named; an instance also kept elsewhere (`self.last = q`), returned or
+passed on, or held by a table that never drops entries, keeps it long-lived.
+
 ## Why is this bad
 Every request, tenant or adapter leaves an entry behind. The process grows until
 it is killed, and entries keep their values (compiled graphs, sampling groups,
@@ -88,6 +111,9 @@ exactly as long as its object is used elsewhere; an LRU bound would keep up to
 ## Source
 vllm-project/vllm#16472 (n>1 child requests kept in `child_to_group` forever);
 theexperiencecompany/gaia#706 (per-user compiled agent graphs never evicted).
+Bounded domains and per-invocation owners: ray's KubernetesEventProvider (one
+resource version per watched target) and SplitCoordinator (per-split tables),
+hatchet-sdk's OrderedCompletionQueue (one per task invocation, in a TTL cache).
 """
 
     def check(self, facts):
@@ -149,6 +175,8 @@ theexperiencecompany/gaia#706 (per-user compiled agent graphs never evicted).
             if dk is not None:
                 # a get-or-create: one entry per distinct `dk`, however the stored key is made
                 key = dk
+            if bounded_key_domain(facts, c, s, key):
+                continue  # a key from a bounded domain: one entry per value, overwritten after that
             if runs_at_construction(facts, s.function):
                 continue  # a private helper only `__init__` (or module level) calls
             sid = reaches_scope_id(facts, key, s.function)

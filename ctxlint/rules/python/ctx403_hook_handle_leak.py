@@ -16,6 +16,7 @@ from ctxlint.semantic.python.hooks import (
     local_root,
     once_guard,
     only_guarded_callers,
+    returns_no_handle,
     runs_per_call,
 )
 
@@ -60,6 +61,18 @@ whose callers in this module run once so (only from `__init__`, a load method
 it on `self`, or when the registering method only receives modules of what it keeps
 (`self.model.apply(self._hook_one)`, `self._hook_one(self.model)`).
 
+A `register_*_hook` call that runs a def of this project which hands back no handle
+is not reported: the call is resolved through the call graph and the class
+hierarchy, into the project's other modules (`super().register_module_hook(...)` in a
+subclass of an import watcher another module defines, `self.register_hook(...)`,
+`Registry.register_hook(...)`), and that def only returns nothing, constants, the
+callback it was given or the result of another such def (or is a stub annotated
+`-> None`): the project's registry keeps the hook itself and removes it its own way
+(`unregister_*_hook`), so there is no handle to drop. Still reported: a call that
+resolves to nothing of the project (torch's own methods), and a project def that may
+return torch's handle (`return super().register_forward_hook(hook)`, `return
+module.register_forward_hook(fn)` on one of its paths).
+
 ## Why is this bad
 A hook lives in the module's hook dict until its handle is removed. Registered
 per call, hooks pile up: each keeps its closure (tensors, scalings, `self`)
@@ -99,8 +112,8 @@ be used to remove the added hook").
                 continue
             f = call.func
             fn = facts.enclosing_function(call)
-            if fn is None:
-                continue
+            if fn is None or returns_no_handle(facts, call):
+                continue  # the project's own register_*_hook, which hands back no handle
             p = facts.parents.get(call)
             in_loop = _in_loop(facts, call, fn)
             per_call = runs_per_call(facts, fn, call)

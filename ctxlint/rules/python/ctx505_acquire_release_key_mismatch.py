@@ -9,7 +9,8 @@ from ctxlint.semantic.python.cache_keys import (
     cache_key_facts, ident_words,
 )
 from ctxlint.semantic.python.keys import (
-    key_text, reads_key_back, reads_stored_key,
+    class_field_values, holds_entry, key_text, key_written_fields, object_class,
+    reads_key_back, reads_stored_key,
 )
 
 
@@ -123,6 +124,21 @@ Likewise a release key read back from the slot where every acquire side put its 
 a ContextVar it sets to the key (`_level.set(level)` beside `c[level] = ...`, released
 by `_level.get()` or a read-only property returning it) or an instance attribute it
 assigns the key to (`self._current = key`, released by `self._current`).
+
+A release keyed by a field of another object (`response.req_id`, `job.seq`,
+`handle._seq`) is reported only when that field is shown to hold another value: the
+object is an entry of the container (annotated with, narrowed by `isinstance` to, or
+built from a class the acquire side stores or the container's annotation declares, or
+read out of the container) whose field not every acquire side set to its key; or the
+field is a raw input the acquire side only fed into its helper (`reply.prompt` where
+acquire keyed `slot_key(model, prompt)`); or the object's class (of this file) assigns
+that field only values derived otherwise (`self.digest = sha256(data).hexdigest()`
+where acquire keyed `chunk_key(data, tenant)`). A field of an inbound message, or of an
+object of unknown or another module's class, is not reported: an id the acquire side
+mints and sends out (`req.req_id = rid`, `command.timer.seq = seq`, `Query(seq=seq)`)
+comes back in the peer's reply, so `response.req_id` is the very key; likewise a
+handle built with its key (`_Timer(seq, ...)`) and released by `handle._seq` after an
+`isinstance` guard.
 The finding is at the release side's key expression.
 
 ## Why is this bad
@@ -212,6 +228,13 @@ while acquired by the combined digest).
                         # (`incref(name)` keys `slot_key(name, rev)`, `decref(name)` keys
                         # `name`) is a demonstrable mismatch
                         continue
+                    if not part and _foreign_field(ck, s.function, expr) \
+                            and not _field_differs(ck, c, acq, acq_sigs, s.function, expr, sig):
+                        # a field of another object (`response.req_id`, `job.seq`): its
+                        # value is whatever that object carries, most often the id the
+                        # acquire side sent out and the peer echoes back; report it only
+                        # when it is shown to hold another value
+                        continue
                     reported = True
                     acq_desc = ", ".join(sorted(f"`{acq_text.get(a) or _describe(a)}`" for a in acq_sigs))
                     yield facts.finding(
@@ -220,6 +243,89 @@ while acquired by the combined digest).
                         f"`{', '.join(acq)}()` keyed it by {acq_desc}"
                         + (", of which it is only a part" if part else "")
                         + ": the entry is never found and never released; derive both keys from one helper")
+
+
+def _foreign_field(ck, fn, expr: ast.AST) -> bool:
+    """Is release key `expr` a field of an object other than the instance itself
+    (`response.req_id`, `job.seq`, `handle._seq`, `self.current.seq`), not an attribute of
+    the receiver (`self._active`, a slot the class itself keeps)?"""
+    if not isinstance(expr, ast.Attribute):
+        return False
+    me = ck._self_param(fn)
+    return not (me and isinstance(expr.value, ast.Name) and expr.value.id == me)
+
+
+def _field_differs(ck, c, acq: list[str], acq_sigs: set, fn, expr: ast.Attribute, sig) -> bool:
+    """Can the field `expr` (`obj.F`, read in release def `fn`) be shown to hold another
+    value than the acquire side's derived key? Only then is a release by it a mismatch:
+
+    - `obj` is an entry of the container (`holds_entry`: annotated with, narrowed to or
+      built from a class the acquire side stores or the container declares, or read out
+      of the container), and `reads_stored_key` (tried before) did not find the key in
+      `F` on every stored entry;
+    - `F` is a raw input of the acquire side's derivation (`item.digest` where acquire
+      keyed `combine([it.digest ...])`, `request.prompt` where it keyed
+      `prefix_digest(prompt)`): the underived value, never the derived key;
+    - `obj`'s class (a class of this file, `object_class`) assigns `F` only values
+      derived otherwise (`self.content_hash = sha256(...)` where acquire keyed
+      `block_key(...)`).
+
+    A field into which the acquire side writes its key (`key_written_fields`: `req.req_id
+    = req_id`, `command.timer.seq = seq`) is the key sent out and echoed back: never
+    shown to differ. Anything else (an attribute of a message parameter, of an object
+    of unknown or foreign class) is unknown: False."""
+    obj = expr.value
+    if holds_entry(ck, c, acq, fn, obj, expr):
+        return True
+    if expr.attr in key_written_fields(ck, c, acq):
+        return False
+    if _raw_input(ck, c, acq, sig):
+        return True
+    cls = object_class(ck, fn, obj, expr)
+    values = class_field_values(ck, cls, expr.attr) if cls else None
+    if not values:
+        return False
+    for m, v in values:
+        vs = _derivation_signature(ck, m, v)
+        if vs is None or vs[0] == "attr" or any(_same_key(vs, a) for a in acq_sigs):
+            return False
+    return True
+
+
+def _derivation_signature(ck, fn, expr: ast.AST):
+    """`_key_signature` of a value a class stores in a field, also reading a method call
+    on a digest (`hashlib.sha256(...).hexdigest()`) as that digest's derivation."""
+    sig = _key_signature(ck, fn, expr)
+    if sig is None and isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) \
+            and ck.digest_call(expr.func.value):
+        name = (ck.facts.dotted(expr.func.value.func) or "").split(".")[-1]
+        return ("call", name) if name else None
+    return sig
+
+
+def _raw_input(ck, c, acq: list[str], sig) -> bool:
+    """Is release key signature `sig` (an attribute or parameter, `("attr", words)`) one
+    of the raw inputs an acquire side feeds into the call that derives its key: a
+    parameter (`prefix_digest(prompt)`) or a field (`combine([it.digest ...])`) passed
+    to it, the same id words exactly? The release then indexes by the underived value."""
+    if sig is None or sig[0] != "attr":
+        return False
+    for site in c.inserts:
+        fn = site.function
+        if site.method is None or site.method.name not in acq or fn is None or site.key is None:
+            continue
+        me = ck._self_param(fn)
+        params = ck.params(fn)
+        for n in ck.closure(fn, [site.key]):
+            if not isinstance(n, ast.Call):
+                continue
+            for a in (*n.args, *(k.value for k in n.keywords)):
+                for m in ast.walk(a):
+                    words = _id_words(m.attr) if isinstance(m, ast.Attribute) else \
+                        _id_words(m.id) if isinstance(m, ast.Name) and m.id in params and m.id != me else None
+                    if words and words == sig[1]:
+                        return True
+    return False
 
 
 def _helper_input(ck, c, acq: list[str], param: str) -> bool:

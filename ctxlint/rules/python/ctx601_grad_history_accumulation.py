@@ -7,8 +7,8 @@ import ast
 from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.tensors import (
-    LOSS_CALL_HINTS, LOSS_NAME_HINTS, backward_names, graph_free, graph_free_locals, in_no_grad, is_plain_data,
-    loop_trains, plain_locals, reduced, returns_graph_tensor, returns_reduced,
+    LOSS_CALL_HINTS, LOSS_NAME_HINTS, backward_names, element_store, graph_free, graph_free_locals, in_no_grad,
+    is_plain_data, loop_trains, plain_locals, reduced, returns_graph_tensor, returns_reduced,
 )
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -35,6 +35,15 @@ A value that is plain data is never reported: every assignment of it is a
 `.item()`/`float()`/`.shape`/`len()` result, or it is unpacked from a same-file
 helper whose returns hold plain data at that position
 (`total, parts = self._train_step(b)` with `return loss.item(), parts`).
+Plain data is followed through what is built from it: `max`/`min`/`sum` of plain
+values (`running_loss / max(num_batches, 1)`), and dicts, lists, tuples and sets —
+displays, comprehensions, or containers filled key by key (`row["loss"] = float(loss)`,
+`rows.append(loss.item())`) — of `.item()`/`.tolist()`/`float()`/`int()` results, so a
+report such as `{"loss": avg_loss, "weight": w.detach().tolist(), "step": step}` is not
+reported. A NumPy array (`.cpu().numpy()`; `Tensor.numpy()` refuses a tensor that
+requires grad) is reduced too. A container is judged by its elements, not by its
+name: one that holds a graph tensor is still reported (`{"loss": loss.item(),
+"logits": logits}`, `row["loss"] = loss` before `rows.append(row)`).
 Nor is a graph-free tensor, followed through its assignments: a comparison
 (`(labels != ignore_index).sum()`, a bool tensor), an integer/bool cast or
 index-valued result (`.long()`, `.to(torch.long)`, `argmax`, `.ne()`), a value
@@ -173,12 +182,18 @@ def _walk_graph_parts(facts, x: ast.AST, fn, free):
 
 
 def _tensor_value(facts, x: ast.AST, fn, stmt, depth: int = 2) -> str | None:
-    """Text of the loss/output tensor inside `x` that is accumulated unreduced, else None."""
+    """Text of the loss/output tensor inside `x` that is accumulated unreduced, else None.
+    A dict/list/tuple/set display is judged element by element (`{"loss": loss.item(),
+    "logits": logits}` keeps `logits`' graph); a local is followed through its last
+    assignment and the elements stored into it before `stmt` (`row["loss"] = loss`)."""
+    if isinstance(x, _DISPLAYS):
+        parts = [v for v in (x.values if isinstance(x, ast.Dict) else x.elts)]
+        return next((got for e in parts if (got := _tensor_value(facts, e, fn, stmt, depth)) is not None), None)
     if reduced(x) or isinstance(x, ast.Constant):
         return None
     plain = plain_locals(facts, fn) if fn is not None else frozenset()
     if is_plain_data(x, plain, facts):
-        return None  # a Python number (`loss.item()` handed back by a helper) holds no graph
+        return None  # Python data (`loss.item()`, a dict of `.tolist()` results) holds no graph
     free = graph_free_locals(facts, fn) if fn is not None else frozenset()
     if graph_free(facts, x, fn, free):
         return None  # a comparison, an integer cast, a no_grad result: autograd recorded nothing
@@ -203,16 +218,35 @@ def _tensor_value(facts, x: ast.AST, fn, stmt, depth: int = 2) -> str | None:
                 srcs = _assigned_values(facts, fn, n.id, stmt)
                 if srcs:
                     src = srcs[-1]
-                    if reduced(src) or isinstance(src, ast.Constant) or returns_reduced(facts, src):
-                        continue
-                    if LOSS_NAME_HINTS.search(last):
-                        return text
-                    if depth and _tensor_value(facts, src, fn, stmt, depth - 1):
-                        return text
+                    if not (reduced(src) or isinstance(src, ast.Constant) or returns_reduced(facts, src)):
+                        if LOSS_NAME_HINTS.search(last) and not isinstance(src, _DISPLAYS):
+                            return text
+                        if depth and _tensor_value(facts, src, fn, stmt, depth - 1):
+                            return text
+                    if depth and any(_tensor_value(facts, e, fn, stmt, depth - 1)
+                                     for e in _stored_elements(facts, fn, n.id, stmt)):
+                        return text  # `row["loss"] = loss` ... `history.append(row)`
                     continue
             if LOSS_NAME_HINTS.search(last) and not last.lower().startswith(("num", "n_")):
                 return text
     return None
+
+
+_DISPLAYS = (ast.Dict, ast.List, ast.Tuple, ast.Set)
+
+
+def _stored_elements(facts, fn, name: str, before) -> list[ast.AST]:
+    """Values stored as elements of the local `name` in `fn` before the statement
+    `before` (`tensors.element_store`: `name[k] = v`, `name.append(v)`)."""
+    if fn is None:
+        return []
+    out = []
+    for n in facts.walk(fn):
+        if getattr(n, "lineno", before.lineno + 1) <= before.lineno and n is not before:
+            got = element_store(n)
+            if got is not None and got[0] == name:
+                out.extend(got[1])
+    return out
 
 
 def _assigned_values(facts, fn, name: str, before) -> list[ast.AST]:

@@ -517,3 +517,143 @@ def statements_reached_after(facts, fn: ast.AST, node: ast.AST, barrier=None) ->
 
 def _compound(s: ast.stmt) -> bool:
     return isinstance(s, (*_LOOPS, ast.If, ast.With, ast.AsyncWith, *_TRIES)) or type(s).__name__ == "Match"
+
+
+# ---------------------------------------------------------------- exit stacks
+#: contextlib's exit stacks: what is registered on one runs when its `with` exits, on
+#: every path (Python docs, contextlib.ExitStack / AsyncExitStack: "callbacks are
+#: invoked ... when the instance is closed (either explicitly or implicitly at the end
+#: of a with statement)").
+EXIT_STACK_CLASSES: frozenset[str] = frozenset({"contextlib.ExitStack", "contextlib.AsyncExitStack"})
+#: Registration methods whose first argument is the callable the stack calls at exit
+#: (`callback(fn, *args)`, `push_async_callback(fn, *args)`).
+EXIT_STACK_CALLBACKS: frozenset[str] = frozenset({"callback", "push_async_callback"})
+#: Registration methods whose first argument is a context manager the stack enters
+#: and exits; their result is the value `__enter__` gave (`enter_context`,
+#: `enter_async_context`).
+EXIT_STACK_CONTEXTS: frozenset[str] = frozenset({"enter_context", "enter_async_context"})
+#: Registration methods taking a context manager or an exit function (`push`,
+#: `push_async_exit`).
+EXIT_STACK_EXITS: frozenset[str] = frozenset({"push", "push_async_exit"})
+#: Methods that empty the stack: `pop_all()` moves its callbacks to a new stack (so the
+#: original's exit no longer runs them), `close()`/`aclose()` run them now.
+EXIT_STACK_EMPTYING: frozenset[str] = frozenset({"pop_all", "close", "aclose"})
+
+
+class ExitStackCover:
+    """What the exit stacks enclosing a point hold there (`exit_stack_cover`).
+
+    Attributes:
+        callables: dotted texts of callables registered (`self.stop` for
+            `stack.push_async_callback(self.stop, join=False)`, `h.remove` for
+            `stack.callback(h.remove)`, an exit function given to `push`).
+        resources: dotted texts of the objects the stacks exit (`conn` for
+            `stack.enter_context(conn)` or `conn = stack.enter_context(connect())`, a
+            context manager given to `push`).
+    """
+
+    __slots__ = ("callables", "resources")
+
+    def __init__(self):
+        self.callables: set[str] = set()
+        self.resources: set[str] = set()
+
+    def __bool__(self) -> bool:
+        return bool(self.callables or self.resources)
+
+    def covers(self, facts, call: ast.Call) -> bool:
+        """Does one of the stacks undo what `call` undoes: the same callable
+        (`self.stop(join=True)` after `push_async_callback(self.stop, join=False)`), a
+        method of an object the stack exits (`conn.close()` after
+        `stack.enter_context(conn)`), or a call handed such an object
+        (`pool.release(conn)`)?"""
+        text = facts.dotted(call.func)
+        if text and text in self.callables:
+            return True
+        if isinstance(call.func, ast.Attribute) and facts.dotted(call.func.value) in self.resources:
+            return True
+        return any(facts.dotted(a) in self.resources for a in call.args if facts.dotted(a))
+
+
+def exit_stack_cover(facts, node: ast.AST, fn: ast.AST) -> ExitStackCover:
+    """What the `contextlib` exit stacks whose `with`/`async with` (inside `fn`)
+    encloses `node` have registered before `node`: the callables and objects they
+    will call or exit when the `with` exits, normally or by an exception thrown in at
+    `node` (a `yield`). A stack is a name bound by `with ExitStack() as stack`, or by
+    `stack = ExitStack()` used as `with stack:`. Registrations are the stack's
+    `callback`/`push_async_callback` (the callable), `enter_context`/
+    `enter_async_context` (the context manager and the name its result is bound to)
+    and `push`/`push_async_exit` (either) in `fn`'s own body before `node`; those
+    before a `pop_all()`/`close()`/`aclose()` of the same stack that also precedes
+    `node` no longer count. Empty when no such stack encloses `node`."""
+    out = ExitStackCover()
+    stacks: dict[str, ast.AST] = {}
+    for a in facts.ancestors(node):
+        if a is fn:
+            break
+        if isinstance(a, (ast.With, ast.AsyncWith)):
+            for item in a.items:
+                name = _exit_stack_name(facts, item, fn)
+                if name is not None:
+                    # `with ExitStack() as s`: an earlier `s` was another object;
+                    # `with s:` of `s = ExitStack()`: what `s` got before counts too
+                    stacks[name] = a if item.optional_vars is not None else fn
+    if not stacks:
+        return out
+    here = pos(node)
+    calls = sorted((n for n in facts.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                    and isinstance(n.func.value, ast.Name) and n.func.value.id in stacks and pos(n) < here),
+                   key=pos)
+    held = {name: ExitStackCover() for name in stacks}
+    for c in calls:
+        stack, meth = c.func.value.id, c.func.attr
+        if stacks[stack] is not fn and pos(c) < pos(stacks[stack]):
+            continue  # the name before this `with` bound it
+        got = held[stack]
+        if meth in EXIT_STACK_EMPTYING:
+            held[stack] = ExitStackCover()
+            continue
+        first = c.args[0] if c.args else None
+        text = facts.dotted(first) if first is not None else None
+        if meth in EXIT_STACK_CALLBACKS and text:
+            got.callables.add(text)
+        elif meth in EXIT_STACK_CONTEXTS:
+            if text:
+                got.resources.add(text)
+            bound = _bound_name(facts, c)
+            if bound:
+                got.resources.add(bound)
+        elif meth in EXIT_STACK_EXITS and text:
+            got.callables.add(text)
+            got.resources.add(text)
+    for got in held.values():
+        out.callables |= got.callables
+        out.resources |= got.resources
+    return out
+
+
+def _exit_stack_name(facts, item: ast.withitem, fn: ast.AST) -> str | None:
+    """The name of the exit stack a `with` item manages, or None."""
+    expr = item.context_expr
+    if isinstance(expr, ast.Call) and (facts.qualname(expr.func) or "") in EXIT_STACK_CLASSES:
+        v = item.optional_vars
+        return v.id if isinstance(v, ast.Name) else None
+    if isinstance(expr, ast.Name):  # `stack = ExitStack()` ... `with stack:`
+        values = [n.value for n in facts.walk(fn) if isinstance(n, ast.Assign)
+                  and any(isinstance(t, ast.Name) and t.id == expr.id for t in n.targets)]
+        if values and all(isinstance(v, ast.Call) and (facts.qualname(v.func) or "") in EXIT_STACK_CLASSES
+                          for v in values):
+            return expr.id
+    return None
+
+
+def _bound_name(facts, call: ast.Call) -> str | None:
+    """The name `call`'s result is bound to (`x = call`, `x = await call`)."""
+    p = facts.parents.get(call)
+    if isinstance(p, ast.Await):
+        p = facts.parents.get(p)
+    if isinstance(p, (ast.Assign, ast.AnnAssign, ast.NamedExpr)):
+        targets = p.targets if isinstance(p, ast.Assign) else [p.target]
+        if len(targets) == 1 and isinstance(targets[0], ast.Name):
+            return targets[0].id
+    return None

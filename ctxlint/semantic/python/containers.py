@@ -115,7 +115,13 @@ class LongLivedContainer:
             `_serves_many_keys`), that an `async def` fills under its own call's key and
             empties again itself (a registry of its concurrent calls: `_registers_own_calls`), or,
             as a documented hint, whose name says it is long-lived
-            (`LONG_LIVED_CLASS_WORDS`).
+            (`LONG_LIVED_CLASS_WORDS`); never for an instance container of a class
+            whose every instance is an entry of a container that drops its entries
+            (`per_invocation`).
+        per_invocation: True for an instance container of a class whose every
+            instance this module makes is stored as an entry of a container that
+            drops entries (`_per_invocation_class`): created per task/request and
+            removed or evicted with its entry, so not long-lived whatever its name.
         kind: "dict" | "list" | "set" | "OrderedDict" | "defaultdict" | "deque" | "Counter" |
             "WeakValueDictionary" | "WeakKeyDictionary" | "WeakSet" | "LRUCache" | "TTLCache" | ...
         creation: the value expression that creates it (`{}`, `dict()`, `OrderedDict()`);
@@ -146,6 +152,7 @@ class LongLivedContainer:
         self.reads: list[ContainerSite] = []
         self.escapes: list[ContainerSite] = []
         self._explicit_bound: str | None = None
+        self.per_invocation = False
 
     @property
     def bound(self) -> str | None:
@@ -191,6 +198,10 @@ def _container_kind(facts: "PythonFacts", value: ast.AST | None) -> tuple[str | 
                     return (k, None) if k else (None, None)
             return None, None
         kind = CONTAINER_KINDS.get(last)
+        if last == "fromkeys" and "." in q:
+            # `dict.fromkeys(keys, v)` / `OrderedDict.fromkeys(...)`: a dict built from its keys
+            kind = CONTAINER_KINDS.get(q.split(".")[-2])
+            kind = kind if kind in ("dict", "OrderedDict") else None
         if kind is None:
             return None, None
         bound = None
@@ -372,11 +383,23 @@ def collect_containers(facts: "PythonFacts") -> list[LongLivedContainer]:
     # 4. classify each reference
     for ref, c, meth in refs:
         _classify(facts, ref, c, meth)
+    # 4c. a class whose every instance is an entry of a container that drops its entries
+    #     (created per task/request, evicted or removed with its entry) is per invocation:
+    #     its containers live as long as that entry, not as long as the process (value
+    #     fact, which overrides the name hint and the registry shape below)
+    per_invocation: dict[int, bool] = {}
+    for c in out:
+        if c.scope == "instance":
+            if id(c.owner) not in per_invocation:
+                per_invocation[id(c.owner)] = _per_invocation_class(facts, c.owner, out, classes)
+            if per_invocation[id(c.owner)]:
+                c.long_lived = False
+                c.per_invocation = True
     # 5. a class that indexes its containers by per-call keys in several methods is a
     #    registry serving many requests: its instances outlive each key (value fact)
     by_class: dict[int, list[LongLivedContainer]] = {}
     for c in out:
-        if c.scope == "instance" and not c.long_lived:
+        if c.scope == "instance" and not c.long_lived and not c.per_invocation:
             by_class.setdefault(id(c.owner), []).append(c)
     for group in by_class.values():
         if _serves_many_keys(facts, group):
@@ -397,6 +420,137 @@ def collect_containers(facts: "PythonFacts") -> list[LongLivedContainer]:
         for lst in (c.inserts, c.removals, c.reads, c.escapes):
             lst.sort(key=lambda s: (getattr(s.node, "lineno", 0), getattr(s.node, "col_offset", 0)))
     return out
+
+
+def _annotation_nodes(facts: "PythonFacts") -> set[int]:
+    """Ids of every node inside an annotation (parameter, return, `x: T`): a class named
+    there is a type, not an instance."""
+    def compute():
+        out: set[int] = set()
+        roots = []
+        for fn in facts.nodes(*FunctionNode):
+            a = fn.args
+            roots.extend(p.annotation for p in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg)
+                         if p is not None and p.annotation is not None)
+            if fn.returns is not None:
+                roots.append(fn.returns)
+        roots.extend(s.annotation for s in facts.nodes(ast.AnnAssign))
+        for r in roots:
+            out.update(id(n) for n in ast.walk(r))
+        return out
+    return facts.memo("containers.annotation_nodes", compute)
+
+
+def _drops_entries(c: LongLivedContainer) -> bool:
+    """Does container `c` lose entries: a bound (weak, maxsize, LRU), or any removal site?"""
+    return c.bounded or bool(c.removals)
+
+
+def _per_invocation_class(facts: "PythonFacts", cls: ast.ClassDef, containers: list[LongLivedContainer],
+                          classes: dict[str, ast.ClassDef]) -> bool:
+    """Is every instance of `cls` made in this module an entry of a container that drops
+    its entries, so that each instance lives as long as its entry (one task's, one
+    request's), not as long as the process?
+
+    True when `cls` has no subclass in the module, is referenced by name (outside
+    annotations and `isinstance`/`issubclass` checks) only to construct it, at least once,
+    and every construction, inside a def, is stored as an entry's value into a
+    container of the module that drops entries (`_drops_entries`: a bound or a removal)
+    — directly (`self.queues[k] = Queue()`, `.setdefault(k, Queue())`, through a
+    conditional expression or `or`) or through a local of that def whose every other use
+    only reads or calls its attributes (`q = self.queues[k] if k in self.queues else
+    Queue()`; `q.enqueue(x)`; `self.queues[k] = q`) — or is the factory of a
+    `defaultdict(cls)` container that drops entries. A construction at module level,
+    one returned, passed on, aliased or stored anywhere else, and a reference of any
+    other kind (a factory handed on, `cls.create()`), make it False: some instance may
+    then live as long as the process. Source: hatchet-sdk's `OrderedCompletionQueue`,
+    one per task invocation in a TTL cache that `cleanup_task_state` also empties."""
+    name = cls.name
+    if classes.get(name) is not cls:
+        return False
+    for k in facts.nodes(ast.ClassDef):
+        if any(dotted(b) == name or (dotted(b) or "").endswith("." + name) for b in k.bases):
+            return False
+    values: dict[int, LongLivedContainer] = {}
+    for c in containers:
+        for s in c.inserts:
+            if s.value is not None and s.kind in ("subscript", "setdefault", "__setitem__"):
+                values[id(s.value)] = c
+    factories: dict[int, LongLivedContainer] = {}
+    for c in containers:
+        v = c.creation
+        if isinstance(v, ast.Call) and (dotted(v.func) or "").split(".")[-1] == "defaultdict" and v.args:
+            factories[id(v.args[0])] = c
+    annotations = _annotation_nodes(facts)
+    made = 0
+    for ref in facts.nodes(ast.Name):
+        if ref.id != name or not isinstance(ref.ctx, ast.Load) or id(ref) in annotations:
+            continue
+        p = facts.parents.get(ref)
+        if isinstance(p, ast.Tuple):
+            p = facts.parents.get(p)
+        if isinstance(p, ast.Call) and p.func is not ref and isinstance(p.func, ast.Name) \
+                and p.func.id in ("isinstance", "issubclass"):
+            continue
+        if id(ref) in factories:
+            if not _drops_entries(factories[id(ref)]):
+                return False
+            made += 1
+            continue
+        p = facts.parents.get(ref)
+        if not (isinstance(p, ast.Call) and p.func is ref):
+            return False
+        fn = facts.enclosing_function(p)
+        if fn is None:
+            return False
+        value = p
+        up = facts.parents.get(value)
+        while isinstance(up, (ast.IfExp, ast.BoolOp)) and (not isinstance(up, ast.IfExp) or up.test is not value):
+            value, up = up, facts.parents.get(up)
+        holder = values.get(id(value))
+        if holder is not None:
+            if not _drops_entries(holder):
+                return False
+            made += 1
+            continue
+        if not (isinstance(up, ast.Assign) and len(up.targets) == 1 and isinstance(up.targets[0], ast.Name)):
+            return False
+        if not _local_only_stored(facts, fn, up.targets[0].id, up, values):
+            return False
+        made += 1
+    return made > 0
+
+
+def _local_only_stored(facts: "PythonFacts", fn: ast.AST, local: str, binding: ast.AST,
+                       values: dict[int, LongLivedContainer]) -> bool:
+    """Is every use of local `local` of `fn` (other than its binding) a read of one of
+    its attributes (`q.items`, `q.put(x)`), a test of it, or its store as the value of an
+    entry of a container that drops entries — at least one such store — and is it not
+    rebound in a nested def?"""
+    stored = False
+    for n in facts.walk(fn, into_defs=True):
+        if not (isinstance(n, ast.Name) and n.id == local):
+            continue
+        if isinstance(n.ctx, ast.Store):
+            if facts.enclosing_function(n) is not fn:
+                return False
+            continue
+        if facts.enclosing_function(n) is not fn:
+            return False  # a closure holds it
+        p = facts.parents.get(n)
+        holder = values.get(id(n))
+        if holder is not None:
+            if not _drops_entries(holder):
+                return False
+            stored = True
+        elif isinstance(p, ast.Attribute) and p.value is n:
+            continue
+        elif isinstance(p, ast.Compare) or (isinstance(p, (ast.If, ast.While, ast.IfExp)) and p.test is n) or \
+                (isinstance(p, ast.UnaryOp) and isinstance(p.op, ast.Not)):
+            continue
+        else:
+            return False
+    return stored
 
 
 def _varies_per_call(facts: "PythonFacts", key: ast.AST) -> bool:

@@ -44,6 +44,90 @@ def is_hook_registration(call: ast.AST) -> bool:
         and bool(HOOK_REGISTRATION.match(call.func.attr))
 
 
+def returns_no_handle(facts, call: ast.Call, depth: int = 2) -> bool:
+    """Does the `register_*_hook(...)` call `call` run a def of this project that can
+    return no removable handle, so that dropping its result drops nothing?
+
+    The call is resolved through the project's call graph and class hierarchy, across
+    its modules (`project_index.resolve_call`: `super().register_module_hook(...)` in a
+    subclass of a class another module defines, `cls.register_hook(...)`,
+    `Watchdog.register_origin_hook(...)`). It returns no handle when the def is a
+    generator, or when every `return` of its own body (nested defs aside) gives no
+    value, a constant, an f-string, a comparison or `not ...`, one of the def's own
+    parameters (the hook it was handed, the receiver: `return hook` of a
+    decorator-style registry), or a call that itself returns no handle (followed
+    `depth` levels within this file). A body that is only a stub (docstring, `pass`,
+    `...`, `raise`) decides by its return annotation (`-> None`): an override may
+    return a handle. False when the call does not resolve to the project (torch's own
+    `nn.Module.register_forward_hook` returns a `RemovableHandle`, PyTorch docs) or
+    any return may give something else (a local, an attribute, a call of unknown
+    result). Never raises."""
+    from ctxlint.semantic.python.project_index import resolve_call
+    try:
+        fn = resolve_call(facts, call)
+    except (RecursionError, ValueError):
+        return False
+    if fn is None or not isinstance(fn, _FUNCS):
+        return False
+    return _def_returns_no_handle(facts, fn, depth)
+
+
+def _own_nodes(fn: ast.AST):
+    """The nodes of `fn`'s own body (not of nested defs, lambdas or classes); works on
+    trees of other modules too (no parent index needed)."""
+    todo = list(ast.iter_child_nodes(fn))
+    while todo:
+        n = todo.pop()
+        yield n
+        if not isinstance(n, (*_FUNCS, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(n))
+
+
+def _is_stub(fn: ast.AST) -> bool:
+    body = list(fn.body)
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        body = body[1:]
+    return all(isinstance(s, (ast.Pass, ast.Raise)) or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+               for s in body)
+
+
+def _def_returns_no_handle(facts, fn: ast.AST, depth: int) -> bool:
+    nodes = list(_own_nodes(fn))
+    if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in nodes):
+        return True  # a generator function returns a generator
+    if _is_stub(fn):
+        ann = fn.returns
+        return isinstance(ann, ast.Constant) and ann.value is None
+    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+    local = fn in facts.parents
+    for n in nodes:
+        if not isinstance(n, ast.Return) or n.value is None:
+            continue
+        v = n.value
+        if isinstance(v, (ast.Constant, ast.JoinedStr, ast.Compare)) \
+                or (isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.Not)):
+            continue
+        if isinstance(v, ast.Name) and v.id in params and not _rebound(nodes, v.id):
+            continue  # what the caller handed in (the hook, the receiver)
+        if isinstance(v, ast.Call) and local and depth > 0 and returns_no_handle(facts, v, depth - 1):
+            continue
+        return False
+    return True
+
+
+def _rebound(nodes: list, name: str) -> bool:
+    """Is `name` assigned anywhere among `nodes` (a parameter reused for another value)?"""
+    for n in nodes:
+        targets = n.targets if isinstance(n, ast.Assign) else [n.target] \
+            if isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.NamedExpr, ast.For, ast.AsyncFor)) else \
+            [i.optional_vars for i in n.items if i.optional_vars is not None] \
+            if isinstance(n, (ast.With, ast.AsyncWith)) else []
+        if any(isinstance(x, ast.Name) and x.id == name for t in targets for x in ast.walk(t)):
+            return True
+    return False
+
+
 def chain_text(facts, expr: ast.AST) -> str | None:
     """Dotted text of the Name/Attribute chain at the root of `expr`, skipping
     subscripts and calls (`self.model.layers[i]` -> "self.model.layers",

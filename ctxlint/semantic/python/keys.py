@@ -284,9 +284,10 @@ def stored_key_fields(ck, site) -> tuple[set[str], set[str]]:
 def reads_stored_key(ck, container, acquire: list[str], fn, expr: ast.AST) -> bool:
     """Is release key `expr` (`lease.owner`) the copy of the acquire key that every acquire
     side of `container` stored on the object it inserted (`stored_key_fields`), read back
-    from such an object: a parameter annotated with its class, `self` in a method of that
-    class, or a local read out of the same container (`entry = c.get(k)`, `for e in
-    c.values()`)? Value flow key -> attribute of the stored object -> release key: the
+    from such an object: a parameter annotated with its class (or the value class the
+    container's annotation declares, `Dict[int, Request]`) or narrowed to it by an
+    `isinstance` guard, `self` in a method of that class, or a local read out of the same
+    container (`entry = c.get(k)`, `for e in c.values()`)? Value flow key -> attribute of the stored object -> release key: the
     same value on both sides, whatever the acquire side derived it with.
 
     Every acquire-side insertion must be seen into: one whose stored value this analysis
@@ -312,15 +313,22 @@ def reads_stored_key(ck, container, acquire: list[str], fn, expr: ast.AST) -> bo
             # every object the acquire side stores must carry its key in that field
             fields = f if fields is None else fields & f
             classes |= c
+    declared = container_value_class(ck, container)
+    if declared:
+        classes.add(declared)  # `Dict[int, Request]`: a `Request` is one of its entries
     if not fields or expr.attr not in fields:
         return False
-    obj = expr.value.id
+    return _holds_entry(ck, container, fn, expr.value.id, classes, expr)
+
+
+def _holds_entry(ck, container, fn, obj: str, classes: set[str], at: ast.AST | None = None) -> bool:
+    """Does name `obj` in `fn` hold an object of one of `classes` (the classes stored
+    into `container`)? A parameter annotated with (or narrowed by an `isinstance` guard
+    to) such a class, `self` in a method of one, or a local that every definition reads
+    out of the container (`c.get(k)`, `for e in c.values()`) or builds from such a class."""
     params = ck.params(fn)
     if obj in params:
-        if obj == ck._self_param(fn):
-            cls = ck.facts.enclosing_class(fn)
-            return cls is not None and cls.name in classes
-        return ck.annotation_class(params[obj].annotation) in classes
+        return object_class(ck, fn, ast.Name(id=obj, ctx=ast.Load()), at) in classes
     ds = ck.defs(fn).get(obj, [])
     if not ds:
         return False
@@ -411,3 +419,187 @@ def reads_key_back(ck, container, acquire: list[str], fn, expr: ast.AST) -> bool
             return False
         seen = True
     return seen
+
+
+def _narrowed_to(ck, fn, name: str, before: int) -> str | None:
+    """The same-file class a guard at the top of `fn`, before line `before`, narrows
+    parameter `name` to: `if not isinstance(name, C): raise/return ...` or `assert
+    isinstance(name, C)`. After such a guard every later statement sees a `C`, whatever
+    the annotation says (`handle: asyncio.TimerHandle`, narrowed to `_TimerHandle`)."""
+
+    def names_class(test: ast.AST) -> str | None:
+        if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance" \
+                and "isinstance" not in ck.facts.module_names and len(test.args) == 2 \
+                and isinstance(test.args[0], ast.Name) and test.args[0].id == name:
+            cls = module_class(ck, fn, test.args[1])
+            return cls.name if cls is not None else None
+        return None
+
+    for st in fn.body:
+        if getattr(st, "lineno", before) >= before:
+            break
+        if isinstance(st, ast.Assert) and (got := names_class(st.test)):
+            return got
+        if isinstance(st, ast.If) and not st.orelse and isinstance(st.test, ast.UnaryOp) \
+                and isinstance(st.test.op, ast.Not) and st.body \
+                and isinstance(st.body[-1], (ast.Raise, ast.Return)) and (got := names_class(st.test.operand)):
+            return got
+    return None
+
+
+def object_class(ck, fn, obj: ast.AST, at: ast.AST | None = None) -> str | None:
+    """The name of the same-file class whose instance `obj` (an expression in def `fn`)
+    is, or None when unknown: the receiver in a method of a class, a parameter annotated
+    with a class of this file (`lease: Lease`, `Optional["Lease"]`) or narrowed to one
+    by an `isinstance` guard before `at` (`_narrowed_to`), a local every definition of
+    which constructs that class, or a receiver attribute annotated with one
+    (`self.current: Req`). Resolution by binding and annotation, never by the spelling
+    of the object's name.
+
+    Args:
+        ck: the file's `CacheKeyFacts`.
+        fn: the def `obj` is read in.
+        obj: the object expression (a Name, or an attribute of the receiver).
+        at: the node the object is used at (a guard must come before it); None for the
+            end of `fn`.
+    """
+    facts = ck.facts
+    me = ck._self_param(fn)
+    if isinstance(obj, ast.Name):
+        if obj.id == me:
+            cls = facts.enclosing_class(fn)
+            return cls.name if cls is not None else None
+        params = ck.params(fn)
+        if obj.id in params:
+            got = ck.annotation_class(params[obj.id].annotation)
+            line = getattr(at, "lineno", None) or (max((getattr(n, "lineno", 0) for n in ast.walk(fn)), default=0) + 1)
+            return got or _narrowed_to(ck, fn, obj.id, line)
+        ds = ck.defs(fn).get(obj.id, [])
+        names = {cls.name if (d.kind == "assign" and isinstance(d.value, ast.Call)
+                              and (cls := module_class(ck, fn, d.value.func)) is not None) else None for d in ds}
+        return names.pop() if len(names) == 1 else None
+    if isinstance(obj, ast.Attribute) and isinstance(obj.value, ast.Name) and me and obj.value.id == me:
+        cls = facts.enclosing_class(fn)
+        if cls is not None:
+            return ck.annotation_class(ck.class_fields.get(cls.name, {}).get(obj.attr))
+    return None
+
+
+def container_value_class(ck, container) -> str | None:
+    """The same-file class a container is declared to hold as values: the second
+    parameter of its annotation (`_held: Dict[str, "Lease"] = {}`, `self.timers:
+    dict[int, _Timer] = {}`, or a class-level annotation of the attribute). None when it
+    is not annotated so, or the value type is no class of this file."""
+    ann = None
+    parent = ck.facts.parents.get(container.creation) if container.creation is not None else None
+    if isinstance(parent, ast.AnnAssign) and parent.value is container.creation:
+        ann = parent.annotation
+    elif container.owner is not None:
+        ann = ck.class_fields.get(container.owner.name, {}).get(container.attr)
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+        try:
+            ann = ast.parse(ann.value, mode="eval").body
+        except (SyntaxError, ValueError):
+            return None
+    if isinstance(ann, ast.Subscript) and isinstance(ann.slice, ast.Tuple) and len(ann.slice.elts) == 2:
+        return ck.annotation_class(ann.slice.elts[1])
+    return None
+
+
+def entry_classes(ck, container, acquire: list[str]) -> set[str]:
+    """Names of the same-file classes whose instances are the entries of `container`:
+    those an acquire side constructs and stores (`stored_key_fields`), and the value
+    class its annotation declares (`container_value_class`)."""
+    return ck.facts.memo(f"ck_entry_classes:{id(container)}:{','.join(acquire)}",
+                         lambda: _entry_classes(ck, container, acquire))
+
+
+def _entry_classes(ck, container, acquire: list[str]) -> set[str]:
+    out: set[str] = set()
+    for s in container.inserts:
+        if s.method is not None and s.method.name in acquire:
+            out |= stored_key_fields(ck, s)[1]
+    declared = container_value_class(ck, container)
+    if declared:
+        out.add(declared)
+    return out
+
+
+def holds_entry(ck, container, acquire: list[str], fn, obj: ast.AST, at: ast.AST | None = None) -> bool:
+    """Is `obj` (in `fn`) an entry of `container`: an object of one of its
+    `entry_classes` (`object_class`), or a local read out of the container? A field of
+    such an object is the entry's own field: whether it holds the key is decided by what
+    the acquire sides stored (`reads_stored_key`), not left unknown."""
+    classes = entry_classes(ck, container, acquire)
+    if isinstance(obj, ast.Name):
+        return _holds_entry(ck, container, fn, obj.id, classes, at)
+    return object_class(ck, fn, obj, at) in classes
+
+
+def key_written_fields(ck, container, acquire: list[str]) -> set[str]:
+    """Fields into which an acquire side of `container` writes the very key it inserts
+    under, so that the key travels on with another object: an assignment `req.req_id =
+    req_id` or `command.start.seq = seq`, a keyword `Request(req_id=req_id)`, or a
+    constructor argument that a same-file class stores in a field (`_Timer(seq, ...)`
+    stored as `self._seq`). A key sent out in a field comes back in that field of the
+    reply (the peer echoes it): a release keyed by that field of an inbound object
+    reads the same value, not another derivation.
+
+    Args:
+        ck: the file's `CacheKeyFacts`.
+        container: the `LongLivedContainer` acquired into.
+        acquire: names of the methods that acquire (insert) into `container`.
+    Returns:
+        The field names (attribute or keyword names).
+    """
+    return ck.facts.memo(f"ck_key_written:{id(container)}:{','.join(acquire)}",
+                         lambda: _key_written_fields(ck, container, acquire))
+
+
+def _key_written_fields(ck, container, acquire: list[str]) -> set[str]:
+    out: set[str] = set()
+    for s in container.inserts:
+        fn, key = s.function, s.key
+        if s.method is None or s.method.name not in acquire or fn is None or key is None:
+            continue
+        want = ast.dump(key)
+        for n in ck.facts.walk(fn):
+            if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None and ast.dump(n.value) == want:
+                out.update(t.attr for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+                           if isinstance(t, ast.Attribute))
+            elif isinstance(n, ast.Call):
+                out.update(k.arg for k in n.keywords if k.arg and ast.dump(k.value) == want)
+                got = ctor_fields(ck, n, fn)
+                if got:
+                    out.update(f for f, a in got.items() if ast.dump(a) == want)
+    return out
+
+
+def class_field_values(ck, cls_name: str, field: str) -> list[tuple[ast.AST, ast.AST]] | None:
+    """Every value a same-file class assigns to its own field `field` in its methods:
+    (method, value expression) per `self.<field> = value`. None when unknown: no such
+    class, or the field declared in the class body (a dataclass/NamedTuple field is set
+    by whoever constructs it). Assignments to the field from outside the class are not
+    seen; callers check those separately when they matter (`key_written_fields`)."""
+    cls = ck.classes.get(cls_name)
+    if cls is None:
+        return None
+    for st in cls.body:
+        targets = st.targets if isinstance(st, ast.Assign) else [st.target] if isinstance(st, ast.AnnAssign) else []
+        if any(isinstance(t, ast.Name) and t.id == field for t in targets):
+            return None
+    out: list[tuple[ast.AST, ast.AST]] = []
+    for m in cls.body:
+        if not isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        args = m.args.posonlyargs + m.args.args
+        if not args:
+            continue
+        me = args[0].arg
+        for n in ck.facts.walk(m):
+            if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None:
+                for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
+                    if isinstance(t, ast.Attribute) and t.attr == field and isinstance(t.value, ast.Name) \
+                            and t.value.id == me:
+                        out.append((m, n.value))
+    return out

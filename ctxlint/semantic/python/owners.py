@@ -1536,7 +1536,8 @@ def is_context_setter(facts: PythonFacts, fn) -> bool:
     Shape, not name: a plain `def` at module level, or a `@classmethod`/`@staticmethod`
     of a module-level class (bedrock-agentcore `Ctx.set_request_context(cls, request_id,
     session_id)`), that returns no value, whose top-level
-    statements are only ContextVar `set()`s (each var once) or OpenTelemetry
+    statements are only ContextVar `set()`s (each var once, or each var of a loop over
+    ContextVars: `for var in ctx: var.set(ctx[var])`, also under `if`/`try`) or OpenTelemetry
     `context.attach(...)` calls with the token dropped, calls of other such setters of
     the module (or of an imported function, when a further `set()` follows it: the work
     a value is bound for comes after the last set), local assignments and `if` guards
@@ -1589,10 +1590,53 @@ def _setter_shape(facts: PythonFacts, fn, depth: int) -> bool:
     seen: set[str] = set()
     sets = 0
     unknown_pending = False
+
+    def loop_sets(loop: ast.For) -> int | None:
+        """Sets in a `for var in <vars>:` loop that binds each ContextVar it walks (a
+        `copy_context()` snapshot, a Context parameter, a list of vars) and does nothing
+        else: `if`/`try` around the sets, local assignments (structlog
+        `clear_contextvars`, asgiref `_restore_context`). None: any other statement."""
+        if not isinstance(loop.target, ast.Name) or loop.orelse:
+            return None
+        var = loop.target.id
+        n = 0
+
+        def ok(stmts) -> bool:
+            nonlocal n
+            for st in stmts:
+                if plain(st) or isinstance(st, ast.Continue):
+                    continue
+                if isinstance(st, ast.If):
+                    if not (ok(st.body) and ok(st.orelse)):
+                        return False
+                    continue
+                if isinstance(st, ast.Try) and not st.finalbody:
+                    if not (ok(st.body) and ok(st.orelse) and all(ok(h.body) for h in st.handlers)):
+                        return False
+                    continue
+                if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
+                    c = st.value
+                    if isinstance(c.func, ast.Attribute) and c.func.attr == "set" and len(c.args) == 1 \
+                            and isinstance(c.func.value, ast.Name) and c.func.value.id == var \
+                            and values.contextvar_keys(c.func.value):
+                        n += 1
+                        continue
+                return False
+            return True
+
+        return n if ok(loop.body) and n else None
+
     for stmt in fn.body:
         if plain(stmt):
             continue
         if isinstance(stmt, ast.If) and all(plain(s) for s in (*stmt.body, *stmt.orelse)):
+            continue
+        if isinstance(stmt, ast.For):
+            got = loop_sets(stmt)
+            if got is None:
+                return False
+            sets += got
+            unknown_pending = False
             continue
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             c = stmt.value

@@ -358,3 +358,263 @@ def _scan_importers(facts: "PythonFacts", name: str) -> str | None:
     except (OSError, RecursionError, ValueError):
         return None
     return None
+
+
+# ------------------------------------------------------------------ methods through base classes
+#: Bases from outside the project known to define no public method of their own (only
+#: dunders): `object`, `abc.ABC` (Python docs, abc), `typing.Generic` and
+#: `typing.Protocol` (Python docs, typing). Looking a non-dunder method up past them is
+#: safe; past any other base from outside the project it is not (that base may define it).
+_METHODLESS_BASES = frozenset({
+    "object", "abc.ABC", "typing.Generic", "typing.Protocol", "typing_extensions.Protocol",
+})
+#: At most this many classes are linearised for one method look-up.
+_MAX_MRO = 24
+
+
+class ClassScope:
+    """A class statement and the names its module binds (to resolve its bases):
+    `node` (the `ast.ClassDef`), `classes` (name -> top-level class of that module),
+    `imports` (local name -> qualified name), `here` (the module's directory)."""
+
+    __slots__ = ("node", "classes", "imports", "here")
+
+    def __init__(self, node: ast.ClassDef, classes: dict, imports: dict, here: Path | None):
+        self.node = node
+        self.classes = classes  # name -> ClassDef of that module
+        self.imports = imports  # local name -> qualified name (relative ones keep their dots)
+        self.here = here  # the module's directory (None: cannot look further)
+
+
+def _all_imports(tree: ast.Module) -> dict[str, str]:
+    """Local name -> qualified name for the module-level imports of `tree` (`import a.b
+    as c`, `from .x import Y as Z`)."""
+    out = _imports_of(tree)
+    for s in tree.body:
+        if isinstance(s, ast.Import):
+            for a in s.names:
+                if a.asname:
+                    out[a.asname] = a.name
+                else:
+                    top = a.name.split(".")[0]
+                    out.setdefault(top, top)
+    return out
+
+
+def _qual_in(expr: ast.AST, imports: dict[str, str]) -> str | None:
+    parts: list[str] = []
+    while isinstance(expr, ast.Attribute):
+        parts.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name):
+        return None
+    parts.append(imports.get(expr.id, expr.id))
+    return ".".join(reversed(parts))
+
+
+def _find_class(qual: str, here: Path, hops: int, facts: "PythonFacts") -> ClassScope | None:
+    """The top-level class named by `qual` (`module.path.Name`) seen from directory `here`,
+    with its module's bindings; a name the module re-exports is followed `hops` more hops."""
+    module, _, name = qual.rpartition(".")
+    if not module or not name or set(module) == {"."}:
+        return None
+    note_consulted(f"lookup:{here}:{qual}")
+    mod = locate_module(module, here)
+    if mod is None:
+        return None
+    tree = _tree(mod)
+    consulted(facts).add(str(mod))
+    note_consulted(str(mod))
+    if tree is None:
+        return None
+    classes = {s.name: s for s in tree.body if isinstance(s, ast.ClassDef)}
+    if name in classes:
+        return ClassScope(classes[name], classes, _all_imports(tree), mod.parent)
+    if hops > 0:
+        target = _imports_of(tree).get(name)
+        if target is not None:
+            return _find_class(target, mod.parent, hops - 1, facts)
+    return None
+
+
+def _base_scopes(scope: ClassScope, facts: "PythonFacts") -> list:
+    """The bases of `scope.node`, in order: a `ClassScope` for each base defined in the
+    project, the qualified name (str) of any other."""
+    out: list = []
+    for b in scope.node.bases:
+        if isinstance(b, ast.Subscript):  # Generic[T], Base[int]
+            b = b.value
+        if isinstance(b, ast.Name) and b.id in scope.classes and scope.classes[b.id] is not scope.node:
+            out.append(ClassScope(scope.classes[b.id], scope.classes, scope.imports, scope.here))
+            continue
+        qual = _qual_in(b, scope.imports)
+        found = None
+        if qual and "." in qual.lstrip(".") and scope.here is not None:
+            try:
+                found = _find_class(qual, scope.here, 1, facts)
+            except (OSError, RecursionError, ValueError):
+                found = None
+        out.append(found if found is not None else (qual or "?"))
+    return out
+
+
+def _linearise(scope: ClassScope, facts: "PythonFacts", seen: dict, budget: list) -> list | None:
+    """C3 linearisation (Python's MRO) of `scope`'s class over what the project defines;
+    a base from outside it is one opaque entry (its qualified name). None when it is
+    inconsistent, cyclic or too large."""
+    key = id(scope.node)
+    if key in seen:
+        return seen[key]
+    seen[key] = None  # a cycle reads as unknown
+    budget[0] -= 1
+    if budget[0] < 0:
+        return None
+    bases = _base_scopes(scope, facts)
+    tails = []
+    for b in bases:
+        if isinstance(b, ClassScope):
+            lin = _linearise(b, facts, seen, budget)
+            if lin is None:
+                return None
+            tails.append(list(lin))
+        else:
+            tails.append([b])
+    heads = [b.node if isinstance(b, ClassScope) else b for b in bases]
+    nodes = {id(scope.node): scope}
+    for t in tails:
+        for e in t:
+            if isinstance(e, ClassScope):
+                nodes[id(e.node)] = e
+    def ident(e):
+        return id(e.node) if isinstance(e, ClassScope) else e
+    seqs = [[ident(e) for e in t] for t in tails] + [[id(h) if isinstance(h, ast.ClassDef) else h for h in heads]]
+    out = [scope]
+    while any(seqs):
+        for s in seqs:
+            if not s:
+                continue
+            cand = s[0]
+            if not any(cand in other[1:] for other in seqs):
+                break
+        else:
+            return None  # no consistent order
+        out.append(nodes.get(cand, cand) if not isinstance(cand, str) else cand)
+        seqs = [x[1:] if x and x[0] == cand else x for x in seqs]
+    seen[key] = out
+    return out
+
+
+def resolve_method(facts: "PythonFacts", cls: "ast.ClassDef | ClassScope", name: str,
+                   skip_self: bool = False) -> FunctionNode | None:
+    """The def Python runs for `<instance of cls>.name(...)` (or `super().name(...)`
+    inside `cls` with `skip_self`), following the bases of `cls` into the other modules
+    of this project they are imported from (`class W(ModuleWatchdog)` with `from
+    pkg.internal.module import ModuleWatchdog`), in C3 method-resolution order.
+
+    Args:
+        facts: the facts of the file being checked.
+        cls: a class statement of that file, or a `ClassScope` from `resolve_class`.
+        name: the method name.
+        skip_self: start after `cls` itself (what `super()` does).
+    Returns the method's def (possibly from another module's tree) or None: not defined
+    in the project, or a base from outside the project (other than the methodless ones
+    of `_METHODLESS_BASES`) comes first in the order and may define it. Every module
+    read is recorded (`note_consulted`). Never raises."""
+    scope = cls if isinstance(cls, ClassScope) else _local_scope(facts, cls)
+    mro = facts.memo(f"project_index.mro:{id(scope.node)}", lambda: _safe_linearise(scope, facts))
+    if not mro:
+        return None
+    for entry in mro[1:] if skip_self else mro:
+        if isinstance(entry, str):
+            if entry in _METHODLESS_BASES and not (name.startswith("__") and name.endswith("__")):
+                continue
+            return None  # a base from outside the project may define it
+        for s in entry.node.body:
+            if isinstance(s, FunctionNode) and s.name == name:
+                return s
+    return None
+
+
+def _local_scope(facts: "PythonFacts", cls: ast.ClassDef) -> ClassScope:
+    local: dict[str, ast.ClassDef] = {}
+    for c in facts.nodes(ast.ClassDef):
+        local.setdefault(c.name, c)
+    here = None
+    if facts.path and os.path.isfile(facts.path):
+        here = Path(os.path.abspath(facts.path)).parent  # a symlink's own package
+    return ClassScope(cls, local, dict(facts.imports), here)
+
+
+def _safe_linearise(scope: ClassScope, facts: "PythonFacts") -> list | None:
+    try:
+        return _linearise(scope, facts, {}, [_MAX_MRO])
+    except (OSError, RecursionError, ValueError):
+        return None
+
+
+def resolve_class(facts: "PythonFacts", expr: ast.AST) -> ClassScope | None:
+    """The class (of this file, or of another module of the project it is imported
+    from) that the Name/Attribute `expr` names, with its module's bindings; None when
+    it names no class of the project or the name is rebound where `expr` is. Never
+    raises."""
+    root = expr
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name):
+        return None
+    from ctxlint.semantic.python.calls import call_graph
+    scope = facts.enclosing_function(expr)
+    while scope is not None:  # a parameter or local of that name shadows the class
+        if root.id in call_graph(facts).local_names(scope):
+            return None
+        scope = facts.enclosing_function(scope)
+    if isinstance(expr, ast.Name):
+        local = [c for c in facts.nodes(ast.ClassDef) if c.name == expr.id]
+        if local:
+            return _local_scope(facts, local[0])
+    qual = facts.qualname(expr)
+    if not qual or "." not in qual.lstrip(".") or root.id not in facts.imports:
+        return None
+    if any(isinstance(n, (ast.Assign, ast.AnnAssign)) and root.id in _bound_names(n) for n in facts.tree.body):
+        return None  # rebound at module level
+    if not facts.path or not os.path.isfile(facts.path):
+        return None
+    try:
+        return _find_class(qual, Path(os.path.abspath(facts.path)).parent, 1, facts)
+    except (OSError, RecursionError, ValueError):
+        return None
+
+
+def resolve_call(facts: "PythonFacts", call: ast.Call) -> FunctionNode | None:
+    """The def of this project that `call` runs, also when it lives in another module:
+    `super().m()` and `self.m()`/`cls.m()` through the class's bases (`resolve_method`,
+    in method-resolution order, into the modules they are imported from), `Class.m()`
+    for a class of this file or an imported one (`resolve_class`), and otherwise what
+    the module's call graph resolves (`calls.CallGraph.resolve`) or an imported
+    top-level function (`resolve_function`). None when it cannot be known: an unknown
+    receiver, a base from outside the project that may define the method. Never raises."""
+    from ctxlint.semantic.python.calls import call_graph
+    f = call.func
+    if isinstance(f, ast.Attribute):
+        recv = f.value
+        cls = facts.enclosing_class(call)
+        if isinstance(recv, ast.Call) and isinstance(recv.func, ast.Name) and recv.func.id == "super" \
+                and not recv.args:
+            return resolve_method(facts, cls, f.attr, skip_self=True) if cls is not None else None
+        if isinstance(recv, ast.Name) and cls is not None:
+            outer = None  # the method of `cls` the call is in (also from a closure inside it)
+            for a in facts.ancestors(call):
+                if a is cls:
+                    break
+                if isinstance(a, FunctionNode):
+                    outer = a
+            if outer is not None and facts.receiver_param(outer) == recv.id:
+                return resolve_method(facts, cls, f.attr)
+        if isinstance(recv, (ast.Name, ast.Attribute)):
+            scope = resolve_class(facts, recv)
+            if scope is not None:
+                return resolve_method(facts, scope, f.attr)
+    got = call_graph(facts).resolve(call)
+    if got is not None:
+        return got
+    return resolve_function(facts, f)

@@ -8,9 +8,10 @@ starts over). Also `await_never_suspends` (CTX108): an `await`
 that completes without suspending (a `put` on an unbounded asyncio queue), where no
 cancellation can be delivered; `helper_removes_key` (a helper of this module that
 removes the key it is passed), `swept_for_every_key` (a periodic background sweep
-that removes every entry of a container, CTX108) and `ends_one_request` (a method
-that receives or looks up one request's key rather than tearing the object down,
-CTX404).
+that removes every entry of a container, CTX108), `evicts_oldest` (a dict evicted
+head-first past an age or a size: a FIFO/TTL cache, CTX108) and `ends_one_request`
+(a method that receives or looks up one request's key rather than tearing the
+object down, CTX404). Bounded key domains live in `key_domains`.
 """
 
 from __future__ import annotations
@@ -1120,6 +1121,131 @@ def reset_repeatedly(facts, graph, c) -> bool:
         if unconditional_in(facts, c, r.node, f) and _runs_repeatedly(facts, graph, f, r.node):
             return True
     return False
+
+
+# ------------------------------------------------- eviction of the oldest entry
+
+def _refers_to(facts, expr: ast.AST | None, c) -> bool:
+    """Is `expr` a reference to container `c` as its own code spells it (`self.X` /
+    `cls.X` / `Class.X` for a class or instance container, the bare name for a module one)?"""
+    if c.scope == "module":
+        return isinstance(expr, ast.Name) and expr.id == c.name
+    return isinstance(expr, ast.Attribute) and expr.attr == c.attr and isinstance(expr.value, ast.Name)
+
+
+def _head_of(facts, expr: ast.AST | None, c) -> bool:
+    """Is `expr` the oldest key of `c` in insertion order: `next(iter(C))`,
+    `next(iter(C.keys()))`, `list(C)[0]`, `list(C.keys())[0]` (a dict iterates in
+    insertion order: Python docs, "Mapping Types")?"""
+    if isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant) and expr.slice.value == 0:
+        inner = expr.value
+        if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "list" \
+                and len(inner.args) == 1:
+            return _plain_keys(facts, inner.args[0], c)
+        return False
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "next" and expr.args:
+        it = expr.args[0]
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "iter" and len(it.args) == 1:
+            return _plain_keys(facts, it.args[0], c)
+    return False
+
+
+def _plain_keys(facts, expr: ast.AST, c) -> bool:
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "keys" \
+            and not expr.args:
+        expr = expr.func.value
+    return _refers_to(facts, expr, c)
+
+
+def _oldest_key_names(facts, c, fn) -> set[str]:
+    """Locals of `fn` bound to the oldest key of `c` (`k = next(iter(C))`; the first
+    name of `k, v = next(iter(C.items()))`)."""
+    out: set[str] = set()
+    for n in facts.walk(fn):
+        if not isinstance(n, ast.Assign) or len(n.targets) != 1:
+            continue
+        t, v = n.targets[0], n.value
+        if isinstance(t, ast.Name) and _head_of(facts, v, c):
+            out.add(t.id)
+        elif isinstance(t, ast.Tuple) and len(t.elts) == 2 and isinstance(t.elts[0], ast.Name) \
+                and isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "next" and v.args:
+            it = v.args[0]
+            if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "iter" \
+                    and len(it.args) == 1 and isinstance(it.args[0], ast.Call) \
+                    and isinstance(it.args[0].func, ast.Attribute) and it.args[0].func.attr == "items" \
+                    and _refers_to(facts, it.args[0].func.value, c):
+                out.add(t.elts[0].id)
+    return out
+
+
+def _size_test(facts, test: ast.AST, c) -> bool:
+    """Does `test` compare the size of `c` (`len(C) > self.max`, `len(C) >= n`)?"""
+    for n in ast.walk(test):
+        if isinstance(n, ast.Compare) and all(isinstance(o, (ast.Gt, ast.GtE, ast.Lt, ast.LtE)) for o in n.ops):
+            for m in ast.walk(n):
+                if isinstance(m, ast.Call) and isinstance(m.func, ast.Name) and m.func.id == "len" \
+                        and len(m.args) == 1 and _refers_to(facts, m.args[0], c):
+                    return True
+    return False
+
+
+def _eviction_condition(facts, c, node: ast.AST, fn) -> str | None:
+    """"lru" when `node` (a removal in `fn`) runs only while `c` is over a size
+    (an `if`/`while` around it tests `len(C)`), "ttl" when only for an entry past an
+    age (an age test `_age_test` around it, or, in a `while` loop, an earlier `if` of
+    the loop body on an age or size that leaves the loop: `if ts > cutoff: break`);
+    None when it runs unconditionally (a drain)."""
+    child = node
+    for a in facts.ancestors(node):
+        if a is fn or isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return None
+        if isinstance(a, (ast.If, ast.While)) and child is not a.test:
+            if _size_test(facts, a.test, c):
+                return "lru"
+            if _age_test(facts, a.test, fn):
+                return "ttl"
+        if isinstance(a, ast.While) and any(x is child for x in a.body):
+            for prev in a.body[:next(i for i, x in enumerate(a.body) if x is child)]:
+                if isinstance(prev, ast.If) and prev.body and isinstance(prev.body[-1], (ast.Break, ast.Return)):
+                    if _age_test(facts, prev.test, fn):
+                        return "ttl"
+                    if _size_test(facts, prev.test, c):
+                        return "lru"
+        child = a
+    return None
+
+
+def evicts_oldest(facts, c) -> str | None:
+    """Does some def of the module remove the oldest entry of dict `c` (the head of its
+    insertion order: `C.pop(k)` / `del C[k]` with `k = next(iter(C))`, `k, ts =
+    next(iter(C.items()))`, `list(C)[0]`, or that expression itself as the key) only
+    while `c` is over a size ("lru": `if len(C) > self.max:`) or while that entry is
+    past an age ("ttl": `while C: k, ts = next(iter(C.items())); if ts > cutoff: break;
+    C.pop(k)`, with `cutoff` read from a clock, `CLOCK_QUALNAMES`)? Then `c` is a
+    bounded FIFO/TTL cache, the same as one evicted with `popitem(last=False)`: every
+    entry, whatever left it, is dropped once enough newer ones arrive or once it is old.
+    A head removal with no such condition is a drain (`close()` emptying the table), not
+    a bound: None. Memoised per container. Source: Python docs, "Mapping Types" (dicts
+    keep insertion order; `OrderedDict.popitem(last=False)` is FIFO); ray's
+    KVTokenTracker `_evict_stale_requests` (completion markers past a TTL)."""
+    if c.kind not in ("dict", "OrderedDict", "defaultdict"):
+        return None
+
+    def compute():
+        for r in c.removals:
+            if r.kind not in ("pop", "del") or r.key is None or r.function is None:
+                continue
+            fn = r.function
+            if isinstance(r.key, ast.Name):
+                if r.key.id not in _oldest_key_names(facts, c, fn):
+                    continue
+            elif not _head_of(facts, r.key, c):
+                continue
+            why = _eviction_condition(facts, c, r.node, fn)
+            if why is not None:
+                return why
+        return None
+    return facts.memo(f"registries.evicts_oldest.{id(c)}", compute)
 
 
 # ------------------------------------------------- terminal paths of one request

@@ -235,24 +235,85 @@ def coroutine_call(facts, arg: ast.AST | None) -> ast.Call | None:
     return values[0]
 
 
-def stops_its_loop(facts, fn: ast.AST) -> bool:
-    """Does the coroutine function `fn` stop the event loop it runs on, unconditionally:
-    a `loop.stop()` that is a top-level statement of its body (not under an `if`, a
-    loop or a `try`), on a receiver resolved to an event loop by its value
-    (`resolves_to_event_loop`: a `get_running_loop()`/`new_event_loop()` result, a
-    parameter annotated `AbstractEventLoop`, also one of an enclosing function for a
-    closure), never by its spelling? Such a task is the loop's shutdown sequence
-    (cancel what is left, then stop): once it has run nothing is left on the loop to
-    await it, and its caller waits for the loop itself (asyncio "Event Loop" docs:
-    `loop.stop()`, `loop.run_forever()` returns). A stop under a condition
-    (`if not healthy(): loop.stop()`) leaves every other run of the task unaccounted."""
+def stops_its_loop(facts, fn: ast.AST, depth: int = 0) -> bool:
+    """Does the coroutine function `fn` end the event loop it runs on on every path:
+    - a `loop.stop()` that is a top-level statement of its body (not under a loop or a
+      `try`), on a receiver resolved to an event loop by its value
+      (`resolves_to_event_loop`: a `get_running_loop()`/`new_event_loop()` result, a
+      parameter or attribute annotated `AbstractEventLoop`, also one of an enclosing
+      function for a closure), never by its spelling; the stop may sit under an `if`
+      that only tests that very loop is there (`if self._loop: self._loop.stop()`);
+    - or a top-level `sys.exit(...)`/`os._exit(...)`: the process ends;
+    - and every earlier top-level `if` that returns early returns the awaited result of
+      another coroutine function of the project that does the same
+      (`if self._killing: return await self._exit_forcefully()`).
+    Such a task is the loop's shutdown sequence (cancel what is left, then stop): once
+    it has run nothing is left on the loop to await it, and its caller waits for the
+    loop itself (asyncio "Event Loop" docs: `loop.stop()`, `loop.run_forever()`
+    returns). A stop under any other condition (`if not healthy(): loop.stop()`) leaves
+    every other run of the task unaccounted."""
+    if depth > 3:
+        return False
     for st in fn.body:
-        if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
-            c = st.value
-            if isinstance(c.func, ast.Attribute) and c.func.attr == "stop" and not c.args \
-                    and resolves_to_event_loop(facts, c.func.value):
-                return True
+        if _ends_loop(facts, st):
+            return True
+        if isinstance(st, ast.If) and _presence_test(facts, st.test) is not None and not st.orelse \
+                and len(st.body) == 1 and _ends_loop(facts, st.body[0]) \
+                and _same_expr(_presence_test(facts, st.test), st.body[0].value.func.value):
+            return True
+        if isinstance(st, (ast.If, ast.With, ast.AsyncWith)) and any(
+                isinstance(n, ast.Return) for n in _walk_no_defs(st)):
+            for n in _walk_no_defs(st):
+                if isinstance(n, ast.Return) and not _returns_a_stop(facts, n, depth):
+                    return False
+        elif isinstance(st, ast.Return):
+            return _returns_a_stop(facts, st, depth)
     return False
+
+
+def _walk_no_defs(node: ast.AST):
+    """`ast.walk` that does not enter nested defs, lambdas or classes."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        for c in ast.iter_child_nodes(n):
+            if not isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                stack.append(c)
+
+
+def _ends_loop(facts, st: ast.stmt) -> bool:
+    """Is statement `st` `loop.stop()` on an event loop, or `sys.exit(...)`/`os._exit(...)`?"""
+    if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Call)):
+        return False
+    c = st.value
+    if facts.qualname(c.func) in ("sys.exit", "os._exit"):
+        return True
+    return isinstance(c.func, ast.Attribute) and c.func.attr == "stop" and not c.args \
+        and resolves_to_event_loop(facts, c.func.value)
+
+
+def _presence_test(facts, test: ast.AST) -> ast.AST | None:
+    """The expression an `if` test only checks the presence of (`x`, `x is not None`)."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.IsNot) \
+            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None:
+        return test.left
+    if isinstance(test, (ast.Name, ast.Attribute)):
+        return test
+    return None
+
+
+def _same_expr(a: ast.AST | None, b: ast.AST) -> bool:
+    return a is not None and ast.dump(a) == ast.dump(b)
+
+
+def _returns_a_stop(facts, ret: ast.Return, depth: int) -> bool:
+    """Does `return await f(...)` return from a coroutine function that ends its loop?"""
+    v = ret.value
+    if not isinstance(v, ast.Await) or not isinstance(v.value, ast.Call):
+        return False
+    target = coroutine_def(facts, v.value)
+    return target is not None and stops_its_loop(facts, target, depth + 1)
 
 
 def resolves_to_event_loop(facts, expr: ast.AST) -> bool:
@@ -494,6 +555,10 @@ def runs_in_shutdown_hook(facts, node: ast.AST) -> bool:
                 yield ast.Name(id=d.name, ctx=ast.Load())
 
     def names_called(h: ast.AST) -> set[str]:
+        if isinstance(h, ast.IfExp):  # `signal.signal(SIGTERM, a if force else b)`
+            return names_called(h.body) | names_called(h.orelse)
+        if isinstance(h, ast.BoolOp):
+            return set().union(*(names_called(v) for v in h.values))
         if isinstance(h, ast.Lambda):
             h = h.body
         if isinstance(h, ast.Call):

@@ -203,6 +203,18 @@ PLAIN_METHODS = frozenset({"size", "dim", "ndimension", "numel", "nelement", "it
 PLAIN_BUILTINS = frozenset({"len", "int", "float", "bool", "round", "str", "repr", "hash", "id",
                             "isinstance", "type", "range", "math.ceil", "math.floor", "math.sqrt",
                             "math.prod", "math.log", "math.log2"})
+#: Builtins whose result is built from their arguments only (Python docs, "Built-in
+#: Functions": `max`/`min` return one of them, `abs`/`sum` compute from them, `sorted`,
+#: `list`, `tuple`, `dict`, `set`, `frozenset` collect them): plain when every argument
+#: is (`max(num_batches, 1)`); `max(t1, t2)` of tensors is a tensor. A `key=` function
+#: does not contribute to the result.
+PLAIN_PRESERVING_BUILTINS = frozenset({"max", "min", "abs", "sum", "sorted", "list", "tuple", "dict",
+                                       "set", "frozenset"})
+#: Methods that store their arguments as elements of the container they are called on
+#: (list `append`/`extend`/`insert`, set `add`/`update`, dict `update`/`setdefault`,
+#: deque `appendleft`/`extendleft`; Python docs, "Built-in Types").
+ELEMENT_STORING_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault",
+                                     "appendleft", "extendleft"})
 #: Annotations that declare a plain value (`seq_len: int`).
 PLAIN_ANNOTATIONS = frozenset({"int", "float", "bool", "str", "bytes"})
 
@@ -212,9 +224,11 @@ def is_plain_data(x: ast.AST, plain: set[str] | frozenset = frozenset(), facts=N
 
     `plain` holds local names already known to be plain. Plain: constants, f-strings,
     `t.shape`/`t.dtype` (and subscripts of them: `t.shape[0]`), `t.size()`/`t.item()`/
-    `t.tolist()`..., `len(...)`/`int(...)`/`float(...)`, arithmetic and tuples of plain
-    values, and (with `facts`, `depth` levels deep) a call of same-file functions whose
-    every return is plain. Never raises on odd input."""
+    `t.tolist()`..., `len(...)`/`int(...)`/`float(...)`, `max`/`min`/`sum`/`dict(...)`...
+    of plain arguments (`PLAIN_PRESERVING_BUILTINS`), arithmetic, and tuples, lists,
+    sets and dicts (displays and comprehensions) of plain values (`{"loss": avg,
+    "weight": w.detach().tolist()}`), and (with `facts`, `depth` levels deep) a call of
+    same-file functions whose every return is plain. Never raises on odd input."""
     if isinstance(x, (ast.Constant, ast.JoinedStr)):
         return True
     if isinstance(x, ast.Name):
@@ -232,6 +246,9 @@ def is_plain_data(x: ast.AST, plain: set[str] | frozenset = frozenset(), facts=N
         dotted = ast.unparse(f) if isinstance(f, (ast.Name, ast.Attribute)) else ""
         if dotted in PLAIN_BUILTINS:
             return True
+        if dotted in PLAIN_PRESERVING_BUILTINS:
+            return all(is_plain_data(a, plain, facts, depth) for a in x.args) and all(
+                is_plain_data(k.value, plain, facts, depth) for k in x.keywords if k.arg != "key")
         if facts is not None and depth > 0:
             return call_returns_plain(facts, x, None, depth - 1)
         return False
@@ -241,8 +258,15 @@ def is_plain_data(x: ast.AST, plain: set[str] | frozenset = frozenset(), facts=N
         return is_plain_data(x.operand, plain, facts, depth)
     if isinstance(x, ast.IfExp):
         return is_plain_data(x.body, plain, facts, depth) and is_plain_data(x.orelse, plain, facts, depth)
-    if isinstance(x, (ast.Tuple, ast.List)):
+    if isinstance(x, (ast.Tuple, ast.List, ast.Set)):
         return all(is_plain_data(e, plain, facts, depth) for e in x.elts)
+    if isinstance(x, ast.Dict):  # `{**other}` has a None key: its value must be plain
+        return all(k is None or is_plain_data(k, plain, facts, depth) for k in x.keys) \
+            and all(is_plain_data(v, plain, facts, depth) for v in x.values)
+    if isinstance(x, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+        return is_plain_data(x.elt, plain, facts, depth)
+    if isinstance(x, ast.DictComp):
+        return is_plain_data(x.key, plain, facts, depth) and is_plain_data(x.value, plain, facts, depth)
     if isinstance(x, (ast.Compare, ast.BoolOp)):
         parts = [x.left, *x.comparators] if isinstance(x, ast.Compare) else x.values
         return all(is_plain_data(e, plain, facts, depth) for e in parts)
@@ -391,6 +415,10 @@ def plain_locals(facts, fn: ast.AST, depth: int = 1) -> frozenset:
     """Locals of `fn` every assignment of which is plain data (`b, c, h, w = x.shape`,
     `n = len(xs)`, `total = loss.item()`, `a, b = self.helper()` where the helper returns
     plain values in those positions), plus arguments annotated `int`/`float`/`bool`/`str`.
+    A container counts its element stores as assignments: `row["loss"] = v`, `row[k] +=
+    v`, `rows.append(v)` (any of `ELEMENT_STORING_METHODS`) make `row`/`rows` plain only
+    when `v` is, so a dict built from `.item()`/`.tolist()` results is plain and one
+    holding a tensor is not.
     Flow-insensitive: one tensor assignment anywhere makes the name not plain. Computed
     as a least fixed point; memoised per function."""
     def build():
@@ -426,6 +454,11 @@ def plain_locals(facts, fn: ast.AST, depth: int = 1) -> frozenset:
                 if a is not None:
                     assigns.setdefault(a.arg, []).append((None, None))
         for n in facts.walk(fn):
+            stored = element_store(n)
+            if stored is not None:
+                name, values = stored
+                for v in values:
+                    assigns.setdefault(name, []).append((v, None))
             if isinstance(n, ast.Assign):
                 for t in n.targets:
                     add(t, n.value)
@@ -463,6 +496,38 @@ def plain_locals(facts, fn: ast.AST, depth: int = 1) -> frozenset:
                     changed = True
         return frozenset(plain)
     return facts.memo(f"tensors.plain.{id(fn)}.{depth}", build)
+
+
+def element_store(n: ast.AST) -> tuple[str, list] | None:
+    """(container name, stored values) when `n` stores elements into a local container
+    or into one nested in it: `name[k] = v` / `name[k][j] += v` (v), `name.append(v)`,
+    `name[k].append(v)`, `name.setdefault(k, []).append(v)` and the other
+    `ELEMENT_STORING_METHODS` (their arguments and keyword values); None otherwise."""
+    if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and n.value is not None:
+        targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+        for t in targets:
+            if isinstance(t, ast.Subscript):
+                root = _container_root(t.value)
+                if root is not None:
+                    return root, [n.value]
+    if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ELEMENT_STORING_METHODS:
+        root = _container_root(n.func.value)
+        vals = [*n.args, *(k.value for k in n.keywords)]
+        return (root, vals) if root is not None and vals else None
+    return None
+
+
+def _container_root(expr: ast.AST) -> str | None:
+    """The local an element-holding expression comes from: `rows` for `rows`,
+    `rows[k]`, `rows.setdefault(k, [])`, `rows.get(k)`."""
+    while True:
+        if isinstance(expr, ast.Subscript):
+            expr = expr.value
+        elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute):
+            expr = expr.func.value
+        else:
+            break
+    return expr.id if isinstance(expr, ast.Name) else None
 
 
 def call_returns_plain(facts, call: ast.Call, index: int | None = None, depth: int = 0) -> bool:
