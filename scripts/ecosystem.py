@@ -335,16 +335,16 @@ PROJECTS: tuple[Project, ...] = (
     # web/task frameworks (sanic, fastapi-users, arq, taskiq, faststream).
     Project("agentops-sdk", "pypi", "agentops-sdk==0.1.3", "measuring"),
     Project("arq", "pypi", "arq==0.28.0", "measuring"),
-    Project("cognee", "pypi", "cognee==1.6.5", "measuring"),
+    Project("cognee", "pypi", "cognee==1.6.5", "tuning"),  # verdicts drove fixes (stop 21)
     Project("comet-llm", "pypi", "comet-llm==2.2.7", "measuring"),
-    Project("dstack", "pypi", "dstack==0.22.5", "measuring"),
+    Project("dstack", "pypi", "dstack==0.22.5", "tuning"),  # verdicts drove fixes (stop 21)
     Project("fastapi-users", "pypi", "fastapi-users==15.0.5", "measuring"),
     Project("faststream", "pypi", "faststream==0.7.8", "measuring"),
-    Project("gpt-researcher", "pypi", "gpt-researcher==0.15.1", "measuring"),
+    Project("gpt-researcher", "pypi", "gpt-researcher==0.15.1", "tuning"),  # verdicts drove fixes (stop 21)
     Project("honeyhive", "pypi", "honeyhive==1.7.0", "measuring"),
     Project("khoj", "pypi", "khoj==1.42.10", "measuring"),
-    Project("langchain-experimental", "pypi", "langchain-experimental==0.4.2", "measuring"),
-    Project("lmnr", "pypi", "lmnr==0.8.2", "measuring"),
+    Project("langchain-experimental", "pypi", "langchain-experimental==0.4.2", "tuning"),  # verdicts drove fixes (stop 21)
+    Project("lmnr", "pypi", "lmnr==0.8.2", "tuning"),  # verdicts drove fixes (stop 21)
     Project("lunary", "pypi", "lunary==1.4.41", "measuring"),
     Project("metagpt", "pypi", "metagpt==0.8.2", "measuring"),
     Project("opentelemetry-instrumentation-aiohttp-client", "pypi", "opentelemetry-instrumentation-aiohttp-client==0.66b1", "measuring"),
@@ -353,7 +353,7 @@ PROJECTS: tuple[Project, ...] = (
     Project("quivr-core", "pypi", "quivr-core==0.0.26", "measuring"),
     Project("r2r", "pypi", "r2r==3.6.6", "measuring"),
     Project("sanic", "pypi", "sanic==25.12.1", "measuring"),
-    Project("skypilot", "pypi", "skypilot==0.14.1", "measuring"),
+    Project("skypilot", "pypi", "skypilot==0.14.1", "tuning"),  # verdicts drove fixes (stop 21)
     Project("taskiq", "pypi", "taskiq==0.13.0", "measuring"),
     Project("vanna", "pypi", "vanna==2.0.2", "measuring"),
     Project("zep-cloud", "pypi", "zep-cloud==4.0.1", "measuring"),

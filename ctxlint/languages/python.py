@@ -7,6 +7,7 @@ in `ctxlint.semantic.python.facts`.
 from __future__ import annotations
 
 import ast
+import sys
 import warnings
 
 from ctxlint.findings import Finding
@@ -28,8 +29,10 @@ def parse(path: str, text: str) -> tuple[ast.Module | None, Finding | None]:
     except SyntaxError as exc:
         line = exc.lineno or 1
         col = max(exc.offset or 1, 1)
+        v = sys.version_info
         return None, Finding("CTX000", "parse-error", path, line, col, line, col + 1,
-                             f"cannot parse Python: {exc.msg}")
+                             f"cannot parse Python: {exc.msg} (parsed with Python {v.major}.{v.minor}'s "
+                             "grammar: code written for a newer Python needs ctxlint run on that Python)")
     except MemoryError:
         # The engine's worker memory guard (`engine.memory_guard`) stopped the parser.
         return None, Finding("CTX000", "parse-error", path, 1, 1, 1, 1,

@@ -21,7 +21,13 @@ literal: not a string constant, a module or class constant, or text read from th
 package's own files (`Path(__file__).parent / ...`, `importlib.resources`, also
 through a helper's path parameter or a walk of the package directory), or a file
 opened from a path built only from module or imported UPPER_CASE constants and
-literals (`with (TEMPLATES_DIR / README_TEMPLATE_NAME).open() as f: f.read()`).
+literals (`with (TEMPLATES_DIR / README_TEMPLATE_NAME).open() as f: f.read()`),
+or the result of a helper of this module whose every `return` is such a package
+read (`read_package_resource(f"{self.type}.jinja2")`, a file of the package chosen by
+code), or an entry of a constant table (also through a parameter defaulting to it
+that no call here fills with other data). A package read whose file name comes from
+outside the program (`files(pkg).joinpath(request.args["t"])`) is still reported:
+the name can walk out of the package.
 A `.from_string(...)` counts only when its receiver can be jinja2's: a receiver
 that resolves to another module's name or to this file's own class
 (`Cursor.from_string(text)` parsing a pagination cursor) is not a template.

@@ -33,7 +33,9 @@ that fill a parameter.
 
 Not flagged: the author's own format strings — a literal (even one with attribute
 fields such as `"{fn.__qualname__}"`), a module or class constant, an entry of a
-constant table (`LABELS[style]`, `MappingProxyType({...})[key]`, `TABLE.get(key)`),
+constant table (`LABELS[style]`, `MappingProxyType({...})[key]`, `TABLE.get(key)`,
+`example["content"]` for `example in examples` where `examples=EXAMPLES` is a
+parameter default no call in this module replaces with other data),
 text read from the package's own files (the fact CTX301 uses: a path built from
 `__file__`, importlib.resources, or a literal relative path that exists in the source
 tree or leads down into this module's own directory tree — `open("pkg/webui/footer.html")`

@@ -33,7 +33,10 @@ assignments of names/constants, a `try` whose catch-all `except Exception:` hand
 does not re-raise; in a coroutine an awaiting `try` needs a bare/`BaseException`
 handler, since cancellation is a BaseException); a token stored on `self` and reset by
 the class (by `__exit__` when set in `__enter__`; a helper of this module that a
-close path calls counts, also a module function handed the instance); tokens kept in
+close path calls counts, also a module function handed the instance; the attribute may be
+read by a name held in a string - `getattr(self, "_tok")`, or `getattr(self, attr)` in a loop
+over literal `(var, "_tok")` pairs, cognee `DatabaseContextManager.__aexit__` - while an exit
+loop whose names leave a token out, or that only clears the attributes, is still reported); tokens kept in
 a list that a `finally`/`__exit__` resets, or that the function returns
 (`pairs.append((var, var.set(v)))` ... `return pairs`: the caller's, as a returned
 token is - upsonic `push_scope_tags`); a token returned, or handed to code that resets or keeps it (a function or class of this

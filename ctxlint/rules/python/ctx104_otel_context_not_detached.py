@@ -34,7 +34,14 @@ except Exception: log()`; `detach(token)`); in a coroutine an awaiting `try` nee
 bare/`BaseException` handler. A token handed to a function or class of this module
 is followed into it, and a token kept on `self` is released by the class when a
 method, a helper method or a module function handed the instance detaches it on its
-close paths (by `__exit__` when attached in `__enter__`). A token put into a
+close paths (by `__exit__` when attached in `__enter__`). Tokens appended to a list on
+`self` or on a record object the class keeps (`run.tokens.append(attach(...))`) are
+released when a method of the class, of the record's class, or a module function they
+call walks that list and detaches each token, directly or through a helper of this
+module that detaches what it is handed (lmnr's LangChain handler: `_close(run)` passes
+each of `run.global_tokens` to `_detach_global`); a walk that only logs the tokens or
+clears the list, a list nobody walks, and a detach loop on the normal path only are
+still reported. A token put into a
 container that other functions of the module reach - a module-level list/dict
 (`_live.setdefault(k, []).append(tok)`), or a copy of a ContextVar's list set back
 into the var (`stack = list(var.get() or []); stack.append((tok, span));

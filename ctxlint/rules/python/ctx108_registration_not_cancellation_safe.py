@@ -154,6 +154,10 @@ never holds more than the domain; such an entry that the call removes itself lat
 A registry entry held by a streaming generator handed to a response is CTX110's;
 cleanup after `yield` in a `@contextmanager` is CTX106's.
 
+Test code is not checked (`test_*.py`, `*_test.py`, `conftest.py`, modules in a
+`tests`/`test` package, modules importing `pytest` or `unittest`:
+`PythonFacts.is_test_code`): a test's fakes and fixtures live for one test.
+
 ## Why is this bad
 Any `await` is a cancellation point: a client disconnect or a timeout raises
 `CancelledError` there. When the entry is the call's own (it removes it later
@@ -197,6 +201,8 @@ reported); Python docs, "asyncio: Task Cancellation"
 """
 
     def check(self, facts):
+        if facts.is_test_code:
+            return  # a test's state lives for one test (PythonFacts.is_test_code)
         graph = call_graph(facts)
         owned_by_stream = {id(leak.acq.node) for leak in stream_leaks(facts)}
         for site in _sites(facts, graph):

@@ -241,7 +241,10 @@ Celery's `current_task`, FastAPI `Depends(...)` parameters, the request's
 headers or credentials, and any object built from them (an API client made with
 the caller's key: `UpstreamClient(request.headers["x-api-key"])`, also behind
 `_client = _client or ...`). What counts as request-derived is decided by where
-the value comes from (`ctxlint.semantic.python.requests`), never by a name.
+the value comes from (`ctxlint.semantic.python.requests`), never by a name. A
+parameter annotated `Callable[[Request, ...], ...]` or `type[Request]` holds a
+function that will be handed a request (a plugin hook registered once) or a class,
+not a request: storing it is not reported.
 
 ## Why is this bad
 The global outlives the request: the next request (another tenant) reads the

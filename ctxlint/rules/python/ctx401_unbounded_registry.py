@@ -72,6 +72,10 @@ long as that entry, not as long as the process, and is not reported whatever the
 class is named; an instance also kept elsewhere (`self.last = q`), returned or
 passed on, or held by a table that never drops entries, keeps it long-lived.
 
+Test code is not checked (`test_*.py`, `*_test.py`, `conftest.py`, modules in a
+`tests`/`test` package, modules importing `pytest` or `unittest`:
+`PythonFacts.is_test_code`): a test's fakes and fixtures live for one test.
+
 ## Why is this bad
 Every request, tenant or adapter leaves an entry behind. The process grows until
 it is killed, and entries keep their values (compiled graphs, sampling groups,
@@ -117,6 +121,8 @@ hatchet-sdk's OrderedCompletionQueue (one per task invocation, in a TTL cache).
 """
 
     def check(self, facts):
+        if facts.is_test_code:
+            return  # a test's state lives for one test (PythonFacts.is_test_code)
         found = []
         for c in facts.long_lived_containers:
             if c.bounded or c.removals or c.escapes or not c.inserts:

@@ -60,6 +60,10 @@ carrying ruff's `# noqa: B019`. flake8-bugbear/ruff B019 reports every cached
 method; this rule reports the ones with evidence of harm. The message states the
 cache's bound (`maxsize`) and what it keeps.
 
+Test code is not checked (`test_*.py`, `*_test.py`, `conftest.py`, modules in a
+`tests`/`test` package, modules importing `pytest` or `unittest`:
+`PythonFacts.is_test_code`): a test's fakes and fixtures live for one test.
+
 ## Why is this bad
 The cache belongs to the function, i.e. to the class, and its keys include
 `self`. Every instance that ever called the method (a per-request view, a
@@ -102,6 +106,8 @@ python/cpython#96851 (docs FAQ "How do I cache method calls?").
 """
 
     def check(self, facts):
+        if facts.is_test_code:
+            return  # a test's state lives for one test (PythonFacts.is_test_code)
         for cls in facts.nodes(ast.ClassDef):
             enum = None
             for fn in cls.body:

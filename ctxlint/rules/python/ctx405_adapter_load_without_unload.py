@@ -30,6 +30,10 @@ uses the model it loads into (another method of it such as `set_adapter` or
 `evaluate(model, batch)`), when neither the loop body nor a `finally` of the function calls
 `delete_adapter`/`delete_adapters`/`unload*`/`unload_lora_weights`.
 
+Test code is not checked (`test_*.py`, `*_test.py`, `conftest.py`, modules in a
+`tests`/`test` package, modules importing `pytest` or `unittest`:
+`PythonFacts.is_test_code`): a test's fakes and fixtures live for one test.
+
 ## Why is this bad
 Each loaded adapter stays registered in the shared model's per-adapter module
 dicts (`lora_A`, `lora_B`, scalings, ...). A sweep or a per-request loop over
@@ -64,6 +68,8 @@ huggingface/peft#738 (memory grows when loading adapters in a loop).
 """
 
     def check(self, facts):
+        if facts.is_test_code:
+            return  # a test's state lives for one test (PythonFacts.is_test_code)
         for call in facts.nodes(ast.Call):
             attr = call.func.attr if isinstance(call.func, ast.Attribute) else None
             if attr not in _LOAD_ADAPTER:

@@ -35,6 +35,10 @@ if it flows from a tensor-producing operation: `b, c, h, w = x.shape`,
 `x.size(0)`, `len(...)`, `int(...)`, `.item()`/`.tolist()` and arithmetic on
 them are plain Python data (see `semantic/python/tensors.py`, `plain_locals`).
 
+Test code is not checked (`test_*.py`, `*_test.py`, `conftest.py`, modules in a
+`tests`/`test` package, modules importing `pytest` or `unittest`:
+`PythonFacts.is_test_code`): a test's fakes and fixtures live for one test.
+
 ## Why is this bad
 The stored tensor — and, during training, the whole autograd graph behind it —
 stays alive until the next forward overwrites it. For a large model that is one
@@ -62,6 +66,8 @@ huggingface/transformers issues on output-capturing hooks holding tensors.
 """
 
     def check(self, facts):
+        if facts.is_test_code:
+            return  # a test's state lives for one test (PythonFacts.is_test_code)
         # candidate stores first, from the type index: `<name>.<attr> = value` inside a def
         by_fn: dict[int, ast.AST] = {}
         for n in facts.nodes(ast.Assign):

@@ -564,6 +564,10 @@ class CallSites:
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
             return all(self.is_trusted_source(x, depth + 1) or self.literal_values(x) is not None
                        for x in (expr.left, expr.right))
+        if isinstance(expr, (ast.Subscript, ast.Name, ast.Call)) and self.constant_data(expr):
+            return True  # `demo["content"]` for `demo in demos=DEMONSTRATIONS`: an entry of the author's table
+        if isinstance(expr, ast.Call) and self._trusted_helper_call(expr, depth):
+            return True  # `read_package_resource(f"{self.type}.jinja2")`: a helper reading the package's file
         if _is_constant_name(expr) and (
                 (isinstance(expr, ast.Name) and self.f.enclosing_function(expr) is None)
                 or self._module_or_imported(expr)):
@@ -578,6 +582,8 @@ class CallSites:
         if not isinstance(expr, ast.Call):
             return False
         q = self.f.qualname(expr.func) or ""
+        if self._outside_argument(expr):
+            return False  # a package file named by a request (`files(pkg).joinpath(request.args["t"])`)
         if q.startswith(("importlib.resources", "importlib_resources", "pkgutil.get_data", "pkg_resources.resource_string")):
             return True
         if isinstance(expr.func, ast.Attribute) and expr.func.attr in ("read_text", "read_bytes") and (
@@ -596,6 +602,119 @@ class CallSites:
                 if isinstance(n, ast.Name) and n is not expr and depth < 3:
                     vals = self.values_of(n)
                     if vals and all(not isinstance(v, tuple) and _mentions_file(v) for v in vals):
+                        return True
+        return False
+
+    def constant_data(self, expr: ast.AST, depth: int = 0) -> bool:
+        """Is `expr` data made only of literals the author wrote: a constant, a list /
+        tuple / set / dict display of such, a module constant bound to one (also imported
+        from a project module), an entry of such data (`TABLE[key]`, `TABLE.get(key)`,
+        `row["content"]`), a view of it (`.items()`/`.values()`/`.keys()`, `list(...)`,
+        `tuple(...)`, `sorted(...)`, `reversed(...)`, `enumerate(...)`), a loop or
+        comprehension target walking it, or a parameter whose default is such data and
+        that every call of its function in this module leaves out or fills with such data
+        (`def from_llm(llm, demos=DEMONSTRATIONS)` called as `from_llm(llm)`)? A call that
+        passes anything else (`from_llm(llm, demos=json.load(f))`) makes the parameter
+        the caller's data. Decided by values, never by names. Cross-module callers are
+        not seen."""
+        if depth > 8 or expr is None:
+            return False
+        d = depth + 1
+        if isinstance(expr, ast.Constant):
+            return True
+        if isinstance(expr, (ast.List, ast.Tuple, ast.Set)):
+            return all(self.constant_data(e, d) for e in expr.elts)
+        if isinstance(expr, ast.Dict):
+            return all(k is not None and self.constant_data(k, d) and self.constant_data(v, d)
+                       for k, v in zip(expr.keys, expr.values))
+        if isinstance(expr, ast.Subscript):
+            return self.constant_data(expr.value, d)
+        if isinstance(expr, ast.Call):
+            fn = expr.func
+            if isinstance(fn, ast.Attribute) and fn.attr in ("items", "values", "keys") and not expr.args:
+                return self.constant_data(fn.value, d)
+            if isinstance(fn, ast.Attribute) and fn.attr == "get" and 1 <= len(expr.args) <= 2 and not expr.keywords:
+                return self.constant_data(fn.value, d) and all(self.constant_data(a, d) for a in expr.args[1:])
+            if (self.f.qualname(fn) or "") in ("list", "tuple", "sorted", "reversed", "enumerate") \
+                    and len(expr.args) == 1 and not expr.keywords:
+                return self.constant_data(expr.args[0], d)
+            return False
+        if isinstance(expr, ast.Name):
+            vals = self.values_of(expr)
+            if not vals and expr.id in self.f.imports:
+                found = self._imported_module(expr.id)
+                if found is None:
+                    return False
+                other, attr = found
+                ovals = other.f.module_assignments.get(attr)
+                return bool(ovals) and all(not isinstance(v, tuple) and other.constant_data(v, d) for v in ovals)
+            if not vals:
+                return False
+            for v in vals:
+                if isinstance(v, tuple):
+                    if v[0] == "param" and self._constant_param(v[1], d):
+                        continue
+                    if v[0] == "opaque" and isinstance(v[1], (ast.For, ast.AsyncFor, ast.comprehension)) \
+                            and self.constant_data(v[1].iter, d):
+                        continue
+                    return False
+                if not self.constant_data(v, d):
+                    return False
+            return True
+        return False
+
+    def _constant_param(self, arg: ast.arg, depth: int) -> bool:
+        """A parameter whose default is `constant_data` and that every call of its function
+        in this module leaves out or fills with `constant_data` (see there)."""
+        fn = self.f.parents.get(self.f.parents.get(arg))
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False
+        a = fn.args
+        pos = [*a.posonlyargs, *a.args]
+        if arg in pos and pos.index(arg) >= len(pos) - len(a.defaults):
+            default = a.defaults[pos.index(arg) - (len(pos) - len(a.defaults))]
+        elif arg in a.kwonlyargs:
+            default = a.kw_defaults[a.kwonlyargs.index(arg)]
+        else:
+            return False
+        if default is None or not self.constant_data(default, depth + 1):
+            return False
+        for call, val in self._call_site_calls(fn, arg):
+            if val is None:
+                if any(isinstance(x, ast.Starred) for x in call.args) or any(k.arg is None for k in call.keywords):
+                    return False  # `f(*args)` / `f(**kw)` may fill it with anything
+                continue
+            if not self.constant_data(val, depth + 1):
+                return False
+        return True
+
+    def _trusted_helper_call(self, call: ast.Call, depth: int) -> bool:
+        """Is `call` a call of a helper of this module (`_local_function`) every `return`
+        of which is a trusted source (`is_trusted_source`: the package's own file read
+        through importlib.resources or a `__file__` path), with no argument that comes
+        from outside the program (`external_origin`)? `read_package_resource(f"{self.type}.jinja2")`
+        reads one of the package's files, chosen by code; a name taken from a request
+        (`read_package_resource(request.query_params["page"])`) is not trusted: it can
+        walk out of the package directory."""
+        if depth > 3:
+            return False
+        helper = self._local_function(call.func)
+        if helper is None:
+            return False
+        rets = self._own_returns(helper)
+        if not rets or not all(r.value is not None and self.is_trusted_source(r.value, depth + 1) for r in rets):
+            return False
+        return not self._outside_argument(call)
+
+    def _outside_argument(self, expr: ast.AST) -> bool:
+        """Does any call in `expr` receive an argument that comes from outside the
+        program (`external_origin`): a file name taken from a request, the environment,
+        input?"""
+        for n in ast.walk(expr):
+            if isinstance(n, ast.Call):
+                for a in [*n.args, *(k.value for k in n.keywords)]:
+                    a = a.value if isinstance(a, ast.Starred) else a
+                    if self.external_origin(a, 2):
                         return True
         return False
 
@@ -998,8 +1117,13 @@ class CallSites:
         return False
 
     def _call_site_args(self, fn, arg: ast.arg) -> list:
-        """The expressions the calls of `fn` in this module pass for parameter `arg` (None for a
-        call that passes nothing for it or passes it through `*args`/`**kwargs`). Calls are
+        """See `_call_site_calls`: the passed expressions only."""
+        return [v for _, v in self._call_site_calls(fn, arg)]
+
+    def _call_site_calls(self, fn, arg: ast.arg) -> list:
+        """(call, expression) for every call of `fn` in this module: the expression it passes
+        for parameter `arg` (None for a call that passes nothing for it or passes it through
+        `*args`/`**kwargs`). Calls are
         `fn(...)` for a module function, `self.fn(...)` / `cls.fn(...)` / `Class.fn(...)` for a
         method of this module's class."""
         params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]]
@@ -1016,7 +1140,7 @@ class CallSites:
                 shift = 1 if method else 0
             else:
                 continue
-            out.append(_passed_arg(call, params[shift:], arg.arg))
+            out.append((call, _passed_arg(call, params[shift:], arg.arg)))
         return out
 
     # ----------------------------------------------------------- environments

@@ -72,6 +72,26 @@ class PythonFacts:
         return self._memo[key]
 
     @cached_property
+    def is_test_code(self) -> bool:
+        """Is this file test code: a module pytest collects or configures by default
+        (`test_*.py`, `*_test.py`, `conftest.py`: pytest "Conventions for Python test
+        discovery"), a module inside a `tests`/`test` package directory, or one that
+        imports a test driver (`pytest`, `unittest`)?
+
+        State a test keeps lives for one test (a fake's dict, a fixture's registry); the
+        rules about growth over a server's lifetime (CTX108, CTX401, CTX402, CTX404,
+        CTX405, CTX406) do not check it, as the Go rules skip `GoFacts.is_test_code`.
+        Rules about values that bleed into the next test (CTX103, CTX106) still do.
+        """
+        parts = self.path.replace("\\", "/").split("/")
+        name = parts[-1]
+        if name == "conftest.py" or (name.startswith("test_") and name.endswith(".py")) or name.endswith("_test.py"):
+            return True
+        if any(p in ("tests", "test") for p in parts[:-1]):
+            return True
+        return any(self.imports_module(m) for m in ("pytest", "unittest"))
+
+    @cached_property
     def lines(self) -> list[str]:
         """Source lines as the parser numbers them (split on "\n" only; the engine
         normalises CRLF/CR, and form feeds or U+2028 are not line breaks to `ast`)."""

@@ -778,16 +778,24 @@ def _on_same_path(facts, a: ast.AST, b: ast.AST, fn) -> bool:
             return True
         if x is fn or isinstance(x, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             return False
-        if isinstance(x, (ast.If, ast.IfExp, ast.While)) and child is not x.test:
-            return False
-        if isinstance(x, (ast.For, ast.AsyncFor)) and child is not x.iter:
-            return False
-        if isinstance(x, ast.BoolOp) and child is not x.values[0]:
-            return False
-        if isinstance(x, (ast.ExceptHandler, ast.match_case, ast.comprehension)):
+        if _makes_conditional(x, child):
             return False
         child = x
     return False
+
+
+def _makes_conditional(x: ast.AST, child: ast.AST) -> bool:
+    """Does ancestor `x` run its descendant `child` only on some paths: an `if`/`while`
+    body or a conditional expression's arm (not its test), a loop body (not its
+    iterable), a later operand of `and`/`or`, an `except` handler, a `match` case or a
+    comprehension?"""
+    if isinstance(x, (ast.If, ast.IfExp, ast.While)) and child is not x.test:
+        return True
+    if isinstance(x, (ast.For, ast.AsyncFor)) and child is not x.iter:
+        return True
+    if isinstance(x, ast.BoolOp) and child is not x.values[0]:
+        return True
+    return isinstance(x, (ast.ExceptHandler, ast.match_case, ast.comprehension))
 
 
 def _field(parent: ast.AST, child: ast.AST) -> str | None:
@@ -812,13 +820,7 @@ def _always_runs(facts, node: ast.AST, fn) -> bool:
             return True
         if isinstance(x, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             return False
-        if isinstance(x, (ast.If, ast.IfExp, ast.While)) and child is not x.test:
-            return False
-        if isinstance(x, (ast.For, ast.AsyncFor)) and child is not x.iter:
-            return False
-        if isinstance(x, ast.BoolOp) and child is not x.values[0]:
-            return False
-        if isinstance(x, (ast.ExceptHandler, ast.match_case, ast.comprehension)):
+        if _makes_conditional(x, child):
             return False
         child = x
     return False

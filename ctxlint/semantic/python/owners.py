@@ -253,11 +253,115 @@ def refs(values: ModuleValues, fn: ast.AST, key: tuple) -> set[tuple]:
 
 
 def reads(values: ModuleValues, expr: ast.AST, keys: set[tuple]) -> bool:
-    """Does `expr` read one of the bindings `keys` (directly, `.pop()`, `[i]`, `reversed(...)`)?"""
+    """Does `expr` read one of the bindings `keys` (directly, `.pop()`, `[i]`, `reversed(...)`,
+    or by a name held in a string: `getattr(self, "_token")`, `getattr(self, attr)` with
+    `attr` walking literal names - see `getattr_bindings`)?"""
     for n in ast.walk(expr):
         if isinstance(n, (ast.Name, ast.Attribute)) and isinstance(n.ctx, ast.Load) and values.binding(n) in keys:
             return True
+        if isinstance(n, ast.Call) and any(b in keys for b in getattr_bindings(values, n)):
+            return True
     return False
+
+
+def getattr_bindings(values: ModuleValues, call: ast.Call) -> list[tuple]:
+    """The attribute bindings a builtin `getattr(obj, name[, default])` may read: one
+    `("attr", class, name)` per string `name` can hold (`string_values`) when `obj` is an
+    instance of a class of this module ([] otherwise). The attribute named by a string is
+    the attribute: cognee's `DatabaseContextManager.__aexit__` walks `(var, "_token_attr")`
+    pairs and resets `getattr(self, token_attr)` (Python docs, `getattr`)."""
+    f = call.func
+    if not (isinstance(f, ast.Name) and f.id == "getattr" and f.id not in values.facts.module_names
+            and 2 <= len(call.args) <= 3 and not call.keywords):
+        return []
+    if not isinstance(values._resolve_scope(f), ast.Module):
+        return []  # a local `getattr` shadows the builtin
+    out: list[tuple] = []
+    for name in string_values(values, call.args[1]):
+        if name.isidentifier():
+            b = values.binding(ast.Attribute(value=call.args[0], attr=name, ctx=ast.Load()))
+            if b is not None and b[0] == "attr":
+                out.append(b)
+    return out
+
+
+def string_values(values: ModuleValues, expr: ast.AST) -> frozenset[str]:
+    """The string constants `expr` can hold, when it is one: a literal; a local bound to
+    one by plain assignments only; a `for` target over a literal tuple/list (optionally
+    through `reversed(...)`) of strings, or of tuples whose item at the target's position
+    is a string (`for var, attr in ((v1, "_a"), (v2, "_b")):` -> `attr` in {"_a", "_b"}).
+    Empty when any source is something else (a parameter, a call, a computed string)."""
+    if isinstance(expr, ast.Constant):
+        return frozenset([expr.value]) if isinstance(expr.value, str) else frozenset()
+    if not isinstance(expr, ast.Name):
+        return frozenset()
+    facts = values.facts
+    fn = facts.enclosing_function(expr)
+    if fn is None or values._resolve_scope(expr) is not fn:
+        return frozenset()
+    out: set[str] = set()
+    found = False
+    for n in facts.walk(fn):
+        if isinstance(n, (ast.For, ast.AsyncFor)):
+            path = _target_path(n.target, expr.id)
+            if path is None:
+                continue
+            found = True
+            got = _literal_items(n.iter, path)
+            if got is None:
+                return frozenset()
+            out |= got
+        elif isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr, ast.With, ast.AsyncWith,
+                            ast.comprehension, ast.ExceptHandler)):
+            targets = (n.targets if isinstance(n, ast.Assign) else
+                       [n.target] if isinstance(n, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr, ast.comprehension))
+                       else [i.optional_vars for i in n.items if i.optional_vars is not None]
+                       if isinstance(n, (ast.With, ast.AsyncWith)) else [])
+            if isinstance(n, ast.ExceptHandler) and n.name == expr.id:
+                return frozenset()
+            for t in targets:
+                if any(isinstance(x, ast.Name) and x.id == expr.id for x in ast.walk(t)):
+                    found = True
+                    if isinstance(n, ast.Assign) and t is not None and isinstance(t, ast.Name) \
+                            and isinstance(n.value, ast.Constant) and isinstance(n.value.value, str):
+                        out.add(n.value.value)
+                    else:
+                        return frozenset()
+    if any(a.arg == expr.id for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)):
+        return frozenset()
+    return frozenset(out) if found else frozenset()
+
+
+def _target_path(target: ast.AST, name: str) -> tuple[int, ...] | None:
+    """Where `name` sits in a `for` target: () for the whole target, (i, ...) for an item
+    of a (nested) tuple unpacking; None when it is not bound there."""
+    if isinstance(target, ast.Name):
+        return () if target.id == name else None
+    if isinstance(target, (ast.Tuple, ast.List)):
+        for i, e in enumerate(target.elts):
+            sub = _target_path(e, name)
+            if sub is not None:
+                return (i, *sub)
+    return None
+
+
+def _literal_items(it: ast.AST, path: tuple[int, ...]) -> set[str] | None:
+    """The strings at `path` in each element of a literal tuple/list `it` (through
+    `reversed(...)`), or None when some element is not such a literal."""
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "reversed" and len(it.args) == 1:
+        it = it.args[0]
+    if not isinstance(it, (ast.Tuple, ast.List, ast.Set)):
+        return None
+    out: set[str] = set()
+    for e in it.elts:
+        for i in path:
+            if not (isinstance(e, (ast.Tuple, ast.List)) and i < len(e.elts)):
+                return None
+            e = e.elts[i]
+        if not (isinstance(e, ast.Constant) and isinstance(e.value, str)):
+            return None
+        out.add(e.value)
+    return out
 
 
 # ------------------------------------------------------------------ hand-off
@@ -1240,19 +1344,38 @@ def _fate_of_handoff(h: Handoff) -> TokenFate:
 def _kept_list_released(facts: PythonFacts, call: ast.Call, fn: ast.AST, release: Release,
                         container: ast.AST) -> bool:
     """Tokens appended to a list: is some release of them in a finally / exit path of the
-    function, or in another method of the class when the list lives on `self`?"""
+    function, or in another method of the class when the list lives on an attribute (of
+    `self`, or of a record object of this module the class keeps: `run.tokens.append(tok)`
+    with `run = _Run(...)`)? The methods of the class that owns the attribute count too,
+    and module functions those methods call. An element taken out of the list (`for tok
+    in reversed(run.tokens)`) may be released there or handed to a helper of this module
+    that releases it (`_detach_one(tok)`, `handoff` RELEASED; lmnr's LangChain callback
+    handler: `_close(run)` walks `run.global_tokens` through `_detach_global`). A walk
+    that only reads the tokens (logs them, clears the list) releases nothing."""
     values = module_values(facts)
     b = values.binding(container)
     scopes: list[ast.AST] = [fn]
     cls = facts.enclosing_class(call)
-    if b is not None and b[0] == "attr" and cls is not None:
-        scopes = [m for m in facts.walk(cls, into_defs=True) if isinstance(m, FunctionNode)]
+    if b is not None and b[0] == "attr":
+        classes = [c for c in (cls, next((c for c in facts.nodes(ast.ClassDef) if id(c) == b[1]), None))
+                   if c is not None]
+        if classes:
+            scopes = []
+            for c in classes:
+                scopes.extend(m for m in facts.walk(c, into_defs=True)
+                              if isinstance(m, FunctionNode) and m not in scopes)
+            if fn not in scopes:
+                scopes.append(fn)
+            scopes = calls_closure(facts, scopes, limit=len(scopes) + 20)
     for scope in scopes:
         keys = refs(values, scope, b) if b is not None else set()
         for n in facts.walk(scope, into_defs=True):
-            if not (isinstance(n, ast.Call) and release(n)):
+            if not isinstance(n, ast.Call):
                 continue
-            if b is not None and not any(reads(values, e, keys) for e in release(n)):
+            if release(n):
+                if b is not None and not any(reads(values, e, keys) for e in release(n)):
+                    continue
+            elif b is None or not _hands_to_releaser(facts, n, keys, release):
                 continue
             if scope is not fn or protected(facts, n, scope) \
                     or facts.enclosing_function(n) in exit_closure_of(facts, n):
@@ -1260,6 +1383,28 @@ def _kept_list_released(facts: PythonFacts, call: ast.Call, fn: ast.AST, release
     if b is not None and b[0] == "local" and b[1] == id(fn) and _returns(facts, fn, refs(values, fn, b)):
         return True  # handed to the caller, like a returned token
     return _shared_container_released(facts, fn, release, container)
+
+
+def _hands_to_releaser(facts: PythonFacts, call: ast.Call, keys: set[tuple], release: Release) -> bool:
+    """Is one of `call`'s arguments a read of the bindings `keys` (a token taken out of a
+    kept list: `tok`, `tokens.pop()`, `tokens[-1]`; or the list itself) handed to a
+    function or class of this module that releases it (`handoff` RELEASED)? Unknown
+    code, or a helper that only reads it, releases nothing."""
+    values = module_values(facts)
+    if values.callee(call) is None:
+        return False
+    for a in (*call.args, *(k.value for k in call.keywords)):
+        held = a
+        if isinstance(held, ast.Call) and isinstance(held.func, ast.Attribute) \
+                and held.func.attr in ("pop", "popleft", "popitem"):
+            held = held.func.value
+        elif isinstance(held, ast.Subscript):
+            held = held.value
+        if isinstance(held, (ast.Name, ast.Attribute)) and isinstance(held.ctx, ast.Load) \
+                and values.binding(held) in keys:
+            if handoff(facts, call, a, release, depth=1).kind == RELEASED:
+                return True
+    return False
 
 
 #: Builtins that copy a container they are given (Python docs).

@@ -159,15 +159,15 @@ def _imports_of(tree: ast.Module) -> dict[str, str]:
     return out
 
 
-def _find(qual: str, here: Path, hops: int, facts: "PythonFacts") -> FunctionNode | None:
-    """The top-level def named by `qual` (`module.path.name`) seen from directory `here`
-    (the last binding of that name, as Python keeps it)."""
+def _module_of(qual: str, here: Path, facts: "PythonFacts"):
+    """(module path, its parsed tree, the top-level name) for `qual`
+    (`module.path.Name`) seen from directory `here`, recording the lookup and the module
+    as consulted (a module created later changes the answer); None when `qual` names no
+    module of the project, or only a package-relative module (`from . import name`)."""
     module, _, name = qual.rpartition(".")
-    if not module or not name:
+    if not module or not name or set(module) == {"."}:
         return None
-    if set(module) == {"."}:  # `from . import name`: a module `name`, not a def
-        return None
-    note_consulted(f"lookup:{here}:{qual}")  # a module created later changes the answer
+    note_consulted(f"lookup:{here}:{qual}")
     mod = locate_module(module, here)
     if mod is None:
         return None
@@ -176,6 +176,16 @@ def _find(qual: str, here: Path, hops: int, facts: "PythonFacts") -> FunctionNod
     note_consulted(str(mod))
     if tree is None:
         return None
+    return mod, tree, name
+
+
+def _find(qual: str, here: Path, hops: int, facts: "PythonFacts") -> FunctionNode | None:
+    """The top-level def named by `qual` (`module.path.name`) seen from directory `here`
+    (the last binding of that name, as Python keeps it)."""
+    got = _module_of(qual, here, facts)
+    if got is None:
+        return None
+    mod, tree, name = got
     found = None
     for s in tree.body:
         if isinstance(s, FunctionNode) and s.name == name:
@@ -415,18 +425,10 @@ def _qual_in(expr: ast.AST, imports: dict[str, str]) -> str | None:
 def _find_class(qual: str, here: Path, hops: int, facts: "PythonFacts") -> ClassScope | None:
     """The top-level class named by `qual` (`module.path.Name`) seen from directory `here`,
     with its module's bindings; a name the module re-exports is followed `hops` more hops."""
-    module, _, name = qual.rpartition(".")
-    if not module or not name or set(module) == {"."}:
+    got = _module_of(qual, here, facts)
+    if got is None:
         return None
-    note_consulted(f"lookup:{here}:{qual}")
-    mod = locate_module(module, here)
-    if mod is None:
-        return None
-    tree = _tree(mod)
-    consulted(facts).add(str(mod))
-    note_consulted(str(mod))
-    if tree is None:
-        return None
+    mod, tree, name = got
     classes = {s.name: s for s in tree.body if isinstance(s, ast.ClassDef)}
     if name in classes:
         return ClassScope(classes[name], classes, _all_imports(tree), mod.parent)

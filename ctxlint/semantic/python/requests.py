@@ -154,6 +154,14 @@ REQUEST_OBJECT_PROXIES = frozenset({"flask.request", "quart.request"})
 CONNECTION_TYPES = frozenset({"WebSocket"})
 
 
+#: Generic types whose subscript does not describe the value itself: a
+#: `Callable[[Request], R]` is a function that is handed a request (a plugin hook, a
+#: handler registered at import time), `type[Request]` / `Type[Request]` a class.
+#: typing docs, "Annotating callable objects" and "The type of class objects".
+NON_INSTANCE_WRAPPERS = frozenset({"typing.Callable", "collections.abc.Callable", "typing_extensions.Callable",
+                                   "type", "builtins.type", "typing.Type", "typing_extensions.Type"})
+
+
 # ============================================================ request parameters
 def _annotation_qualname(facts: "PythonFacts", ann: ast.AST | None) -> list[str]:
     """Qualified names an annotation mentions (unwrapping Optional/|/Annotated/strings)."""
@@ -164,7 +172,18 @@ def _annotation_qualname(facts: "PythonFacts", ann: ast.AST | None) -> list[str]
             return []
     if ann is None:
         return []
-    return [q for n in ast.walk(ann) if isinstance(n, (ast.Name, ast.Attribute)) and (q := facts.qualname(n))]
+    out: list[str] = []
+    stack = [ann]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Subscript) and (facts.qualname(n.value) or "") in NON_INSTANCE_WRAPPERS:
+            # `Callable[[WebSocket, str], ...]` holds a function that takes a request,
+            # `type[Request]` a class: neither value is a request object
+            continue
+        if isinstance(n, (ast.Name, ast.Attribute)) and (q := facts.qualname(n)):
+            out.append(q)
+        stack.extend(reversed(list(ast.iter_child_nodes(n))))
+    return out
 
 
 def is_asgi_lifespan(facts: "PythonFacts", fn) -> bool:
