@@ -154,9 +154,9 @@ never holds more than the domain; such an entry that the call removes itself lat
 A registry entry held by a streaming generator handed to a response is CTX110's;
 cleanup after `yield` in a `@contextmanager` is CTX106's.
 
-Test code is not checked (`test_*.py`, `*_test.py`, `conftest.py`, modules in a
-`tests`/`test` package, modules importing `pytest` or `unittest`:
-`PythonFacts.is_test_code`): a test's fakes and fixtures live for one test.
+Test code is not checked (`test_*.py`, `*_test.py`, `conftest.py`, modules
+importing `pytest` or `unittest`: `PythonFacts.is_test_code`): a test's fakes and
+fixtures live for one test.
 
 ## Why is this bad
 Any `await` is a cancellation point: a client disconnect or a timeout raises

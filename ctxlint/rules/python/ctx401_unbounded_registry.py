@@ -72,9 +72,9 @@ long as that entry, not as long as the process, and is not reported whatever the
 class is named; an instance also kept elsewhere (`self.last = q`), returned or
 passed on, or held by a table that never drops entries, keeps it long-lived.
 
-Test code is not checked (`test_*.py`, `*_test.py`, `conftest.py`, modules in a
-`tests`/`test` package, modules importing `pytest` or `unittest`:
-`PythonFacts.is_test_code`): a test's fakes and fixtures live for one test.
+Test code is not checked (`test_*.py`, `*_test.py`, `conftest.py`, modules
+importing `pytest` or `unittest`: `PythonFacts.is_test_code`): a test's fakes and
+fixtures live for one test.
 
 ## Why is this bad
 Every request, tenant or adapter leaves an entry behind. The process grows until

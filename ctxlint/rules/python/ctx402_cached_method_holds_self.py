@@ -60,9 +60,9 @@ carrying ruff's `# noqa: B019`. flake8-bugbear/ruff B019 reports every cached
 method; this rule reports the ones with evidence of harm. The message states the
 cache's bound (`maxsize`) and what it keeps.
 
-Test code is not checked (`test_*.py`, `*_test.py`, `conftest.py`, modules in a
-`tests`/`test` package, modules importing `pytest` or `unittest`:
-`PythonFacts.is_test_code`): a test's fakes and fixtures live for one test.
+Test code is not checked (`test_*.py`, `*_test.py`, `conftest.py`, modules
+importing `pytest` or `unittest`: `PythonFacts.is_test_code`): a test's fakes and
+fixtures live for one test.
 
 ## Why is this bad
 The cache belongs to the function, i.e. to the class, and its keys include

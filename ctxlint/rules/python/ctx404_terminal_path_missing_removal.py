@@ -39,9 +39,9 @@ So is
 a public terminal method that takes the key (`abort_request(request_id)`) and only
 logs it or passes it to sibling methods, removing nothing from any container.
 
-Test code is not checked (`test_*.py`, `*_test.py`, `conftest.py`, modules in a
-`tests`/`test` package, modules importing `pytest` or `unittest`:
-`PythonFacts.is_test_code`): a test's fakes and fixtures live for one test.
+Test code is not checked (`test_*.py`, `*_test.py`, `conftest.py`, modules
+importing `pytest` or `unittest`: `PythonFacts.is_test_code`): a test's fakes and
+fixtures live for one test.
 
 ## Why is this bad
 Requests end on several paths. When only the happy path (finish) removes the

@@ -30,9 +30,9 @@ uses the model it loads into (another method of it such as `set_adapter` or
 `evaluate(model, batch)`), when neither the loop body nor a `finally` of the function calls
 `delete_adapter`/`delete_adapters`/`unload*`/`unload_lora_weights`.
 
-Test code is not checked (`test_*.py`, `*_test.py`, `conftest.py`, modules in a
-`tests`/`test` package, modules importing `pytest` or `unittest`:
-`PythonFacts.is_test_code`): a test's fakes and fixtures live for one test.
+Test code is not checked (`test_*.py`, `*_test.py`, `conftest.py`, modules
+importing `pytest` or `unittest`: `PythonFacts.is_test_code`): a test's fakes and
+fixtures live for one test.
 
 ## Why is this bad
 Each loaded adapter stays registered in the shared model's per-adapter module

@@ -35,9 +35,9 @@ if it flows from a tensor-producing operation: `b, c, h, w = x.shape`,
 `x.size(0)`, `len(...)`, `int(...)`, `.item()`/`.tolist()` and arithmetic on
 them are plain Python data (see `semantic/python/tensors.py`, `plain_locals`).
 
-Test code is not checked (`test_*.py`, `*_test.py`, `conftest.py`, modules in a
-`tests`/`test` package, modules importing `pytest` or `unittest`:
-`PythonFacts.is_test_code`): a test's fakes and fixtures live for one test.
+Test code is not checked (`test_*.py`, `*_test.py`, `conftest.py`, modules
+importing `pytest` or `unittest`: `PythonFacts.is_test_code`): a test's fakes and
+fixtures live for one test.
 
 ## Why is this bad
 The stored tensor — and, during training, the whole autograd graph behind it —

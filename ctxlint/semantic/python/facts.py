@@ -75,19 +75,17 @@ class PythonFacts:
     def is_test_code(self) -> bool:
         """Is this file test code: a module pytest collects or configures by default
         (`test_*.py`, `*_test.py`, `conftest.py`: pytest "Conventions for Python test
-        discovery"), a module inside a `tests`/`test` package directory, or one that
-        imports a test driver (`pytest`, `unittest`)?
+        discovery"), or one that imports a test driver (`pytest`, `unittest`)?
+        A directory's name decides nothing: a project (or a checkout) may live under
+        any `tests` folder, and a helper module there is judged by what it imports.
 
         State a test keeps lives for one test (a fake's dict, a fixture's registry); the
         rules about growth over a server's lifetime (CTX108, CTX401, CTX402, CTX404,
         CTX405, CTX406) do not check it, as the Go rules skip `GoFacts.is_test_code`.
         Rules about values that bleed into the next test (CTX103, CTX106) still do.
         """
-        parts = self.path.replace("\\", "/").split("/")
-        name = parts[-1]
+        name = self.path.replace("\\", "/").rsplit("/", 1)[-1]
         if name == "conftest.py" or (name.startswith("test_") and name.endswith(".py")) or name.endswith("_test.py"):
-            return True
-        if any(p in ("tests", "test") for p in parts[:-1]):
             return True
         return any(self.imports_module(m) for m in ("pytest", "unittest"))
 

@@ -1,6 +1,7 @@
 # expect: none
-# A test fake under a `tests` package: its dicts live for one test
-# (PythonFacts.is_test_code), however many sessions the test feeds it.
+# A test fake in a fixture module (it imports pytest): its dicts live for one
+# test (PythonFacts.is_test_code), however many sessions the test feeds it.
+import pytest
 
 
 class FakeSessionManager:
@@ -18,3 +19,8 @@ SESSIONS = FakeSessionManager()
 
 def record(session_id: str, message: str) -> None:
     SESSIONS.add(session_id, message)
+
+
+@pytest.fixture
+def sessions() -> FakeSessionManager:
+    return SESSIONS
