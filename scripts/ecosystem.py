@@ -12,11 +12,13 @@ trees from Debian's golang-*-dev packages):
     python scripts/ecosystem.py unreviewed --out F    # unreviewed findings as verdict skeletons
 
 Projects come in two sets that are kept apart:
-    tuning     rules were tightened on these (vllm, sglang, ...; grpc, x/net, nats);
+    tuning     rules were tightened on these (vllm, sglang, ...; grpc, x/net, nats;
+               since stop 21 also etcd and containerd, whose CTX101 verdicts drove the
+               never-done-parent and test-code kinds);
     measuring  never tuned on; their verdicts come from a reader who has not seen the
                rules' code (round 5: kserve, mlserver, ...; round 6: a2a-sdk,
-               mcp-agent, huggingface-hub, ...; Go: etcd, moby, containerd, quic-go,
-               pgx, gin, hashicorp-raft, minio-go, centrifuge, echo).
+               mcp-agent, huggingface-hub, ...; Go: moby, quic-go, pgx, gin,
+               hashicorp-raft, minio-go, echo, rounds 12-13).
 A measuring project whose blind review then informs a fix moves to the tuning set
 (round 1's litellm, sentry-sdk, crewai, ...; round 4's mcp, open-webui, weave, ...),
 and fresh projects take its place.
