@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 N = TypeVar("N", bound=ast.AST)
 
 
-from ctxlint.semantic.python.syntax import FunctionNode, ScopeNode, dotted as _dotted  # noqa: E402,F401
+from ctxlint.semantic.python.syntax import FunctionNode, ScopeNode, add_import_names, dotted as _dotted  # noqa: E402,F401
 
 
 class PythonFacts:
@@ -175,12 +175,7 @@ class PythonFacts:
         """
         out: dict[str, str] = {}
         for node in self.nodes(ast.Import):
-            for a in node.names:
-                if a.asname:
-                    out[a.asname] = a.name
-                else:
-                    top = a.name.split(".")[0]
-                    out.setdefault(top, top)
+            add_import_names(node, out)
         for node in self.nodes(ast.ImportFrom):
             mod = "." * node.level + (node.module or "")
             for a in node.names:

@@ -588,18 +588,5 @@ def class_field_values(ck, cls_name: str, field: str) -> list[tuple[ast.AST, ast
         targets = st.targets if isinstance(st, ast.Assign) else [st.target] if isinstance(st, ast.AnnAssign) else []
         if any(isinstance(t, ast.Name) and t.id == field for t in targets):
             return None
-    out: list[tuple[ast.AST, ast.AST]] = []
-    for m in cls.body:
-        if not isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        args = m.args.posonlyargs + m.args.args
-        if not args:
-            continue
-        me = args[0].arg
-        for n in ck.facts.walk(m):
-            if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None:
-                for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
-                    if isinstance(t, ast.Attribute) and t.attr == field and isinstance(t.value, ast.Name) \
-                            and t.value.id == me:
-                        out.append((m, n.value))
-    return out
+    from ctxlint.semantic.python.requests import self_attr_values
+    return list(self_attr_values(ck.facts, cls).get(field, ()))

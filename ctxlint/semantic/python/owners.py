@@ -274,7 +274,7 @@ def getattr_bindings(values: ModuleValues, call: ast.Call) -> list[tuple]:
     if not (isinstance(f, ast.Name) and f.id == "getattr" and f.id not in values.facts.module_names
             and 2 <= len(call.args) <= 3 and not call.keywords):
         return []
-    if not isinstance(values._resolve_scope(f), ast.Module):
+    if not isinstance(values.resolve_scope(f), ast.Module):
         return []  # a local `getattr` shadows the builtin
     out: list[tuple] = []
     for name in string_values(values, call.args[1]):
@@ -297,7 +297,7 @@ def string_values(values: ModuleValues, expr: ast.AST) -> frozenset[str]:
         return frozenset()
     facts = values.facts
     fn = facts.enclosing_function(expr)
-    if fn is None or values._resolve_scope(expr) is not fn:
+    if fn is None or values.resolve_scope(expr) is not fn:
         return frozenset()
     out: set[str] = set()
     found = False

@@ -34,7 +34,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ctxlint.semantic.python.syntax import FunctionNode
+from ctxlint.semantic.python.syntax import FunctionNode, add_import_names
 
 if TYPE_CHECKING:
     from ctxlint.semantic.python.facts import PythonFacts
@@ -402,12 +402,7 @@ def _all_imports(tree: ast.Module) -> dict[str, str]:
     out = _imports_of(tree)
     for s in tree.body:
         if isinstance(s, ast.Import):
-            for a in s.names:
-                if a.asname:
-                    out[a.asname] = a.name
-                else:
-                    top = a.name.split(".")[0]
-                    out.setdefault(top, top)
+            add_import_names(s, out)
     return out
 
 

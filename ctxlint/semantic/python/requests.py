@@ -615,11 +615,11 @@ def is_otel_tracer(facts: "PythonFacts", expr: ast.AST | None, fn=None, depth: i
         cls = facts.enclosing_class(fn)
         if cls is None:
             return False
-        return any(is_otel_tracer(facts, v, m, depth + 1) for m, v in _self_attr_values(facts, cls).get(expr.attr, ()))
+        return any(is_otel_tracer(facts, v, m, depth + 1) for m, v in self_attr_values(facts, cls).get(expr.attr, ()))
     return False
 
 
-def _self_attr_values(facts: "PythonFacts", cls: ast.ClassDef) -> dict[str, list[tuple[ast.AST, ast.AST]]]:
+def self_attr_values(facts: "PythonFacts", cls: ast.ClassDef) -> dict[str, list[tuple[ast.AST, ast.AST]]]:
     """attr -> [(method, value)] for every `self.attr = value` in the class's methods
     (picklability's per-class index, less its dataclass fields and `self.attr[k]` stores)."""
     def compute():
@@ -750,7 +750,7 @@ def instance_scope_ids(facts: "PythonFacts", cls: ast.ClassDef | None) -> dict[s
 
     def compute():
         out: dict[str, str] = {}
-        for attr, sites in _self_attr_values(facts, cls).items():
+        for attr, sites in self_attr_values(facts, cls).items():
             for m, v in sites:
                 base, path = _root(v)
                 if not (isinstance(base, ast.Name) and base.id in _params_of(m)):

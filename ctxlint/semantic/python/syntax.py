@@ -23,3 +23,16 @@ def dotted(expr: ast.AST) -> str | None:
         parts.append(expr.id)
         return ".".join(reversed(parts))
     return None
+
+
+def add_import_names(node: ast.Import, out: dict[str, str]) -> None:
+    """Record the local names an `import` statement binds into `out` (local -> module):
+    `import a.b as c` binds c -> "a.b"; `import a.b` binds a -> "a" (the top package),
+    unless an earlier binding of that name is already there (Python reference,
+    "The import statement")."""
+    for a in node.names:
+        if a.asname:
+            out[a.asname] = a.name
+        else:
+            top = a.name.split(".")[0]
+            out.setdefault(top, top)

@@ -262,24 +262,13 @@ def stops_its_loop(facts, fn: ast.AST, depth: int = 0) -> bool:
                 and _same_expr(_presence_test(facts, st.test), st.body[0].value.func.value):
             return True
         if isinstance(st, (ast.If, ast.With, ast.AsyncWith)) and any(
-                isinstance(n, ast.Return) for n in _walk_no_defs(st)):
-            for n in _walk_no_defs(st):
+                isinstance(n, ast.Return) for n in facts.walk(st)):
+            for n in facts.walk(st):
                 if isinstance(n, ast.Return) and not _returns_a_stop(facts, n, depth):
                     return False
         elif isinstance(st, ast.Return):
             return _returns_a_stop(facts, st, depth)
     return False
-
-
-def _walk_no_defs(node: ast.AST):
-    """`ast.walk` that does not enter nested defs, lambdas or classes."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        for c in ast.iter_child_nodes(n):
-            if not isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-                stack.append(c)
 
 
 def _ends_loop(facts, st: ast.stmt) -> bool:

@@ -493,7 +493,7 @@ class ModuleValues:
         module; None for anything else. Two expressions with the same binding read the
         same variable, whatever it is called."""
         if isinstance(expr, ast.Name):
-            scope = self._resolve_scope(expr)
+            scope = self.resolve_scope(expr)
             if scope is None or isinstance(scope, ast.Module):
                 return ("module", expr.id)
             return ("local", id(scope), expr.id)
@@ -511,7 +511,7 @@ class ModuleValues:
     def contextvar_key_of_target(self, target: ast.AST) -> str | None:
         """The identity key a ContextVar bound to `target` (an assignment target) gets."""
         if isinstance(target, ast.Name):
-            scope = self._resolve_scope(target)
+            scope = self.resolve_scope(target)
             if isinstance(scope, ast.ClassDef):
                 return f"class:{id(scope)}.{target.id}"
             if scope is None or isinstance(scope, ast.Module):
@@ -646,12 +646,12 @@ class ModuleValues:
             root = root.value
         if not isinstance(root, ast.Name):
             return False
-        scope = self._resolve_scope(root)
+        scope = self.resolve_scope(root)
         return scope is not None and not isinstance(scope, (ast.Module, ast.ClassDef)) \
             and any(k != "import" for k, _, _ in self._bindings(scope).get(root.id, ()))
 
     # --------------------------------------------------------------- names
-    def _resolve_scope(self, name: ast.Name) -> ast.AST | None:
+    def resolve_scope(self, name: ast.Name) -> ast.AST | None:
         """The scope node (def, lambda, class, comprehension, Module) that binds `name`."""
         facts = self.facts
         ident = name.id
@@ -763,7 +763,7 @@ class ModuleValues:
         return b
 
     def _name_value(self, name: ast.Name) -> Value:
-        scope = self._resolve_scope(name)
+        scope = self.resolve_scope(name)
         if scope is None:
             return EMPTY
         if isinstance(scope, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
