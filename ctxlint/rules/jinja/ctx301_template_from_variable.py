@@ -17,7 +17,9 @@ class TemplateFromVariable(Rule):
 ## What it does
 Flags `jinja2.Template(src)`, `env.from_string(src)` on a plain (not sandboxed)
 `Environment`, and Flask's `render_template_string(src)` when `src` is not a
-literal: not a string constant, a module or class constant, or text read from the
+literal: not a string constant, a module or class constant (a class attribute
+declared with a `None` default that only class bodies fill, with constants, and no
+instance stores into), or text read from the
 package's own files (`Path(__file__).parent / ...`, `importlib.resources`, also
 through a helper's path parameter or a walk of the package directory), or a file
 opened from a path built only from module or imported UPPER_CASE constants and

@@ -49,7 +49,11 @@ registries), so a record's field (`row.template`) or a `str` parameter that no c
 here fills with the author's text is reported there too. For `.format()` the
 receiver is known to be a string because data read from outside is plain data, so
 `PromptTemplate.format()` and `logging.Formatter.format()` are not flagged. A
-`string.Formatter` subclass overriding `get_field` is a sanitizer.
+`string.Formatter` subclass overriding `get_field` is a sanitizer. Nor is a
+`.format()` whose every value is a string or number literal of this file, also
+`**TABLE` of a constant dict of such literals (`stored.format(**PLACEHOLDER_MAP)`):
+a field can reach only `str`/`int` and their builtin methods, which hold no
+`__globals__`, whoever wrote the format string.
 
 A LlamaIndex `PromptTemplate` built from outside text is reported with its own,
 lesser wording: its formatter substitutes only `{key}` from a dict and never walks
@@ -172,10 +176,18 @@ def _only_literal_values(cs, call: ast.Call) -> bool:
     """Are all the values `.format()` is given literal strings or numbers (directly or
     through constants of this file)? Then an attribute walk in the format string can
     reach only a `str`/`int` and its builtin methods, which hold no `__globals__`: the
-    author's values expose nothing, whoever wrote the format string. A call with no
-    values, or with `*args`/`**kwargs`, is not of this kind."""
-    values = [*call.args, *(k.value for k in call.keywords)]
-    if not values or any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+    author's values expose nothing, whoever wrote the format string. `**TABLE` of a
+    constant dict of this file whose values are all such literals
+    (`template.format(**PLACEHOLDER_MAP)`) counts as its values. A call with no values,
+    `*args`, or `**kwargs` of anything else, is not of this kind."""
+    values = [*call.args, *(k.value for k in call.keywords if k.arg is not None)]
+    for k in call.keywords:
+        if k.arg is None:
+            table = cs._dict_literal(k.value, 0)
+            if table is None or any(key is None for key in table.keys):
+                return False
+            values.extend(table.values)
+    if not values or any(isinstance(a, ast.Starred) for a in call.args):
         return False
     for v in values:
         if isinstance(v, ast.Constant) and isinstance(v.value, (int, float)) and not isinstance(v.value, bool):

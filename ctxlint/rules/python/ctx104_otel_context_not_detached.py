@@ -7,6 +7,7 @@ import ast
 from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python import owners
+from ctxlint.semantic.python.requests import current_span_withs
 from ctxlint.semantic.python.values import OTEL_TOKEN, module_values
 
 
@@ -53,6 +54,13 @@ that detaches only inside `__next__`/`__anext__` (end of stream, errors) is repo
 as such, naming the close path that misses the detach or saying there is none. A discarded token in
 a coroutine that runs as its own task is accepted: the attach dies with the task's
 own Context.
+Nor is an attach inside a scope of the same function that restores the context it
+found on every exit: a `with tracer.start_as_current_span(...)`/`trace.use_span(...)`
+block (or that decorator on the function), or a `try` whose `finally` detaches an
+outer attach made before it. `detach()` is `ContextVar.reset()`, which restores the
+value from before that outer token whatever was attached since, so the inner attach
+lasts until that scope ends. A `with` of anything else (a lock), an attach after the
+span scope has ended, or a `finally` that resets some other token is still reported.
 
 ## Why is this bad
 `attach` makes a context current for the running thread/task until `detach`
@@ -107,6 +115,8 @@ aws/aws-durable-execution-sdk-python#643 (fix PR #650).
             if id(fn) in fresh:
                 continue
             fate = owners.token_fate(facts, call, fn, owners.detach_release)
+            if fate.kind != "ok" and _restored_by_enclosing_scope(facts, values, fn, call):
+                continue  # the enclosing span scope's exit resets the context under this attach too
             if fate.kind in ("ok", "across_yield") or (
                     fate.kind == "discarded" and owners.runs_in_task_context(facts, fn)):
                 continue  # (a coroutine's attach dies with its task's Context)
@@ -143,6 +153,37 @@ aws/aws-durable-execution-sdk-python#643 (fix PR #650).
                           codemod="otel_detach_finally",
                           data={"line": call.lineno, "col": call.col_offset, "detach": detach})
             yield facts.finding(self, call, msg, fix=fix)
+
+
+def _restored_by_enclosing_scope(facts, values, fn: ast.AST, call: ast.Call) -> bool:
+    """Does a scope of `fn` that encloses the attach `call` (`values`: the module's
+    `ModuleValues`) restore the context it found
+    on every exit, and with it undo this attach too?
+    - a `with`/`async with <tracer>.start_as_current_span(...)`/`trace.use_span(...)`
+      around it, or that decorator on `fn` (`requests.current_span_withs`);
+    - a `try` around it whose `finally` detaches the token of another attach made in
+      `fn` before that `try` (`t0 = attach(a); try: ... attach(b) ... finally: detach(t0)`).
+    OpenTelemetry's context is a ContextVar, and `detach(token)` is `ContextVar.reset`: it
+    restores the value from before that token's attach whatever was attached since
+    (opentelemetry-python `ContextVarsRuntimeContext.detach`). The attach stays current
+    until that scope ends, which is where the author put it."""
+    if current_span_withs(facts, fn, call) is not None:
+        return True
+    for a in facts.ancestors(call):
+        if a is fn:
+            return False
+        if not isinstance(a, ast.Try) or not any(call in facts.walk(b) for b in a.body):
+            continue
+        for n in (x for st in a.finalbody for x in facts.walk(st)):
+            if not (isinstance(n, ast.Call) and owners.detach_release(n) and isinstance(n.args[0], ast.Name)):
+                continue
+            tok = n.args[0].id
+            for st in facts.walk(fn):
+                if isinstance(st, ast.Assign) and st.lineno < a.lineno and isinstance(st.value, ast.Call) \
+                        and st.value is not call and values.is_kind(st.value, OTEL_TOKEN) \
+                        and any(isinstance(t, ast.Name) and t.id == tok for t in st.targets):
+                    return True
+    return False
 
 
 def _detached_in_except_exception(facts, fn: ast.AST, release: ast.AST | None) -> bool:

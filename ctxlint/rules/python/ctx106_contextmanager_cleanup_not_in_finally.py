@@ -15,6 +15,7 @@ from ctxlint.semantic.python.cleanup import (
     exit_stack_cover,
     following_statements,
     is_cleanup_name,
+    tested_as_condition,
     is_contextmanager,
     is_pool_return_name,
     last_name,
@@ -57,6 +58,13 @@ cleans up when collected (`io.StringIO`/`BytesIO`, `tempfile.TemporaryDirectory`
 and temporary files, tqdm bars): the exception ends the generator's frame, and in
 CPython the object's finalizer runs then and there (`shutil.rmtree(tmp.name)`,
 `bar.close()`).
+
+Nor is a write-back of the object the `yield` handed the caller (`state = await
+self.get_state(token); yield state; await self.set_state(token, state)`, `store[k] =
+record` after `yield record`): saving the caller's edits only when its block
+succeeded is commit-on-success, not a release the exception skips. A call whose
+answer is tested (`if self.protocol.close_expected():`) asks rather than undoes, and
+is not cleanup either, whatever it is called.
 
 Nor is cleanup that a `contextlib.ExitStack`/`AsyncExitStack` around the `yield`
 already holds: the same callable registered before the `yield` with `callback` /
@@ -161,8 +169,9 @@ def _cleanup_in(facts, stmts, saved: set[str], y: ast.AST | None = None, fn=None
     create_task_group() as tg`: its `__aexit__` handles the exceptional path), a
     cleanup of a self-finalizing object the generator made and keeps to itself
     (`_self_finalizing`: an in-memory buffer, a `tempfile.TemporaryDirectory`, a
-    progress bar), and a write-back (`store[k] = record` of the `record` the `yield`
-    handed the caller: saving the caller's edit only on success is the point). Nor is
+    progress bar), and a write-back (`store[k] = record` or `await self.set_state(token,
+    state)` of the `record`/`state` the `yield` handed the caller: saving the caller's
+    edit only on success is the point). Nor is
     cleanup that a `contextlib` exit stack around the `yield` registered before it
     also does (`cleanup.exit_stack_cover`: `stack.push_async_callback(self.stop,
     join=False)` ... `yield` ... `stack.pop_all(); await self.stop(join=True)`): the
@@ -189,6 +198,8 @@ def _cleanup_in(facts, stmts, saved: set[str], y: ast.AST | None = None, fn=None
                     continue  # `shutil.rmtree(tmpdir.name)` of a TemporaryDirectory: its finalizer does it
                 if nm == "detach" and not n.args:
                     continue  # tensor.detach(): not a release
+                if tested_as_condition(facts, n):
+                    continue  # `if self.protocol.close_expected():` asks, it does not undo
                 target = graph.resolve(n)
                 if target is not None:
                     summ = graph.summary(target)
@@ -198,6 +209,9 @@ def _cleanup_in(facts, stmts, saved: set[str], y: ast.AST | None = None, fn=None
                     return n
                 if (nm.startswith("set") or nm == "setattr") and any(
                         isinstance(a, ast.Name) and a.id in saved for a in n.args):
+                    if y is not None and any(isinstance(a, ast.Name) and _yielded(y, a.id)
+                                             for a in [*n.args, *(k.value for k in n.keywords)]):
+                        continue  # `await self.set_state(token, state)` of the yielded state: a write-back
                     return n
                 if is_pool_return_name(nm) and any(
                         isinstance(a, ast.Name) and a.id in saved

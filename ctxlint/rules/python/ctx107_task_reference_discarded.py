@@ -17,6 +17,7 @@ from ctxlint.semantic.python.tasks import (
     is_task_factory_ref,
     stops_its_loop,
     task_coroutine_arg,
+    wraps_existing_task,
 )
 
 
@@ -84,10 +85,18 @@ Not flagged either: a task started in a shutdown hook, a lambda or def installed
 with `loop.add_signal_handler()`, `signal.signal()`, `atexit.register()` (or
 `@atexit.register`) or as a `weakref.finalize()` callback, directly, through a
 lambda that calls it, through `functools.partial`, or as one arm of a conditional
-(`signal.signal(SIGTERM, force if cfg.force else graceful)`): it is the shutdown sequence
+(`signal.signal(SIGTERM, force if cfg.force else graceful)`), or handed to a helper of
+this module that installs its parameter so (`self._add_signal_handler(SIGTERM,
+self.drain)` where the helper calls `loop.add_signal_handler(signum, partial(handler,
+signum))`; one level): it is the shutdown sequence
 itself (a best-effort close at exit), nothing outlives it to await it, and
 `asyncio.run()` cancels what is left. The function that registers the hook runs at
 normal time: a task it starts is still reported.
+
+Nor `asyncio.ensure_future(t)` of a local name that already holds a task (`t =
+loop.create_task(c)`, `t = ctx.run(loop.create_task, c)`): `ensure_future` returns that
+task as is and creates nothing (`ensure_future(t).add_done_callback(...)` after
+`refs.add(t)`); whether `t` is kept is judged where it is bound.
 
 Nor a task created inside `__del__`: it is a best-effort close of an object that
 is already unreachable (the finaliser never guaranteed it, and the sockets it
@@ -260,7 +269,7 @@ def _contained(facts, call: ast.Call) -> bool:
       real code judged 12 of 13 such tasks harmless).
     A coroutine that never suspends is still reported (the handed case K05's
     `flush_usage` stands in for real flushing work)."""
-    if runs_in_shutdown_hook(facts, call) or _in_del(facts, call):
+    if runs_in_shutdown_hook(facts, call) or _in_del(facts, call) or wraps_existing_task(facts, call):
         return True
     return _coroutine_contained(facts, call, task_coroutine_arg(call))
 

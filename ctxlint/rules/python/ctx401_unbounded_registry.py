@@ -59,7 +59,9 @@ or an `Enum`, a parameter of a private def that every caller passes such a value
 (also through `threading.Thread(target=..., args=...)`, `run_in_executor`,
 `submit`: a watcher thread per target of a short literal list); a key the write
 checks against a fixed set first (`if kind not in KINDS: raise`, `if slot in
-self.slots:`), or that the same def indexes without a default in a plain dict whose
+self.slots:`) or that is the key of a loop over the container's own keys (`for tid,
+d in self.deadlines.items(): self.deadlines[tid] = None` rewrites an entry it holds),
+or that the same def indexes without a default in a plain dict whose
 keys are fixed (`self.rows = dict.fromkeys(range(n), 0)`; `self.rows[idx] += 1`:
 any other index raises); and `d[k] += n` on a plain dict, which adds no key. A
 parameter of a public method, a loop over a collection grown per call and a check

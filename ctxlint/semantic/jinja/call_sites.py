@@ -577,8 +577,17 @@ class CallSites:
             if vals and all(isinstance(v, tuple) and v[0] == "param" for v in vals):
                 return all(self._literal_default(v[1]) for v in vals)
         if isinstance(expr, (ast.Name, ast.Attribute)):
+            # every value the name or `self.` attribute may hold (class-body declarations and
+            # instance stores of the class family) is the developers' text; a `None`
+            # default (`template: Optional[str] = None`, a slot subclasses fill with their
+            # own constant) holds no template text at all
             vals = self.values_of(expr)
-            return bool(vals) and all(not isinstance(v, tuple) and self.is_trusted_source(v, depth + 1) for v in vals)
+            return bool(vals) and all(
+                not isinstance(v, tuple) and (
+                    (isinstance(v, ast.Constant) and v.value is None)
+                    or self.literal_values(v, depth + 1) is not None
+                    or self.is_trusted_source(v, depth + 1))
+                for v in vals)
         if not isinstance(expr, ast.Call):
             return False
         q = self.f.qualname(expr.func) or ""

@@ -182,6 +182,18 @@ def is_cleanup_name(name: str) -> bool:
     return name in CLEANUP_CALLS or name.startswith(CLEANUP_PREFIXES)
 
 
+def tested_as_condition(facts, call: ast.Call) -> bool:
+    """Is the value of `call` a branch condition: the test of an `if`/`while`/conditional
+    expression or an `assert`, possibly under `not`, `and`/`or` or a comparison
+    (`if self.protocol.close_expected():`)? Such a call is a query whose answer picks the
+    path, not an undo, whatever its name says."""
+    cur: ast.AST = call
+    parent = facts.parents.get(cur)
+    while isinstance(parent, (ast.BoolOp, ast.UnaryOp, ast.Compare)):
+        cur, parent = parent, facts.parents.get(parent)
+    return isinstance(parent, (ast.If, ast.While, ast.IfExp, ast.Assert)) and parent.test is cur
+
+
 def is_pool_return_name(name: str) -> bool:
     """Does a callee's name say it hands a pooled resource back (see `POOL_RETURN_CALLS`)?"""
     return name in POOL_RETURN_CALLS or name.startswith(POOL_RETURN_PREFIXES)

@@ -21,7 +21,9 @@ from, never from how it is spelled:
   an `Enum` class of this module, a local list built from such displays outside any
   loop, and views/copies of these (`sorted(x)`, `x.items()`, `enumerate(x)`);
 - a key checked against a fixed set (`bounded_key_domain`): the write runs only
-  where the key is already in the container itself (an update, not a new key), or in
+  where the key is already in the container itself (an update, not a new key; also a
+  write under the key of a loop over the container's own keys, `for k, v in
+  D.items(): D[k] = None`), or in
   a bounded iterable, or in a container whose key set is bounded; or the same call
   indexes (`D[k]`, no default) a plain dict whose key set is bounded
   (`dict.fromkeys(range(n), 0)`, only ever written under fixed keys), so any other key
@@ -672,10 +674,44 @@ def bounded_key_set(facts, d, depth: int = 3) -> bool:
     return facts.memo(f"key_domains.keyset.{id(d)}", compute)
 
 
+def _rewrites_own_key(facts, store: ast.AST, fn) -> bool:
+    """Is `store` (the subscript `D[k]` of `D[k] = v`) inside a loop over `D`'s own keys, with
+    `k` the loop's key (`for k, v in D.items(): ... D[k] = None`, `for k in list(D):`)?
+    Then it overwrites an entry `D` already holds: the container does not grow (dramatiq's
+    time-limit deadlines, reset per worker thread while they are scanned)."""
+    if not isinstance(store, ast.Subscript) or not isinstance(store.slice, ast.Name):
+        return False
+    key, want = store.slice, ast.dump(store.value)
+    for a in facts.ancestors(store):
+        if a is fn:
+            return False
+        if not isinstance(a, (ast.For, ast.AsyncFor)):
+            continue
+        it = a.iter
+        while isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in ("list", "tuple", "sorted") \
+                and len(it.args) == 1:
+            it = it.args[0]
+        target = a.target
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and not it.args \
+                and it.func.attr in ("items", "keys"):
+            if it.func.attr == "items":
+                target = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else None
+            it = it.func.value
+        if ast.dump(it) != want or not (isinstance(target, ast.Name) and target.id == key.id):
+            continue
+        # the key name is not rebound inside the loop before the store
+        return not any(isinstance(n, ast.Name) and n.id == key.id and isinstance(n.ctx, ast.Store)
+                       and n is not target for st in a.body for n in ast.walk(st))
+    return False
+
+
 def _present_already(facts, d, site) -> bool:
     """Does insertion `site` of `d` run only where its key is already in `d` (`if k in
-    d: d[k] = v`, `if k not in d: raise`): an update that adds no key?"""
+    d: d[k] = v`, `if k not in d: raise`, a loop over `d`'s own keys: `_rewrites_own_key`):
+    an update that adds no key?"""
     from ctxlint.semantic.python.registries import key_text
+    if site.kind == "subscript" and _rewrites_own_key(facts, site.node, site.function):
+        return True
     kt = key_text(site.key)
     return any(key_text(k) == kt and _tested_container(facts, cmp) is d
                for test, truth in _holds_at(facts, site.node, site.function)
@@ -880,6 +916,8 @@ def bounded_key_domain(facts, c, site, key: ast.AST | None = None, depth: int = 
     def compute() -> bool:
         if site.kind == "augassign" and c.kind in ("dict", "OrderedDict"):
             return True
+        if site.kind == "subscript" and key is site.key and _rewrites_own_key(facts, site.node, site.function):
+            return True  # `for k, v in D.items(): D[k] = None`: an entry D already holds
         ctx = _Ctx(facts, c.owner if c.scope == "instance" else None)
         if _fixed(ctx, key, site.function, depth):
             return True

@@ -92,14 +92,16 @@ def detach_release(c: ast.Call) -> list:
 
 
 def end_release(c: ast.Call) -> list:
-    """`span.end()` ends `span`; `trace.use_span(span, end_on_exit=True)` ends it on exit
-    (OpenTelemetry API, `Span.end`, `use_span`)."""
+    """`span.end()` ends `span`; `trace.use_span(span, end_on_exit=True)` ends it on exit,
+    the span passed positionally or as `span=` (OpenTelemetry API, `Span.end`, `use_span`)."""
     f = c.func
     if isinstance(f, ast.Attribute) and f.attr == "end" and len(c.args) <= 1:
         return [f.value]
     name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
-    if name == "use_span" and c.args and use_span_ends(c):
-        return [c.args[0]]
+    if name == "use_span" and use_span_ends(c):
+        # `use_span(span, end_on_exit=True)` or `use_span(span=span, end_on_exit=True)`
+        span = c.args[0] if c.args else next((k.value for k in c.keywords if k.arg == "span"), None)
+        return [span] if span is not None else []
     return []
 
 
@@ -1504,8 +1506,34 @@ def exit_closure_of(facts: PythonFacts, node: ast.AST) -> list[ast.AST]:
     return exit_closure(facts, cls) if cls is not None else []
 
 
+def _released_by_sibling_closure(facts: PythonFacts, name: str, fn: ast.AST, release: Release) -> bool:
+    """Is `name`, declared `nonlocal` in `fn`, released (`release`) by another closure of
+    the function that owns the variable, one that function hands on or calls (a cleanup
+    hook: `stream.with_cleanup_hook(_finalize)` where `_finalize` resets the token the
+    pull hook `fn` set)? The closures share the variable's cell (Python reference,
+    "Naming and binding"), so the sibling releases what `fn` stored."""
+    if not any(isinstance(n, ast.Nonlocal) and name in n.names for n in facts.walk(fn)):
+        return False
+    outer = facts.enclosing_function(fn)
+    if outer is None:
+        return False
+    for sib in facts.walk(outer, into_defs=True):
+        if sib is fn or not isinstance(sib, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                or facts.enclosing_function(sib) is not outer:
+            continue
+        if not any(isinstance(n, ast.Name) and n.id == sib.name and isinstance(n.ctx, ast.Load)
+                   for n in facts.walk(outer)):
+            continue  # never handed on or called
+        for n in facts.walk(sib):
+            if isinstance(n, ast.Call) and any(isinstance(a, ast.Name) and a.id == name for a in release(n)):
+                return True
+    return False
+
+
 def _local_token_fate(facts: PythonFacts, call: ast.Call, assign: ast.stmt, target: ast.Name, fn: ast.AST,
                       release: Release) -> TokenFate:
+    if _released_by_sibling_closure(facts, target.id, fn, release):
+        return TokenFate("ok")
     values = module_values(facts)
     keys = {values.binding(target)}
     uses = _uses(values, fn, keys)

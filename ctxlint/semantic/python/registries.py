@@ -389,11 +389,12 @@ def _unbounded_queue_built(facts, value: ast.AST | None) -> bool:
     return all(isinstance(s, ast.Constant) and isinstance(s.value, int) and s.value <= 0 for s in sizes)
 
 
-def is_unbounded_queue(facts, expr: ast.AST, fn) -> bool:
+def is_unbounded_queue(facts, expr: ast.AST, fn, _depth: int = 0) -> bool:
     """Does `expr` (the receiver of a `put`) hold an unbounded asyncio queue?
 
-    `self.attr`: every assignment of `attr` in the enclosing class (at least one) builds
-    one; a bare name: every module-level assignment of it, or (when `fn` binds it) every
+    `self.attr`: every assignment of `attr` in the enclosing class that is not `None`
+    (at least one) builds one; `self.m()`: every `return` of the class's sync method `m`
+    is such a receiver (a lazily re-created queue); a bare name: every module-level assignment of it, or (when `fn` binds it) every
     local assignment in `fn` before use, builds one. Anything else: False."""
     if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id in ("self", "cls"):
         cls = facts.enclosing_class(expr)
@@ -401,7 +402,19 @@ def is_unbounded_queue(facts, expr: ast.AST, fn) -> bool:
             return False
         stmts = facts.attr_assignments(cls).get(expr.attr, [])
         values = [s.value for s in stmts if s.value is not None]
-        return bool(values) and len(values) == len(stmts) and all(_unbounded_queue_built(facts, v) for v in values)
+        # `self._q = None` until first use: a `put` on it raises, it never waits
+        built = [v for v in values if not (isinstance(v, ast.Constant) and v.value is None)]
+        return bool(built) and len(values) == len(stmts) and all(_unbounded_queue_built(facts, v) for v in built)
+    if isinstance(expr, ast.Call) and not expr.args and not expr.keywords and isinstance(expr.func, ast.Attribute) \
+            and isinstance(expr.func.value, ast.Name) and expr.func.value.id in ("self", "cls") and _depth < 2:
+        # `self._get_event_queue().put(e)`: a method of the class whose every return is one
+        cls = facts.enclosing_class(expr)
+        meth = next((d for d in getattr(cls, "body", ()) if isinstance(d, ast.FunctionDef)
+                     and d.name == expr.func.attr), None)
+        if meth is None:
+            return False
+        rets = [n.value for n in facts.walk(meth) if isinstance(n, ast.Return)]
+        return bool(rets) and all(r is not None and is_unbounded_queue(facts, r, meth, _depth + 1) for r in rets)
     if isinstance(expr, ast.Name):
         if fn is not None and expr.id in params_names(fn):
             return False

@@ -177,6 +177,33 @@ def is_task_factory_call(facts, call: ast.Call) -> bool:
     return is_task_factory_ref(facts, call.func)
 
 
+def wraps_existing_task(facts, call: ast.Call) -> bool:
+    """Is `call` an `ensure_future(t)` of a local name `t` that already holds a task:
+    every binding of `t` in the enclosing function is a task factory call
+    (`t = loop.create_task(c)`) or a call handed a task factory that returns its result
+    (`t = ctx.run(loop.create_task, c)`: `Context.run` returns what the callable returns)?
+    `ensure_future` returns a Task it is given unchanged (Python docs,
+    `asyncio.ensure_future`: "If obj is ... a Task ... obj is returned as is"), so it
+    creates nothing; the task's fate is that of `t`, judged where `t` is bound."""
+    if (facts.qualname(call.func) or "") != "asyncio.ensure_future":
+        return False
+    arg = task_coroutine_arg(call)
+    fn = facts.enclosing_function(call)
+    if not isinstance(arg, ast.Name) or fn is None:
+        return False
+    values = []
+    for n in facts.walk(fn):
+        if isinstance(n, ast.Name) and n.id == arg.id and isinstance(n.ctx, ast.Store):
+            st = facts.parents.get(n)
+            if not (isinstance(st, ast.Assign) and st.targets == [n]):
+                return False
+            values.append(st.value)
+    return bool(values) and all(
+        isinstance(v, ast.Call) and (is_task_factory_call(facts, v)
+                                     or any(is_task_factory_ref(facts, a) for a in v.args[:1]))
+        for v in values)
+
+
 def task_coroutine_def(facts, call: ast.Call) -> ast.AST | None:
     """The `async def` whose coroutine the task factory `call` runs
     (`asyncio.create_task(self._flush(batch))`, `loop.create_task(worker())`): a def of
@@ -519,29 +546,75 @@ def _reraises(stmts: list[ast.stmt]) -> bool:
 SHUTDOWN_REGISTRARS = {"add_signal_handler": 1, "signal.signal": 1, "atexit.register": 0, "weakref.finalize": 1}
 
 
+def _hook_installers(facts, registered, names_called) -> dict[str, list[tuple[int | None, str]]]:
+    """The defs of this module that install one of their own parameters as a shutdown hook
+    (`registered(call)` gives the handler a registrar call installs; `names_called(h)` the
+    names that handler calls): def name -> [(positional index at a call site, parameter
+    name)]. A method's index skips `self`/`cls`; a keyword-only parameter has index None."""
+    out: dict[str, list[tuple[int | None, str]]] = {}
+    for d in facts.nodes(ast.FunctionDef, ast.AsyncFunctionDef):
+        positional = [a.arg for a in (*d.args.posonlyargs, *d.args.args)]
+        bound = facts.enclosing_class(d) is not None and not any(
+            isinstance(dec, ast.Name) and dec.id == "staticmethod" for dec in d.decorator_list)
+        if bound and positional:
+            positional = positional[1:]
+        params = set(positional) | {a.arg for a in d.args.kwonlyargs}
+        for n in facts.walk(d):
+            h = registered(n) if isinstance(n, ast.Call) else None
+            if h is None:
+                continue
+            for p in names_called(h) & params:
+                if not any(isinstance(x, ast.Name) and x.id == p and isinstance(x.ctx, ast.Store)
+                           for x in facts.walk(d)):
+                    out.setdefault(d.name, []).append((positional.index(p) if p in positional else None, p))
+    return out
+
+
 def runs_in_shutdown_hook(facts, node: ast.AST) -> bool:
     """Does `node` run as (part of) a shutdown hook: a signal handler, an exit handler
     (`atexit.register`) or a finalizer callback (`weakref.finalize`)? True inside a lambda
     installed as one (`loop.add_signal_handler(sig, lambda: ...)`), or inside a def
     installed as one directly (`atexit.register(self._sync_shutdown)`, `@atexit.register`),
     through a lambda that calls it, or through `functools.partial` (`signal.signal(sig,
-    lambda s, f: self.stop(s))` makes `stop` a handler). Only the installed function
+    lambda s, f: self.stop(s))` makes `stop` a handler), also through a helper of this
+    module that installs its own parameter so (`_hook_installers`: what a call of
+    `self._add_signal_handler(SIGTERM, self.drain)` passes is installed). Only the installed function
     itself counts: the function that registers it, or any other caller of it, runs at
     normal run time.
 
     Work started there is the process's shutdown sequence itself: nothing outlives it
     to await it, and the loop's own shutdown (`asyncio.run`) cancels what is left."""
+    def registered(call: ast.Call) -> ast.AST | None:
+        f = call.func
+        key = f.attr if isinstance(f, ast.Attribute) and f.attr == "add_signal_handler" else \
+            facts.qualname(f)
+        i = SHUTDOWN_REGISTRARS.get(key or "")
+        return call.args[i] if i is not None and len(call.args) > i else None
+
     def handlers():
         for call in facts.nodes(ast.Call):
-            f = call.func
-            key = f.attr if isinstance(f, ast.Attribute) and f.attr == "add_signal_handler" else \
-                facts.qualname(f)
-            i = SHUTDOWN_REGISTRARS.get(key or "")
-            if i is not None and len(call.args) > i:
-                yield call.args[i]
+            h = registered(call)
+            if h is not None:
+                yield h
         for d in facts.nodes(ast.FunctionDef, ast.AsyncFunctionDef):
             if any(facts.qualname(dec) == "atexit.register" for dec in d.decorator_list):
                 yield ast.Name(id=d.name, ctx=ast.Load())
+        # a helper of this module that installs its parameter (`def _add_signal_handler(self,
+        # signum, handler): self.loop.add_signal_handler(signum, partial(handler, signum))`):
+        # what each call of the helper passes there is installed too (one level)
+        installers = _hook_installers(facts, registered, names_called)
+        if installers:
+            for call in facts.nodes(ast.Call):
+                f = call.func
+                name = f.id if isinstance(f, ast.Name) else \
+                    f.attr if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) \
+                    and f.value.id in ("self", "cls") else None
+                for index, param in installers.get(name or "", ()):
+                    arg = next((k.value for k in call.keywords if k.arg == param), None)
+                    if arg is None and index is not None and len(call.args) > index:
+                        arg = call.args[index]
+                    if arg is not None:
+                        yield arg
 
     def names_called(h: ast.AST) -> set[str]:
         if isinstance(h, ast.IfExp):  # `signal.signal(SIGTERM, a if force else b)`

@@ -1,0 +1,30 @@
+# expect: 25 CTX108
+# Near miss of the unbounded-queue exemption: the lazily created queue is bounded, so
+# `put()` waits while it is full, and a cancellation there leaves the registered
+# entry behind with no response ever coming for it.
+import asyncio
+
+
+class RunnerContext:
+    def __init__(self) -> None:
+        self._event_queue: asyncio.Queue | None = None
+        self._event_loop = None
+        self._pending: dict[str, object] = {}
+
+    def _get_event_queue(self) -> asyncio.Queue:
+        loop = asyncio.get_running_loop()
+        if self._event_queue is None or self._event_loop is not loop:
+            self._event_queue = asyncio.Queue(maxsize=64)
+            self._event_loop = loop
+        return self._event_queue
+
+    async def add_event(self, event) -> None:
+        await self._get_event_queue().put(event)
+
+    async def add_request_info_event(self, event) -> None:
+        self._pending[event.request_id] = event
+        await self.add_event(event)
+
+    async def send_response(self, request_id: str, response) -> None:
+        event = self._pending.pop(request_id)
+        await self.add_event({"response": response, "for": event})
