@@ -200,6 +200,11 @@ def _cleanup_in(facts, stmts, saved: set[str], y: ast.AST | None = None, fn=None
                     continue  # tensor.detach(): not a release
                 if tested_as_condition(facts, n):
                     continue  # `if self.protocol.close_expected():` asks, it does not undo
+                if y is not None and (nm.startswith("set") or nm == "setattr") and any(
+                        isinstance(a, ast.Name) and _yielded(y, a.id) for a in [*n.args, *(k.value for k in n.keywords)]):
+                    continue  # `await self.set_state(token, state)` of the yielded state: a write-back
+                if y is not None and fn is not None and _success_only(facts, n, y, fn):
+                    continue
                 target = graph.resolve(n)
                 if target is not None:
                     summ = graph.summary(target)
@@ -209,9 +214,6 @@ def _cleanup_in(facts, stmts, saved: set[str], y: ast.AST | None = None, fn=None
                     return n
                 if (nm.startswith("set") or nm == "setattr") and any(
                         isinstance(a, ast.Name) and a.id in saved for a in n.args):
-                    if y is not None and any(isinstance(a, ast.Name) and _yielded(y, a.id)
-                                             for a in [*n.args, *(k.value for k in n.keywords)]):
-                        continue  # `await self.set_state(token, state)` of the yielded state: a write-back
                     return n
                 if is_pool_return_name(nm) and any(
                         isinstance(a, ast.Name) and a.id in saved
@@ -353,6 +355,32 @@ SELF_FINALIZING = frozenset({"io.StringIO", "io.BytesIO", "tempfile.TemporaryDir
                              "tempfile.NamedTemporaryFile", "tempfile.TemporaryFile",
                              "tempfile.SpooledTemporaryFile", "tqdm.tqdm", "tqdm.auto.tqdm",
                              "tqdm.std.tqdm", "tqdm.asyncio.tqdm"})
+
+
+def _success_only(facts, n: ast.AST, y: ast.AST, fn) -> bool:
+    """Does the call `n` after the `yield` `y` run only on a path the with-body's
+    exception never needed?
+    - it is in the `else:` of a `try` around the `yield`: Python runs that clause only
+      when the body raised nothing, which is why the author put it there;
+    - it is under `if flag:` where `flag` is a local of `fn` that every assignment before
+      the `yield` sets to a falsy constant (`raise_close_exc = False`) and only code after
+      the `yield` sets otherwise (the `except` handlers, a failed send): the call is
+      error handling for what happens after the body, and on the path where the body
+      raises the flag is still falsy, so it would not run there anyway."""
+    for a in facts.ancestors(n):
+        if a is fn:
+            break
+        if isinstance(a, ast.Try) and any(y in ast.walk(st) for st in a.body) \
+                and any(n in ast.walk(st) for st in a.orelse):
+            return True
+        if isinstance(a, ast.If) and isinstance(a.test, ast.Name) and not any(y in ast.walk(st) for st in a.body):
+            flag = a.test.id
+            before = [st for st in facts.walk(fn) if isinstance(st, ast.Assign) and pos(st) < pos(y)
+                      and any(isinstance(t, ast.Name) and t.id == flag for t in st.targets)]
+            if before and all(isinstance(st.value, ast.Constant) and not st.value.value for st in before) \
+                    and not any(isinstance(x, (ast.Nonlocal, ast.Global)) and flag in x.names for x in facts.walk(fn)):
+                return True
+    return False
 
 
 def _yielded(y: ast.AST, name: str) -> bool:
