@@ -27,7 +27,9 @@ override of `httpx.Auth.auth_flow` / `sync_auth_flow` / `async_auth_flow` (the b
 resolved by import, `semantic.python.driven.LIBRARY_DRIVEN_GENERATORS`), or a
 generator that such an override only returns. httpx starts it, sends each response
 into it and closes it inside the one `send()` call, so every step runs in that
-call's Context.
+call's Context. Likewise a generator decorated with tornado's `gen.coroutine` or
+`tornado.testing.gen_test` (`driven.LIBRARY_DRIVEN_DECORATORS`): tornado's `Runner`
+runs every step through the one Context it captured at the start.
 
 ## Why is this bad
 Each step of a generator runs in the Context of whoever resumes it. A streaming

@@ -48,6 +48,12 @@ evidence that hooks accumulate or are lost. Its `RemovableHandle` is
   everything its hook stores, alive for as long as the model lives, and nothing can
   take the hook off.
 
+A tensor's own hook (`Tensor.register_hook`, `register_post_accumulate_grad_hook`) on
+a tensor the function computes per call (`loss, cache = self.compute(...)`;
+`loss.register_hook(...)`) is never reported: the hook lives on that tensor and is
+freed with it. On a Parameter (`w = self.linear.weight`, a loop over
+`model.parameters()`, a parameter of the function) it accumulates like a module hook.
+
 Code runs once per model call when it is `forward`/`__call__`, when it calls the
 hooked module (or the object owning it; a submodule reached through
 `for m in model.modules()` stands for `model`) after registering, or returns what a
@@ -114,6 +120,8 @@ be used to remove the added hook").
             fn = facts.enclosing_function(call)
             if fn is None or returns_no_handle(facts, call):
                 continue  # the project's own register_*_hook, which hands back no handle
+            if not MODULE_HOOKS.match(f.attr) and _fresh_local_tensor(facts, f.value, fn):
+                continue  # `loss.register_hook(h)` on this call's own tensor: the hook dies with it
             p = facts.parents.get(call)
             in_loop = _in_loop(facts, call, fn)
             per_call = runs_per_call(facts, fn, call)
@@ -151,6 +159,38 @@ be used to remove the added hook").
                     fix = None  # where the handle should be removed (a close()) is the author's choice
             if msg:
                 yield facts.finding(self, call, msg, fix=fix)
+
+
+def _fresh_local_tensor(facts, recv: ast.AST, fn) -> bool:
+    """Is the receiver of a tensor hook (`Tensor.register_hook`,
+    `register_post_accumulate_grad_hook`) a tensor this call of `fn` computes: a local
+    name whose every binding in `fn` is a call or arithmetic, or an element unpacked
+    from a call (`loss, cache = self.calculate_loss(...)`; `loss = loss.detach()`), never a
+    parameter, a `self.` attribute, a loop variable or a `with` target? A tensor's hooks
+    live on the tensor (PyTorch docs, `Tensor.register_hook`), so they are freed with a
+    tensor made per call; a Parameter (`self.weight`, `for p in model.parameters()`)
+    lives as long as the model and keeps every hook registered on it."""
+    if not isinstance(recv, ast.Name) or fn is None:
+        return False
+    if recv.id in {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}:
+        return False
+    values = []
+    for n in facts.walk(fn):
+        if isinstance(n, ast.Name) and n.id == recv.id and isinstance(n.ctx, ast.Store):
+            st = facts.parents.get(n)
+            if isinstance(st, (ast.Assign, ast.AnnAssign)) and (st.targets == [n] if isinstance(st, ast.Assign)
+                                                                else st.target is n):
+                values.append(st.value)
+            elif isinstance(st, ast.AugAssign):
+                continue
+            elif isinstance(st, ast.Tuple) and isinstance(facts.parents.get(st), ast.Assign) \
+                    and facts.parents.get(st).targets == [st]:
+                values.append(facts.parents.get(st).value)  # `loss, cache = self.compute(...)`
+            else:
+                return False  # a loop variable, a `with` target: not known to be fresh
+        elif isinstance(n, (ast.Global, ast.Nonlocal)) and recv.id in n.names:
+            return False
+    return bool(values) and all(isinstance(v, (ast.Call, ast.BinOp, ast.UnaryOp)) for v in values)
 
 
 def _in_loop(facts, node, fn) -> bool:

@@ -50,6 +50,9 @@ index-valued result (`.long()`, `.to(torch.long)`, `argmax`, `.ne()`), a value
 computed (not merely re-bound) inside `torch.no_grad()`, and receiver-only
 operations on such a tensor (`mask.float().sum()`, `n.to(device)`): only
 floating-point tensors can require grad, and autograd records nothing in no_grad.
+Nor a value detached right after each back-propagation of the loop (`if
+with_backward: loss_mb.backward(); loss_mb = loss_mb.detach()` then
+`losses.append(loss_mb)`): when the loop trains, what it appends holds no graph.
 Names inside a graph-free part (`self._loss_fn.ignore_index` in the comparison)
 are no hint of a loss.
 
@@ -103,6 +106,8 @@ mechanics" (only floating-point and complex tensors require grad; no_grad record
                 continue
             if _under_no_grad(facts, stmt, fn):
                 continue
+            if any(_detached_after_each_backward(facts, lp, x) for lp in persistent if id(lp) in train_ids):
+                continue
             acc_text = facts.dotted(acc)
             if acc_text and any(facts.dotted(n) == acc_text for n in ast.walk(x)):
                 continue  # `acc += acc / n` rescales, it adds no new step's graph
@@ -135,6 +140,36 @@ def _accumulation(node) -> tuple[ast.AST | None, ast.AST | None]:
             and len(node.args) == 1:
         return node.func.value, node.args[0]
     return None, None
+
+
+def _detached_after_each_backward(facts, loop, x: ast.AST) -> bool:
+    """Is every `.backward()` of the training loop `loop` called on the accumulated name
+    `x` and followed, in the same block, by `x = x.detach()` (or `.item()`/`float(x)`)?
+    (`if with_backward: loss_mb.backward(); loss_mb = loss_mb.detach()` then
+    `losses.append(loss_mb)`.) Then on every pass that back-propagates, what is appended
+    holds no graph; a pass that does not back-propagate trains nothing, and the graph it
+    appends is the one its caller will back-propagate once (sentence-transformers'
+    cached losses). A `.backward()` on anything else keeps the rule's verdict."""
+    if not isinstance(x, ast.Name):
+        return False
+    seen = False
+    for n in facts.walk(loop):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "backward"):
+            continue
+        if not (isinstance(n.func.value, ast.Name) and n.func.value.id == x.id):
+            return False
+        stmt = facts.enclosing_statement(n)
+        block = next((getattr(p, f) for p in [facts.parents.get(stmt)] for f in ("body", "orelse", "finalbody")
+                      if stmt in getattr(p, f, ())), None)
+        if block is None:
+            return False
+        after = block[block.index(stmt) + 1:block.index(stmt) + 2]
+        if not (after and isinstance(after[0], ast.Assign) and len(after[0].targets) == 1
+                and isinstance(after[0].targets[0], ast.Name) and after[0].targets[0].id == x.id
+                and reduced(after[0].value)):
+            return False
+        seen = True
+    return seen
 
 
 def _enclosing_loops(facts, stmt, fn) -> list:

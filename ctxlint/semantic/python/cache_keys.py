@@ -11,6 +11,7 @@ file through `cache_key_facts(facts)`; per-function results are memoized.
 from __future__ import annotations
 
 import ast
+from collections import deque
 from functools import cached_property
 from typing import Iterable
 
@@ -396,15 +397,18 @@ class CacheKeyFacts:
         d = self.defs(fn)
         seen_names: set[str] = set(skip)
         out: list[ast.AST] = []
-        stack = [e for e in exprs if e is not None]
-        while stack and len(out) < limit:
-            e = stack.pop()
+        # breadth first: a name's definitions are visited in source order, nearest first,
+        # so a long function (a digest fed by twenty `h.update(...)` calls) reaches its
+        # first parts before the node budget runs out
+        queue = deque(e for e in exprs if e is not None)
+        while queue and len(out) < limit:
+            e = queue.popleft()
             for n in ast.walk(e):
                 out.append(n)
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in seen_names:
                     seen_names.add(n.id)
                     for df in d.get(n.id, ()):
-                        stack.append(df.value)
+                        queue.append(df.value)
         return out
 
     def resolve(self, fn: ast.AST, expr: ast.AST) -> tuple[ast.AST, bool]:

@@ -8,9 +8,11 @@ Context, so a `ContextVar` set before one of its `yield`s and reset after it is 
 reset in the same Context.
 
 `LIBRARY_DRIVEN_GENERATORS` maps a base class (import-resolved qualified name) to the
-override methods whose generator it drives. A generator *is library-driven*
-(`library_driven`) when it is such an override of a class deriving from a table base
-(directly, or through bases defined in this module), or when every call of it in this
+override methods whose generator it drives; `LIBRARY_DRIVEN_DECORATORS` lists the
+decorators that hand a generator to such a driver (tornado's `gen.coroutine`). A
+generator *is library-driven* (`library_driven`) when it is such an override of a class
+deriving from a table base (directly, or through bases defined in this module), when
+such a decorator decorates it, or when every call of it in this
 module is `return g(...)` (directly or through a local it is bound to) inside such an
 override — the override hands the library that generator instead of being one.
 """
@@ -45,6 +47,26 @@ LIBRARY_DRIVEN_GENERATORS: dict[str, frozenset[str]] = {
 }
 
 
+#: Decorators that turn a generator function into a coroutine their library drives:
+#: tornado's `gen.coroutine` and `tornado.testing.gen_test` hand the generator to
+#: `tornado.gen.Runner`, which captures `contextvars.copy_context().run` once and runs
+#: every step of the generator through it (tornado/gen.py, `Runner.__init__` and
+#: `Runner.run`: `self.ctx_run = ctx_run`), so each `yield` resumes in the same Context.
+LIBRARY_DRIVEN_DECORATORS: frozenset[str] = frozenset({
+    "tornado.gen.coroutine", "tornado.testing.gen_test",
+})
+
+
+def driven_by_decorator(facts, fn: ast.AST) -> str | None:
+    """The `LIBRARY_DRIVEN_DECORATORS` entry decorating `fn` (also called:
+    `@gen_test(timeout=10)`), else None."""
+    for d in getattr(fn, "decorator_list", ()):
+        q = facts.qualname(d.func if isinstance(d, ast.Call) else d) or ""
+        if q in LIBRARY_DRIVEN_DECORATORS:
+            return q
+    return None
+
+
 def driven_override(facts, fn: ast.AST) -> str | None:
     """"Base.method" when `fn` is a method of a class deriving from a
     `LIBRARY_DRIVEN_GENERATORS` base and is one of the overrides that base drives; else None."""
@@ -63,10 +85,11 @@ def driven_override(facts, fn: ast.AST) -> str | None:
 
 
 def library_driven(facts, gen: ast.AST) -> str | None:
-    """"Base.method" when generator function `gen` is driven to completion by a library
-    inside one call (see the module doc): it is such an override itself, or every call
+    """"Base.method" (or the decorator's name) when generator function `gen` is driven
+    to completion by a library inside one call (see the module doc): it is such an
+    override itself, a `LIBRARY_DRIVEN_DECORATORS` decorator decorates it, or every call
     of it in this module is returned (directly or through a local) from one; else None."""
-    hit = driven_override(facts, gen)
+    hit = driven_override(facts, gen) or driven_by_decorator(facts, gen)
     if hit:
         return hit
     from ctxlint.semantic.python.values import module_values
