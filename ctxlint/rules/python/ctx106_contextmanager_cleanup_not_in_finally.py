@@ -64,7 +64,8 @@ self.get_state(token); yield state; await self.set_state(token, state)`, `store[
 record` after `yield record`): saving the caller's edits only when its block
 succeeded is commit-on-success, not a release the exception skips. A call whose
 answer is tested (`if self.protocol.close_expected():`) asks rather than undoes, and
-is not cleanup either, whatever it is called.
+is not cleanup either, whatever it is called, nor is ending the process with an exit
+status (`sys.exit(1)` when a check found differences).
 
 Nor is cleanup that a `contextlib.ExitStack`/`AsyncExitStack` around the `yield`
 already holds: the same callable registered before the `yield` with `callback` /
@@ -198,6 +199,8 @@ def _cleanup_in(facts, stmts, saved: set[str], y: ast.AST | None = None, fn=None
                     continue  # `shutil.rmtree(tmpdir.name)` of a TemporaryDirectory: its finalizer does it
                 if nm == "detach" and not n.args:
                     continue  # tensor.detach(): not a release
+                if (facts.qualname(n.func) or "") in _PROCESS_EXITS:
+                    continue  # `sys.exit(1)` after a check: the program's verdict, not an undo
                 if tested_as_condition(facts, n):
                     continue  # `if self.protocol.close_expected():` asks, it does not undo
                 if y is not None and (nm.startswith("set") or nm == "setattr") and any(
@@ -355,6 +358,12 @@ SELF_FINALIZING = frozenset({"io.StringIO", "io.BytesIO", "tempfile.TemporaryDir
                              "tempfile.NamedTemporaryFile", "tempfile.TemporaryFile",
                              "tempfile.SpooledTemporaryFile", "tqdm.tqdm", "tqdm.auto.tqdm",
                              "tqdm.std.tqdm", "tqdm.asyncio.tqdm"})
+
+
+#: Calls that end the process (Python docs, `sys.exit`, `os._exit`): an exit status
+#: reported after the body is the program's verdict on its work, not cleanup; an
+#: exception from the body ends the program on its own.
+_PROCESS_EXITS = frozenset({"sys.exit", "os._exit", "exit", "quit"})
 
 
 def _success_only(facts, n: ast.AST, y: ast.AST, fn) -> bool:

@@ -59,7 +59,10 @@ hooked module (or the object owning it; a submodule reached through
 `for m in model.modules()` stands for `model`) after registering, or returns what a
 method of that model computes from its own arguments (`return
 self.model.generate(input_ids)`), or when a same-file function calls it in a loop or
-comprehension — decided by what the code does, not by its name. It does not when the registration is installed once per
+comprehension — decided by what the code does, not by its name. Only what can run
+after the registration counts: a call in another arm of the same `if`/`elif` chain
+(`if location == "input": register...; elif location == "weight": fuse(module)`)
+never does. It does not when the registration is installed once per
 object: in `__init__`, under an `if` that tests a flag on `self` and sets it in the
 same branch (`if not self.hooked: ...; self.hooked = True`), or in a method all of
 whose callers in this module run once so (only from `__init__`, a load method

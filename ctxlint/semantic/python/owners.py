@@ -85,9 +85,16 @@ def reset_release(c: ast.Call) -> list:
 
 
 def detach_release(c: ast.Call) -> list:
-    """`opentelemetry.context.detach(token)` (however imported) releases `token`."""
+    """`opentelemetry.context.detach(token)` (however imported) releases `token`; so does
+    `token.var.reset(token)`, what `detach` does itself (opentelemetry-python
+    `ContextVarsRuntimeContext.detach`: `self._current_context.reset(token)`; an attach
+    token is a `contextvars.Token`, whose `.var` is the ContextVar it was made by), written
+    out to keep `detach`'s error log quiet (OpenInference's llama-index handler)."""
     f = c.func
     name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+    if name == "reset" and isinstance(f, ast.Attribute) and isinstance(f.value, ast.Attribute) \
+            and f.value.attr == "var" and len(c.args) == 1 and ast.dump(f.value.value) == ast.dump(c.args[0]):
+        return [c.args[0]]
     return [c.args[0]] if name == "detach" and c.args else []
 
 
@@ -226,7 +233,8 @@ def across_yield(facts: PythonFacts, start: ast.AST, fn: ast.AST, release: ast.A
 def refs(values: ModuleValues, fn: ast.AST, key: tuple) -> set[tuple]:
     """Bindings inside `fn` that hold what binding `key` holds: `key` itself plus the
     locals `fn` copies it into (`tok = self._token`, `tok, self._token = self._token,
-    None`, `tok = self._tokens.pop()`, `for var, tok in reversed(self._tokens)`)."""
+    None`, `tok = self._tokens.pop()`, `for var, tok in reversed(self._tokens)`,
+    `if (tok := self._token) is None:`)."""
     facts = values.facts
     out = {key}
     for _ in range(2):
@@ -251,6 +259,11 @@ def refs(values: ModuleValues, fn: ast.AST, key: tuple) -> set[tuple]:
                         b = values.binding(sub)
                         if b is not None:
                             out.add(b)
+            elif isinstance(n, ast.NamedExpr) and reads(values, n.value, out):
+                # `if (tok := self._token) is None: return`
+                b = values.binding(n.target)
+                if b is not None:
+                    out.add(b)
     return out
 
 
