@@ -63,12 +63,30 @@ def test_installer_summary_gives_the_parameter_position_without_self():
     f = _facts(INSTALLER.format(helper="install", handler="h"))
     registered = lambda c: c.args[1] if isinstance(c.func, ast.Attribute) and c.func.attr == "add_signal_handler" else None  # noqa: E731
     names = lambda h: {h.args[0].id} if isinstance(h, ast.Call) and h.args and isinstance(h.args[0], ast.Name) else set()  # noqa: E731
-    assert _hook_installers(f, registered, names) == {"install": [(1, "cb")]}
+    got = _hook_installers(f, registered, names)
+    assert [(k[1], v) for k, v in got.items()] == [("install", [(1, "cb")])]
+    assert all(k[0] is not None for k in got)  # scoped to the class W, not to every `install`
 
 
 def test_helper_that_installs_its_own_handler_does_not_make_the_argument_one():
     src = INSTALLER.replace("partial(cb, signum)", "self.loop.stop").format(helper="install", handler="h")
     assert found(src, ["CTX107"]) == {(13, "CTX107")}
+
+
+def test_same_named_method_of_another_class_is_not_an_installer():
+    src = INSTALLER.format(helper="register", handler="h") + """
+class Other:
+    def __init__(self, loop):
+        self.loop = loop
+        self.callbacks = []
+    def register(self, signum, cb):
+        self.callbacks.append(cb)
+    def start(self):
+        self.register(1, self.reload)
+    def reload(self, signum):
+        self.loop.create_task(asyncio.sleep(1))
+"""
+    assert found(src, ["CTX107"]) == {(26, "CTX107")}
 
 
 def test_rebound_parameter_is_not_the_callers_argument():

@@ -18,9 +18,7 @@ class Connection:
         self.pending: list[bytes] = []
 
     def drain(self) -> None:
-        for chunk in self.pending:
-            self.sock.sendall(chunk)
-        self.pending.clear()
+        self.sock.sendall(b"".join(self.pending))
 
     def close_socket(self) -> None:
         self.sock.close()

@@ -184,7 +184,7 @@ def _only_literal_values(cs, call: ast.Call) -> bool:
     for k in call.keywords:
         if k.arg is None:
             table = cs._dict_literal(k.value, 0)
-            if table is None or any(key is None for key in table.keys):
+            if table is None or any(key is None for key in table.keys) or _mutated(cs, k.value):
                 return False
             values.extend(table.values)
     if not values or any(isinstance(a, ast.Starred) for a in call.args):
@@ -195,3 +195,28 @@ def _only_literal_values(cs, call: ast.Call) -> bool:
         if cs.literal_values(v) is None:
             return False
     return True
+
+
+def _mutated(cs, expr: ast.AST) -> bool:
+    """Is the table `expr` names (a module or local name) changed anywhere in the file:
+    a subscript store or `del`, a mutating method (`update`, `setdefault`, `__setitem__`,
+    `pop`, `clear`), or a second binding? Then its values are not only its literal's."""
+    if not isinstance(expr, ast.Name):
+        return not isinstance(expr, ast.Dict)
+    name = expr.id
+    binds = 0
+    for n in cs.f.nodes(ast.Name):
+        if n.id != name:
+            continue
+        p = cs.f.parents.get(n)
+        if isinstance(n.ctx, ast.Store):
+            binds += 1
+        elif isinstance(p, ast.Subscript) and p.value is n and isinstance(p.ctx, (ast.Store, ast.Del)):
+            return True
+        elif isinstance(p, ast.Attribute) and p.value is n and p.attr in (
+                "update", "setdefault", "__setitem__", "pop", "popitem", "clear", "__ior__"):
+            return True
+        elif isinstance(p, ast.AugAssign) and p.target is n:
+            return True
+    return binds > 1
+

@@ -56,8 +56,9 @@ a coroutine that runs as its own task is accepted: the attach dies with the task
 own Context.
 Nor is an attach inside a scope of the same function that restores the context it
 found on every exit: a `with tracer.start_as_current_span(...)`/`trace.use_span(...)`
-block (or that decorator on the function), or a `try` whose `finally` detaches an
-outer attach made before it. `detach()` is `ContextVar.reset()`, which restores the
+block (or that decorator on a sync function), or a `try` whose `finally` detaches an
+outer attach made by an earlier statement of the same block, as long as no loop inside
+that scope repeats the attach. `detach()` is `ContextVar.reset()`, which restores the
 value from before that outer token whatever was attached since, so the inner attach
 lasts until that scope ends. A `with` of anything else (a lock), an attach after the
 span scope has ended, or a `finally` that resets some other token is still reported.
@@ -160,29 +161,57 @@ def _restored_by_enclosing_scope(facts, values, fn: ast.AST, call: ast.Call) -> 
     `ModuleValues`) restore the context it found
     on every exit, and with it undo this attach too?
     - a `with`/`async with <tracer>.start_as_current_span(...)`/`trace.use_span(...)`
-      around it, or that decorator on `fn` (`requests.current_span_withs`);
-    - a `try` around it whose `finally` detaches the token of another attach made in
-      `fn` before that `try` (`t0 = attach(a); try: ... attach(b) ... finally: detach(t0)`).
+      around it, or that decorator on a sync `fn` (`requests.current_span_withs`);
+    - a `try` around it whose `finally` detaches, as a statement of its own, the token
+      of another attach made by an earlier statement of the same block
+      (`t0 = attach(a); try: ... attach(b) ... finally: detach(t0)`);
+    and the attach is not repeated by a loop inside that scope (a poll loop attaching
+    per message runs each pass, and what follows the loop, under the last one).
     OpenTelemetry's context is a ContextVar, and `detach(token)` is `ContextVar.reset`: it
     restores the value from before that token's attach whatever was attached since
     (opentelemetry-python `ContextVarsRuntimeContext.detach`). The attach stays current
     until that scope ends, which is where the author put it."""
-    if current_span_withs(facts, fn, call) is not None:
-        return True
+    scope = current_span_withs(facts, fn, call)
+    if scope is not None:
+        if facts.parents.get(scope) is fn or getattr(scope, "func", None) is not None and scope in getattr(
+                fn, "decorator_list", ()):
+            # the decorator form: the scope is the whole call, and on an `async def` it
+            # covers the body only in OTel releases with open-telemetry/opentelemetry-python#3633
+            return not isinstance(fn, ast.AsyncFunctionDef) and not _in_loop_below(facts, call, fn)
+        item = facts.parents.get(scope)
+        stmt = facts.parents.get(item) if isinstance(item, ast.withitem) else None
+        return stmt is not None and not _in_loop_below(facts, call, stmt)
     for a in facts.ancestors(call):
         if a is fn:
             return False
         if not isinstance(a, ast.Try) or not any(call in facts.walk(b) for b in a.body):
             continue
-        for n in (x for st in a.finalbody for x in facts.walk(st)):
+        block = next((getattr(p, f) for p in [facts.parents.get(a)] for f in ("body", "orelse", "finalbody")
+                      if a in getattr(p, f, ())), None)
+        if block is None or _in_loop_below(facts, call, a):
+            continue
+        for st in a.finalbody:  # an unconditional detach, a statement of the `finally` itself
+            n = st.value if isinstance(st, ast.Expr) else None
             if not (isinstance(n, ast.Call) and owners.detach_release(n) and isinstance(n.args[0], ast.Name)):
                 continue
             tok = n.args[0].id
-            for st in facts.walk(fn):
-                if isinstance(st, ast.Assign) and st.lineno < a.lineno and isinstance(st.value, ast.Call) \
-                        and st.value is not call and values.is_kind(st.value, OTEL_TOKEN) \
-                        and any(isinstance(t, ast.Name) and t.id == tok for t in st.targets):
+            # the outer attach is an earlier statement of the same block: it ran
+            for prev in block[:block.index(a)]:
+                if isinstance(prev, ast.Assign) and isinstance(prev.value, ast.Call) \
+                        and values.is_kind(prev.value, OTEL_TOKEN) \
+                        and any(isinstance(t, ast.Name) and t.id == tok for t in prev.targets):
                     return True
+    return False
+
+
+def _in_loop_below(facts, node: ast.AST, top: ast.AST) -> bool:
+    """Is `node` inside a loop that is itself inside `top` (a loop body attaching per
+    pass: the next pass and everything after the loop run under the last attach)?"""
+    for a in facts.ancestors(node):
+        if a is top:
+            return False
+        if isinstance(a, (ast.For, ast.AsyncFor, ast.While)):
+            return True
     return False
 
 

@@ -62,10 +62,16 @@ CPython the object's finalizer runs then and there (`shutil.rmtree(tmp.name)`,
 Nor is a write-back of the object the `yield` handed the caller (`state = await
 self.get_state(token); yield state; await self.set_state(token, state)`, `store[k] =
 record` after `yield record`): saving the caller's edits only when its block
-succeeded is commit-on-success, not a release the exception skips. A call whose
-answer is tested (`if self.protocol.close_expected():`) asks rather than undoes, and
-is not cleanup either, whatever it is called, nor is ending the process with an exit
-status (`sys.exit(1)` when a check found differences).
+succeeded is commit-on-success, not a release the exception skips (the yielded object
+must be the last argument of a `set*` call that no summary shows releasing). A call
+with no arguments whose answer is an `if` test (`if self.protocol.close_expected():`)
+asks rather than undoes; one given arguments (`if d.pop(k, None) is None:`) or driving a
+`while` still counts. Ending the process with an exit status (`sys.exit(1)` when a
+check found differences) is not cleanup either. Work in the `else:` of a `try` around
+the `yield` whose `except Exception`/bare handler falls through (handles the error
+without re-raising), and error handling under a flag that is falsy at the `yield`
+(`raise_close_exc = False`, set only by the handlers), are the author's success and
+error paths, unless the call is a release by name or by its summary.
 
 Nor is cleanup that a `contextlib.ExitStack`/`AsyncExitStack` around the `yield`
 already holds: the same callable registered before the `yield` with `callback` /
@@ -199,20 +205,20 @@ def _cleanup_in(facts, stmts, saved: set[str], y: ast.AST | None = None, fn=None
                     continue  # `shutil.rmtree(tmpdir.name)` of a TemporaryDirectory: its finalizer does it
                 if nm == "detach" and not n.args:
                     continue  # tensor.detach(): not a release
-                if (facts.qualname(n.func) or "") in _PROCESS_EXITS:
+                if (facts.qualname(n.func) or "") in _PROCESS_EXITS and isinstance(n.func, ast.Attribute):
                     continue  # `sys.exit(1)` after a check: the program's verdict, not an undo
                 if tested_as_condition(facts, n):
                     continue  # `if self.protocol.close_expected():` asks, it does not undo
-                if y is not None and (nm.startswith("set") or nm == "setattr") and any(
-                        isinstance(a, ast.Name) and _yielded(y, a.id) for a in [*n.args, *(k.value for k in n.keywords)]):
-                    continue  # `await self.set_state(token, state)` of the yielded state: a write-back
-                if y is not None and fn is not None and _success_only(facts, n, y, fn):
-                    continue
                 target = graph.resolve(n)
-                if target is not None:
-                    summ = graph.summary(target)
-                    if summ.removes or summ.releases:
-                        return n  # a helper of this module that removes or releases
+                summ = graph.summary(target) if target is not None else None
+                if summ is not None and (summ.removes or summ.releases):
+                    return n  # a helper of this module that removes or releases
+                if y is not None and nm.startswith("set") and n.args and isinstance(n.args[-1], ast.Name) \
+                        and _yielded(y, n.args[-1].id):
+                    continue  # `await self.set_state(token, state)` of the yielded state: a write-back
+                if y is not None and fn is not None and _success_only(
+                        facts, n, y, fn, releases=is_cleanup_name(nm) or is_pool_return_name(nm)):
+                    continue
                 if is_cleanup_name(nm):
                     return n
                 if (nm.startswith("set") or nm == "setattr") and any(
@@ -363,33 +369,59 @@ SELF_FINALIZING = frozenset({"io.StringIO", "io.BytesIO", "tempfile.TemporaryDir
 #: Calls that end the process (Python docs, `sys.exit`, `os._exit`): an exit status
 #: reported after the body is the program's verdict on its work, not cleanup; an
 #: exception from the body ends the program on its own.
-_PROCESS_EXITS = frozenset({"sys.exit", "os._exit", "exit", "quit"})
+_PROCESS_EXITS = frozenset({"sys.exit", "os._exit"})
 
 
-def _success_only(facts, n: ast.AST, y: ast.AST, fn) -> bool:
+def _success_only(facts, n: ast.AST, y: ast.AST, fn, releases: bool = False) -> bool:
     """Does the call `n` after the `yield` `y` run only on a path the with-body's
     exception never needed?
-    - it is in the `else:` of a `try` around the `yield`: Python runs that clause only
-      when the body raised nothing, which is why the author put it there;
+    - it is in the `else:` of a `try` around the `yield` that also has an `except
+      Exception`/bare handler which does not re-raise (the author handles the
+      exceptional path there and falls through), and it is no release by name
+      (`releases`; a summary's release is checked before): Python runs that clause
+      only when the body raised nothing;
     - it is under `if flag:` where `flag` is a local of `fn` that every assignment before
-      the `yield` sets to a falsy constant (`raise_close_exc = False`) and only code after
+      the `yield` sets to a falsy constant (`raise_close_exc = False`; every binding a
+      plain `flag = <constant>`) and only code after
       the `yield` sets otherwise (the `except` handlers, a failed send): the call is
       error handling for what happens after the body, and on the path where the body
       raises the flag is still falsy, so it would not run there anyway."""
     for a in facts.ancestors(n):
         if a is fn:
             break
-        if isinstance(a, ast.Try) and any(y in ast.walk(st) for st in a.body) \
-                and any(n in ast.walk(st) for st in a.orelse):
+        if not releases and isinstance(a, ast.Try) and any(y in ast.walk(st) for st in a.body) \
+                and any(n in ast.walk(st) for st in a.orelse) \
+                and any(catches_cancellation(h, include_exception=True) and not _reraises(h) for h in a.handlers):
             return True
         if isinstance(a, ast.If) and isinstance(a.test, ast.Name) and not any(y in ast.walk(st) for st in a.body):
-            flag = a.test.id
-            before = [st for st in facts.walk(fn) if isinstance(st, ast.Assign) and pos(st) < pos(y)
-                      and any(isinstance(t, ast.Name) and t.id == flag for t in st.targets)]
-            if before and all(isinstance(st.value, ast.Constant) and not st.value.value for st in before) \
-                    and not any(isinstance(x, (ast.Nonlocal, ast.Global)) and flag in x.names for x in facts.walk(fn)):
+            if _flag_falsy_at(facts, a.test.id, y, fn):
                 return True
     return False
+
+
+def _reraises(h: ast.ExceptHandler) -> bool:
+    """Does the handler `h` end in a `raise` (or contain one at its top level)?"""
+    return any(isinstance(st, ast.Raise) for st in h.body)
+
+
+def _flag_falsy_at(facts, flag: str, y: ast.AST, fn) -> bool:
+    """Is the local `flag` of `fn` falsy at the `yield` `y`: every binding of it in `fn`
+    is a plain `flag = <constant>` (no unpacking, annotation, walrus, augmented or loop
+    binding, no `global`/`nonlocal`), and every one before `y` is a falsy constant?"""
+    before = False
+    for x in facts.walk(fn, into_defs=True):
+        if isinstance(x, (ast.Nonlocal, ast.Global)) and flag in x.names:
+            return False
+        if isinstance(x, ast.Name) and x.id == flag and isinstance(x.ctx, ast.Store):
+            st = facts.parents.get(x)
+            if not (isinstance(st, ast.Assign) and st.targets == [x] and isinstance(st.value, ast.Constant)
+                    and facts.enclosing_function(st) is fn):
+                return False
+            if pos(st) < pos(y):
+                if st.value.value:
+                    return False
+                before = True
+    return before
 
 
 def _yielded(y: ast.AST, name: str) -> bool:

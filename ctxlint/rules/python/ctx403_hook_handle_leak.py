@@ -188,12 +188,44 @@ def _fresh_local_tensor(facts, recv: ast.AST, fn) -> bool:
                 continue
             elif isinstance(st, ast.Tuple) and isinstance(facts.parents.get(st), ast.Assign) \
                     and facts.parents.get(st).targets == [st]:
-                values.append(facts.parents.get(st).value)  # `loss, cache = self.compute(...)`
+                # `loss, cache = self.compute(...)`: fresh only when the helper (a def of
+                # this module) builds that element by computing, never hands back an
+                # attribute (`return self.linear.weight, self.linear.bias`)
+                if not _returns_computed(facts, facts.parents.get(st).value, st.elts.index(n)):
+                    return False
+                values.append(facts.parents.get(st).value)
             else:
                 return False  # a loop variable, a `with` target: not known to be fresh
         elif isinstance(n, (ast.Global, ast.Nonlocal)) and recv.id in n.names:
             return False
     return bool(values) and all(isinstance(v, (ast.Call, ast.BinOp, ast.UnaryOp)) for v in values)
+
+
+def _returns_computed(facts, call: ast.AST, index: int) -> bool:
+    """Does the def of this module that `call` reaches return, at position `index` of
+    every returned tuple, a computed value (a call, arithmetic) rather than an attribute
+    or a name bound to one?"""
+    from ctxlint.semantic.python.calls import call_graph
+    if not isinstance(call, ast.Call):
+        return False
+    target = call_graph(facts).resolve(call)
+    if target is None:
+        return False
+    rets = [n.value for n in facts.walk(target) if isinstance(n, ast.Return)]
+    if not rets:
+        return False
+    for r in rets:
+        if not (isinstance(r, ast.Tuple) and len(r.elts) > index):
+            return False
+        e = r.elts[index]
+        if isinstance(e, ast.Name):
+            binds = [x.value for x in facts.walk(target) if isinstance(x, ast.Assign)
+                     and any(isinstance(t, ast.Name) and t.id == e.id for t in x.targets)]
+            if not binds or not all(isinstance(b, (ast.Call, ast.BinOp, ast.UnaryOp)) for b in binds):
+                return False
+        elif not isinstance(e, (ast.Call, ast.BinOp, ast.UnaryOp)):
+            return False
+    return True
 
 
 def _in_loop(facts, node, fn) -> bool:

@@ -106,7 +106,7 @@ mechanics" (only floating-point and complex tensors require grad; no_grad record
                 continue
             if _under_no_grad(facts, stmt, fn):
                 continue
-            if any(_detached_after_each_backward(facts, lp, x) for lp in persistent if id(lp) in train_ids):
+            if any(_detached_after_each_backward(facts, lp, x, stmt) for lp in persistent if id(lp) in train_ids):
                 continue
             acc_text = facts.dotted(acc)
             if acc_text and any(facts.dotted(n) == acc_text for n in ast.walk(x)):
@@ -142,14 +142,17 @@ def _accumulation(node) -> tuple[ast.AST | None, ast.AST | None]:
     return None, None
 
 
-def _detached_after_each_backward(facts, loop, x: ast.AST) -> bool:
+def _detached_after_each_backward(facts, loop, x: ast.AST, acc_stmt: ast.AST) -> bool:
     """Is every `.backward()` of the training loop `loop` called on the accumulated name
     `x` and followed, in the same block, by `x = x.detach()` (or `.item()`/`float(x)`)?
     (`if with_backward: loss_mb.backward(); loss_mb = loss_mb.detach()` then
     `losses.append(loss_mb)`.) Then on every pass that back-propagates, what is appended
     holds no graph; a pass that does not back-propagate trains nothing, and the graph it
     appends is the one its caller will back-propagate once (sentence-transformers'
-    cached losses). A `.backward()` on anything else keeps the rule's verdict."""
+    cached losses). The accumulation `acc_stmt` must come after each such rebinding in
+    the loop body (an `append`/`+=` before the `backward()`, the PyTorch FAQ's "total_loss
+    += loss" bug, keeps every graph). A `.backward()` on anything else keeps the rule's
+    verdict."""
     if not isinstance(x, ast.Name):
         return False
     seen = False
@@ -168,6 +171,8 @@ def _detached_after_each_backward(facts, loop, x: ast.AST) -> bool:
                 and isinstance(after[0].targets[0], ast.Name) and after[0].targets[0].id == x.id
                 and reduced(after[0].value)):
             return False
+        if (after[0].lineno, after[0].col_offset) >= (acc_stmt.lineno, acc_stmt.col_offset):
+            return False  # accumulated before it was detached
         seen = True
     return seen
 

@@ -547,6 +547,22 @@ class CallSites:
                 return vals[0]
         return None
 
+    def _stored_from_outside(self, attr: str) -> bool:
+        """Does code of this module store into `.attr` other than through a method's own
+        instance parameter (`p.template = ...`, `Prompt.template = ...`, a tuple target,
+        `setattr(obj, "template", ...)`)? Then a class slot of that name is not only what
+        class bodies and the class's methods put there."""
+        for n in self.f.nodes(ast.Attribute):
+            if n.attr == attr and isinstance(n.ctx, ast.Store) and not (
+                    isinstance(n.value, ast.Name) and self._is_instance_ref(n.value)
+                    and isinstance(self.f.parents.get(n), (ast.Assign, ast.AnnAssign))):
+                return True
+        for c in self.f.nodes(ast.Call):
+            if (self.f.qualname(c.func) or "") == "setattr" and len(c.args) >= 2 and (
+                    not isinstance(c.args[1], ast.Constant) or c.args[1].value == attr):
+                return True  # `setattr(self, k, v)` with a computed name may set any attribute
+        return False
+
     def is_trusted_source(self, expr: ast.AST, depth: int = 0) -> bool:
         """Template text the developers wrote: read from the package itself (a path built
         from `__file__`, importlib.resources, pkgutil.get_data), a module-level or imported
@@ -582,6 +598,10 @@ class CallSites:
             # default (`template: Optional[str] = None`, a slot subclasses fill with their
             # own constant) holds no template text at all
             vals = self.values_of(expr)
+            if isinstance(expr, ast.Attribute) and any(isinstance(v, ast.Constant) and v.value is None
+                                                       for v in (vals or ()) if not isinstance(v, tuple)) \
+                    and self._stored_from_outside(expr.attr):
+                return False  # `p.template = request.json[...]`: the slot is filled by other code
             return bool(vals) and all(
                 not isinstance(v, tuple) and (
                     (isinstance(v, ast.Constant) and v.value is None)

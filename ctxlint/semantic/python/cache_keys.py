@@ -388,7 +388,7 @@ class CacheKeyFacts:
         self._defs[id(fn)] = r
         return r
 
-    def closure(self, fn: ast.AST, exprs: Iterable[ast.AST], limit: int = 400,
+    def closure(self, fn: ast.AST, exprs: Iterable[ast.AST], limit: int = 1600,
                 skip: Iterable[str] = ()) -> list[ast.AST]:
         """Every node the expressions are built from, following local names to their
         definitions in `fn` (transitively). Nested lambdas/comprehensions are entered.

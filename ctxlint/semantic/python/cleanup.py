@@ -183,15 +183,19 @@ def is_cleanup_name(name: str) -> bool:
 
 
 def tested_as_condition(facts, call: ast.Call) -> bool:
-    """Is the value of `call` a branch condition: the test of an `if`/`while`/conditional
-    expression or an `assert`, possibly under `not`, `and`/`or` or a comparison
-    (`if self.protocol.close_expected():`)? Such a call is a query whose answer picks the
-    path, not an undo, whatever its name says."""
+    """Is `call` a query: a call with no arguments whose value is the test of an `if`,
+    a conditional expression or an `assert`, possibly under `not`, `and`/`or` or a
+    comparison (`if self.protocol.close_expected():`)? Its answer picks the branch. A
+    call given arguments (`if d.pop(k, None) is None:`, `if not pool.release(conn):`)
+    or driving a `while` (`while reg.remove_one():`) does its work whatever its answer,
+    and is not a query."""
+    if call.args or call.keywords:
+        return False
     cur: ast.AST = call
     parent = facts.parents.get(cur)
     while isinstance(parent, (ast.BoolOp, ast.UnaryOp, ast.Compare)):
         cur, parent = parent, facts.parents.get(parent)
-    return isinstance(parent, (ast.If, ast.While, ast.IfExp, ast.Assert)) and parent.test is cur
+    return isinstance(parent, (ast.If, ast.IfExp, ast.Assert)) and parent.test is cur
 
 
 def is_pool_return_name(name: str) -> bool:

@@ -239,11 +239,16 @@ def runs_model_after(facts, fn: ast.AST, call: ast.Call) -> bool:
 
 def _exclusive_arms(facts, a: ast.AST, b: ast.AST) -> bool:
     """Are `a` and `b` in different arms of one `if`/`elif` chain or `match` (the body and
-    the `else` of their lowest common `if`), so that no pass runs both?"""
+    the `else` of their lowest common `if`), outside any loop of their function, so that
+    no pass runs both?"""
     around_b = {id(x): x for x in facts.ancestors(b)}
     child = a
     for x in facts.ancestors(a):
         if id(x) in around_b:
+            if any(isinstance(y, (ast.For, ast.AsyncFor, ast.While)) for y in facts.ancestors(x)
+                   if not isinstance(y, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+                   and facts.enclosing_function(y) is facts.enclosing_function(a)):
+                return False  # inside a loop, the next pass runs the other arm
             if isinstance(x, (ast.If, ast.IfExp)):
                 other = next((y for y in (b, *facts.ancestors(b)) if facts.parents.get(y) is x), None)
                 in_body = lambda node: any(node is st for st in (x.body if isinstance(x.body, list) else [x.body]))  # noqa: E731

@@ -1524,22 +1524,56 @@ def _released_by_sibling_closure(facts: PythonFacts, name: str, fn: ast.AST, rel
     the function that owns the variable, one that function hands on or calls (a cleanup
     hook: `stream.with_cleanup_hook(_finalize)` where `_finalize` resets the token the
     pull hook `fn` set)? The closures share the variable's cell (Python reference,
-    "Naming and binding"), so the sibling releases what `fn` stored."""
+    "Naming and binding"), so the sibling releases what `fn` stored, provided that `fn`
+    sets it once (under `if <name> is None:`), that the sibling reads the cell (it binds
+    no local of that name, or declares it `nonlocal` too), and that the owner hands the
+    sibling on rather than calling it there and then."""
     if not any(isinstance(n, ast.Nonlocal) and name in n.names for n in facts.walk(fn)):
         return False
     outer = facts.enclosing_function(fn)
     if outer is None:
         return False
+    # `fn` sets it at most once per cell: every store of the name in `fn` sits under an
+    # `if <name> is None:` (a lazy first-pull set), so the one token is the one reset
+    for n in facts.walk(fn):
+        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) \
+                and not _under_is_none_test(facts, n, name, fn):
+            return False
     for sib in facts.walk(outer, into_defs=True):
         if sib is fn or not isinstance(sib, (ast.FunctionDef, ast.AsyncFunctionDef)) \
                 or facts.enclosing_function(sib) is not outer:
             continue
-        if not any(isinstance(n, ast.Name) and n.id == sib.name and isinstance(n.ctx, ast.Load)
-                   for n in facts.walk(outer)):
-            continue  # never handed on or called
+        own = any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in facts.walk(sib))
+        shared = any(isinstance(n, ast.Nonlocal) and name in n.names for n in facts.walk(sib))
+        if own and not shared:
+            continue  # its own local of that name, not the cell
+        loads = [n for n in facts.walk(outer) if isinstance(n, ast.Name) and n.id == sib.name
+                 and isinstance(n.ctx, ast.Load)]
+        if not loads or any(isinstance(facts.parents.get(n), ast.Call) and facts.parents.get(n).func is n
+                            for n in loads):
+            continue  # never handed on, or called right here (before anything was set)
         for n in facts.walk(sib):
             if isinstance(n, ast.Call) and any(isinstance(a, ast.Name) and a.id == name for a in release(n)):
                 return True
+    return False
+
+
+def _under_is_none_test(facts: PythonFacts, node: ast.AST, name: str, fn: ast.AST) -> bool:
+    """Is `node` in the body of an `if X is None:` of `fn` whose body sets the `nonlocal`
+    `X` itself (a latch: `X` is `name`, or a sibling token set in the same first-pull
+    block), so that the body runs once per cell?"""
+    nonlocals = {v for n in facts.walk(fn) if isinstance(n, ast.Nonlocal) for v in n.names}
+    for a in facts.ancestors(node):
+        if a is fn:
+            return False
+        t = getattr(a, "test", None)
+        if isinstance(a, ast.If) and isinstance(t, ast.Compare) and isinstance(t.left, ast.Name) \
+                and t.left.id in nonlocals and len(t.ops) == 1 and isinstance(t.ops[0], ast.Is) \
+                and isinstance(t.comparators[0], ast.Constant) and t.comparators[0].value is None \
+                and any(node in ast.walk(st) for st in a.body) \
+                and any(isinstance(x, ast.Name) and x.id == t.left.id and isinstance(x.ctx, ast.Store)
+                        for st in a.body for x in ast.walk(st)):
+            return True
     return False
 
 

@@ -404,6 +404,8 @@ def is_unbounded_queue(facts, expr: ast.AST, fn, _depth: int = 0) -> bool:
         values = [s.value for s in stmts if s.value is not None]
         # `self._q = None` until first use: a `put` on it raises, it never waits
         built = [v for v in values if not (isinstance(v, ast.Constant) and v.value is None)]
+        if _other_stores(facts, expr.attr, {id(s) for s in stmts}):
+            return False  # a tuple target, `setattr`, a subclass's own store: not all seen
         return bool(built) and len(values) == len(stmts) and all(_unbounded_queue_built(facts, v) for v in built)
     if isinstance(expr, ast.Call) and not expr.args and not expr.keywords and isinstance(expr.func, ast.Attribute) \
             and isinstance(expr.func.value, ast.Name) and expr.func.value.id in ("self", "cls") and _depth < 2:
@@ -411,8 +413,8 @@ def is_unbounded_queue(facts, expr: ast.AST, fn, _depth: int = 0) -> bool:
         cls = facts.enclosing_class(expr)
         meth = next((d for d in getattr(cls, "body", ()) if isinstance(d, ast.FunctionDef)
                      and d.name == expr.func.attr), None)
-        if meth is None:
-            return False
+        if meth is None or sum(1 for d in facts.nodes(ast.FunctionDef) if d.name == expr.func.attr) > 1:
+            return False  # a subclass (or another class) of the module may override it
         rets = [n.value for n in facts.walk(meth) if isinstance(n, ast.Return)]
         return bool(rets) and all(r is not None and is_unbounded_queue(facts, r, meth, _depth + 1) for r in rets)
     if isinstance(expr, ast.Name):
@@ -422,6 +424,22 @@ def is_unbounded_queue(facts, expr: ast.AST, fn, _depth: int = 0) -> bool:
                                        for n in facts.walk(fn))
         srcs = local_sources(facts, fn, expr.id, expr) if local else facts.module_assignments.get(expr.id, [])
         return bool(srcs) and all(_unbounded_queue_built(facts, v) for v in srcs)
+    return False
+
+
+def _other_stores(facts, attr: str, seen: set[int]) -> bool:
+    """Is `.attr` stored anywhere in the module other than by the statements `seen`
+    (ids): an unpacking target, another class's method, `setattr(obj, "attr" or a
+    computed name, ...)`?"""
+    for n in facts.nodes(ast.Attribute):
+        if n.attr == attr and isinstance(n.ctx, ast.Store):
+            st = facts.parents.get(n)
+            if id(st) not in seen:
+                return True
+    for c in facts.nodes(ast.Call):
+        if isinstance(c.func, ast.Name) and c.func.id == "setattr" and len(c.args) >= 2 and (
+                not isinstance(c.args[1], ast.Constant) or c.args[1].value == attr):
+            return True
     return False
 
 

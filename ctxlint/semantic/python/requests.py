@@ -736,11 +736,8 @@ def request_scope(facts: "PythonFacts", fn, at: ast.AST) -> str | None:
     if request_params(facts, fn):
         return f"request handler `{fn.name}`"
     # a constructor's scope-id parameters configure the object (`Client(project_id=...)`):
-    # they say nothing about a request being served while it runs; nor does an optional
-    # one, with a default (`connect(servers, user=None, password=None)`: a credential
-    # option of a long-lived client, not the request being served)
-    optional = _defaults(fn) if isinstance(fn, FUNCS) else {}
-    ids = [a.arg for a in _all_args(fn) if a.arg in facts.scope_id_names and a.arg not in optional] \
+    # they say nothing about a request being served while it runs
+    ids = [a.arg for a in _all_args(fn) if a.arg in facts.scope_id_names] \
         if getattr(fn, "name", "") not in ("__init__", "__post_init__", "__new__") else []
     if ids:
         return f"`{fn.name}`, which serves one request (`{ids[0]}`)"

@@ -180,11 +180,12 @@ def is_task_factory_call(facts, call: ast.Call) -> bool:
 def wraps_existing_task(facts, call: ast.Call) -> bool:
     """Is `call` an `ensure_future(t)` of a local name `t` that already holds a task:
     every binding of `t` in the enclosing function is a task factory call
-    (`t = loop.create_task(c)`) or a call handed a task factory that returns its result
-    (`t = ctx.run(loop.create_task, c)`: `Context.run` returns what the callable returns)?
-    `ensure_future` returns a Task it is given unchanged (Python docs,
-    `asyncio.ensure_future`: "If obj is ... a Task ... obj is returned as is"), so it
-    creates nothing; the task's fate is that of `t`, judged where `t` is bound."""
+    (`t = loop.create_task(c)`) or `Context.run` of one on a `contextvars.Context`
+    (`t = self.context.run(loop.create_task, c)`: `Context.run` returns what the callable
+    returns), and the function also keeps `t` (adds it to a collection, stores it on an
+    object, returns it)? `ensure_future` returns a Task it is given unchanged (Python
+    docs, `asyncio.ensure_future`: "If obj is ... a Task ... obj is returned as is"), so
+    it creates nothing, and the task is held where `t` went."""
     if (facts.qualname(call.func) or "") != "asyncio.ensure_future":
         return False
     arg = task_coroutine_arg(call)
@@ -198,10 +199,40 @@ def wraps_existing_task(facts, call: ast.Call) -> bool:
             if not (isinstance(st, ast.Assign) and st.targets == [n]):
                 return False
             values.append(st.value)
-    return bool(values) and all(
-        isinstance(v, ast.Call) and (is_task_factory_call(facts, v)
-                                     or any(is_task_factory_ref(facts, a) for a in v.args[:1]))
-        for v in values)
+    if not values or not all(
+            isinstance(v, ast.Call) and (is_task_factory_call(facts, v) or (
+                isinstance(v.func, ast.Attribute) and v.func.attr == "run" and v.args
+                and is_task_factory_ref(facts, v.args[0]) and _is_context(facts, v.func.value, fn)))
+            for v in values):
+        return False
+    # the task must be kept by something else: added to a collection, stored, returned
+    for n in facts.walk(fn):
+        if isinstance(n, ast.Name) and n.id == arg.id and isinstance(n.ctx, ast.Load) and n is not arg:
+            p = facts.parents.get(n)
+            if isinstance(p, ast.Return) or (isinstance(p, ast.Call) and n in p.args and isinstance(p.func, ast.Attribute)
+                                             and p.func.attr in ("add", "append", "put_nowait", "setdefault")):
+                return True
+            if isinstance(p, (ast.Assign, ast.AnnAssign)) and not isinstance(getattr(p, "target", None), ast.Name) \
+                    and not all(isinstance(t, ast.Name) for t in getattr(p, "targets", [])):
+                return True
+    return False
+
+
+def _is_context(facts, expr: ast.AST, fn) -> bool:
+    """Does `expr` hold a `contextvars.Context`: a `copy_context()`/`Context()` call, or a
+    name or `self.` attribute assigned one in this module?"""
+    if isinstance(expr, ast.Call):
+        return (facts.qualname(expr.func) or "") in ("contextvars.copy_context", "contextvars.Context")
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id in ("self", "cls"):
+        cls = facts.enclosing_class(expr)
+        stmts = facts.attr_assignments(cls).get(expr.attr, []) if cls is not None else []
+        return bool(stmts) and all(s.value is not None and _is_context(facts, s.value, fn) for s in stmts)
+    if isinstance(expr, ast.Name):
+        srcs = [n.value for n in facts.walk(fn) if isinstance(n, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == expr.id for t in n.targets)] if fn is not None else []
+        srcs = srcs or list(facts.module_assignments.get(expr.id, []))
+        return bool(srcs) and all(_is_context(facts, v, None) for v in srcs if isinstance(v, ast.AST))
+    return False
 
 
 def task_coroutine_def(facts, call: ast.Call) -> ast.AST | None:
@@ -551,8 +582,15 @@ def _hook_installers(facts, registered, names_called) -> dict[str, list[tuple[in
     (`registered(call)` gives the handler a registrar call installs; `names_called(h)` the
     names that handler calls): def name -> [(positional index at a call site, parameter
     name)]. A method's index skips `self`/`cls`; a keyword-only parameter has index None."""
-    out: dict[str, list[tuple[int | None, str]]] = {}
+    out: dict[tuple, list[tuple[int | None, str]]] = {}
     for d in facts.nodes(ast.FunctionDef, ast.AsyncFunctionDef):
+        parent = facts.parents.get(d)
+        if isinstance(parent, ast.ClassDef):
+            scope = id(parent)
+        elif isinstance(parent, ast.Module):
+            scope = None
+        else:
+            continue  # a nested def is not what a module-level or `self.` call reaches
         positional = [a.arg for a in (*d.args.posonlyargs, *d.args.args)]
         bound = facts.enclosing_class(d) is not None and not any(
             isinstance(dec, ast.Name) and dec.id == "staticmethod" for dec in d.decorator_list)
@@ -566,7 +604,7 @@ def _hook_installers(facts, registered, names_called) -> dict[str, list[tuple[in
             for p in names_called(h) & params:
                 if not any(isinstance(x, ast.Name) and x.id == p and isinstance(x.ctx, ast.Store)
                            for x in facts.walk(d)):
-                    out.setdefault(d.name, []).append((positional.index(p) if p in positional else None, p))
+                    out.setdefault((scope, d.name), []).append((positional.index(p) if p in positional else None, p))
     return out
 
 
@@ -606,10 +644,18 @@ def runs_in_shutdown_hook(facts, node: ast.AST) -> bool:
         if installers:
             for call in facts.nodes(ast.Call):
                 f = call.func
-                name = f.id if isinstance(f, ast.Name) else \
-                    f.attr if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) \
-                    and f.value.id in ("self", "cls") else None
-                for index, param in installers.get(name or "", ()):
+                # the def the call reaches: a module-level def for a bare name, the
+                # enclosing class's own method for `self.m(...)`
+                if isinstance(f, ast.Name):
+                    owner = None
+                elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in ("self", "cls"):
+                    owner = facts.enclosing_class(call)
+                    if owner is None:
+                        continue
+                else:
+                    continue
+                name = f.id if isinstance(f, ast.Name) else f.attr
+                for index, param in installers.get((id(owner) if owner is not None else None, name), ()):
                     arg = next((k.value for k in call.keywords if k.arg == param), None)
                     if arg is None and index is not None and len(call.args) > index:
                         arg = call.args[index]
