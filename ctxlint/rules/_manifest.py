@@ -213,7 +213,7 @@ SOURCES = {
     'ctxlint.semantic.python.containers': (36334, 'acfeaf8ad2560d6d'),
     'ctxlint.semantic.python.driven': (6113, '1c6a5f3548a6acd5'),
     'ctxlint.semantic.python.facts': (24081, '9da33b89f0ce0dab'),
-    'ctxlint.semantic.python.hooks': (31070, '7cc59354ffde2283'),
+    'ctxlint.semantic.python.hooks': (29612, '9c8f369edec759e3'),
     'ctxlint.semantic.python.instances': (19480, '2ffcdd2d44967001'),
     'ctxlint.semantic.python.key_domains': (45236, 'ccd42de75e9855b6'),
     'ctxlint.semantic.python.keys': (29256, 'cad8933651a4c9aa'),

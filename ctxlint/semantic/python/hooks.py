@@ -213,6 +213,7 @@ def runs_model_after(facts, fn: ast.AST, call: ast.Call) -> bool:
     it (`model.get_input_embeddings()`) is not running it. A module hooked through a
     loop variable or local stands for what it comes from (`for m in
     self.model.modules()` -> `self.model`); a tensor's hooks are not followed so."""
+    from ctxlint.semantic.python.owners import exclusive_branches
     target = owner_chain(facts, call.func.value)
     if MODULE_HOOKS.match(call.func.attr):  # a submodule stands for the model it comes from
         target = _resolve_local(facts, fn, target)
@@ -223,7 +224,7 @@ def runs_model_after(facts, fn: ast.AST, call: ast.Call) -> bool:
 
     for n in facts.walk(fn):
         if isinstance(n, ast.Call) and n is not call and getattr(n, "lineno", 0) >= call.lineno:
-            if _exclusive_arms(facts, call, n):
+            if exclusive_branches(facts, call, n, fn):
                 continue  # another arm of the `if`/`elif` chain: never runs after this registration
             if owns(facts.dotted(n.func)):
                 return True
@@ -235,32 +236,6 @@ def runs_model_after(facts, fn: ast.AST, call: ast.Call) -> bool:
             if any(owns(facts.dotted(a)) for a in n.args):
                 return True
     return _returns_model_output(facts, fn, call, owns)
-
-
-def _exclusive_arms(facts, a: ast.AST, b: ast.AST) -> bool:
-    """Are `a` and `b` in different arms of one `if`/`elif` chain or `match` (the body and
-    the `else` of their lowest common `if`), outside any loop of their function, so that
-    no pass runs both?"""
-    around_b = {id(x): x for x in facts.ancestors(b)}
-    child = a
-    for x in facts.ancestors(a):
-        if id(x) in around_b:
-            if any(isinstance(y, (ast.For, ast.AsyncFor, ast.While)) for y in facts.ancestors(x)
-                   if not isinstance(y, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
-                   and facts.enclosing_function(y) is facts.enclosing_function(a)):
-                return False  # inside a loop, the next pass runs the other arm
-            if isinstance(x, (ast.If, ast.IfExp)):
-                other = next((y for y in (b, *facts.ancestors(b)) if facts.parents.get(y) is x), None)
-                in_body = lambda node: any(node is st for st in (x.body if isinstance(x.body, list) else [x.body]))  # noqa: E731
-                return other is not None and child is not x.test and other is not x.test \
-                    and in_body(child) != in_body(other)
-            if isinstance(x, ast.Match):
-                ca = next((c for c in x.cases if child is c), None)
-                cb = next((c for c in x.cases if any(y is c for y in (b, *facts.ancestors(b)))), None)
-                return ca is not None and cb is not None and ca is not cb
-            return False
-        child = x
-    return False
 
 
 #: Methods of `torch.nn.Module` (PyTorch docs, torch.nn.Module) and of transformers'
