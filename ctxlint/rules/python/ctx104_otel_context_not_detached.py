@@ -173,8 +173,7 @@ def _restored_by_enclosing_scope(facts, values, fn: ast.AST, call: ast.Call) -> 
     until that scope ends, which is where the author put it."""
     scope = current_span_withs(facts, fn, call)
     if scope is not None:
-        if facts.parents.get(scope) is fn or getattr(scope, "func", None) is not None and scope in getattr(
-                fn, "decorator_list", ()):
+        if facts.parents.get(scope) is fn:  # `@tracer.start_as_current_span(...)` on `fn`
             # the decorator form: the scope is the whole call, and on an `async def` it
             # covers the body only in OTel releases with open-telemetry/opentelemetry-python#3633
             return not isinstance(fn, ast.AsyncFunctionDef) and not _in_loop_below(facts, call, fn)

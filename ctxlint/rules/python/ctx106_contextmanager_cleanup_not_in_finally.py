@@ -18,6 +18,8 @@ from ctxlint.semantic.python.cleanup import (
     tested_as_condition,
     is_contextmanager,
     is_pool_return_name,
+    PROCESS_EXITS,
+    reraises,
     last_name,
     pos,
     protected,
@@ -205,7 +207,7 @@ def _cleanup_in(facts, stmts, saved: set[str], y: ast.AST | None = None, fn=None
                     continue  # `shutil.rmtree(tmpdir.name)` of a TemporaryDirectory: its finalizer does it
                 if nm == "detach" and not n.args:
                     continue  # tensor.detach(): not a release
-                if (facts.qualname(n.func) or "") in _PROCESS_EXITS and isinstance(n.func, ast.Attribute):
+                if (facts.qualname(n.func) or "") in PROCESS_EXITS and isinstance(n.func, ast.Attribute):
                     continue  # `sys.exit(1)` after a check: the program's verdict, not an undo
                 if tested_as_condition(facts, n):
                     continue  # `if self.protocol.close_expected():` asks, it does not undo
@@ -366,12 +368,6 @@ SELF_FINALIZING = frozenset({"io.StringIO", "io.BytesIO", "tempfile.TemporaryDir
                              "tqdm.std.tqdm", "tqdm.asyncio.tqdm"})
 
 
-#: Calls that end the process (Python docs, `sys.exit`, `os._exit`): an exit status
-#: reported after the body is the program's verdict on its work, not cleanup; an
-#: exception from the body ends the program on its own.
-_PROCESS_EXITS = frozenset({"sys.exit", "os._exit"})
-
-
 def _success_only(facts, n: ast.AST, y: ast.AST, fn, releases: bool = False) -> bool:
     """Does the call `n` after the `yield` `y` run only on a path the with-body's
     exception never needed?
@@ -391,17 +387,12 @@ def _success_only(facts, n: ast.AST, y: ast.AST, fn, releases: bool = False) -> 
             break
         if not releases and isinstance(a, ast.Try) and any(y in ast.walk(st) for st in a.body) \
                 and any(n in ast.walk(st) for st in a.orelse) \
-                and any(catches_cancellation(h, include_exception=True) and not _reraises(h) for h in a.handlers):
+                and any(catches_cancellation(h, include_exception=True) and not reraises(h.body) for h in a.handlers):
             return True
         if isinstance(a, ast.If) and isinstance(a.test, ast.Name) and not any(y in ast.walk(st) for st in a.body):
             if _flag_falsy_at(facts, a.test.id, y, fn):
                 return True
     return False
-
-
-def _reraises(h: ast.ExceptHandler) -> bool:
-    """Does the handler `h` end in a `raise` (or contain one at its top level)?"""
-    return any(isinstance(st, ast.Raise) for st in h.body)
 
 
 def _flag_falsy_at(facts, flag: str, y: ast.AST, fn) -> bool:

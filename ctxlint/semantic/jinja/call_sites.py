@@ -552,15 +552,15 @@ class CallSites:
         instance parameter (`p.template = ...`, `Prompt.template = ...`, a tuple target,
         `setattr(obj, "template", ...)`)? Then a class slot of that name is not only what
         class bodies and the class's methods put there."""
-        for n in self.f.nodes(ast.Attribute):
-            if n.attr == attr and isinstance(n.ctx, ast.Store) and not (
-                    isinstance(n.value, ast.Name) and self._is_instance_ref(n.value)
-                    and isinstance(self.f.parents.get(n), (ast.Assign, ast.AnnAssign))):
+        from ctxlint.semantic.python.registries import attribute_stores
+        stores, setattrs = attribute_stores(self.f)
+        if setattrs & {attr, None}:
+            return True  # `setattr(self, k, v)` with a computed name may set any attribute
+        for st in stores.get(attr, ()):
+            targets = st.targets if isinstance(st, ast.Assign) else [getattr(st, "target", None)]
+            if not any(isinstance(t, ast.Attribute) and t.attr == attr and isinstance(t.value, ast.Name)
+                       and self._is_instance_ref(t.value) for t in targets):
                 return True
-        for c in self.f.nodes(ast.Call):
-            if (self.f.qualname(c.func) or "") == "setattr" and len(c.args) >= 2 and (
-                    not isinstance(c.args[1], ast.Constant) or c.args[1].value == attr):
-                return True  # `setattr(self, k, v)` with a computed name may set any attribute
         return False
 
     def is_trusted_source(self, expr: ast.AST, depth: int = 0) -> bool:

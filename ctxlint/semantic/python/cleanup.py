@@ -182,6 +182,34 @@ def is_cleanup_name(name: str) -> bool:
     return name in CLEANUP_CALLS or name.startswith(CLEANUP_PREFIXES)
 
 
+#: Calls that end the process (Python docs, `sys.exit`, `os._exit`), by qualified name.
+PROCESS_EXITS: frozenset[str] = frozenset({"sys.exit", "os._exit"})
+
+
+def reraises(stmts: list[ast.stmt]) -> bool:
+    """Is there a `raise` in `stmts`, other than one under `if isinstance(e, CancelledError):`?"""
+    for s in stmts:
+        if isinstance(s, ast.If) and isinstance(s.test, ast.Call) and isinstance(s.test.func, ast.Name) \
+                and s.test.func.id == "isinstance" and len(s.test.args) == 2 \
+                and last_name(s.test.args[1]) == "CancelledError":
+            if reraises(s.orelse):
+                return True
+            continue
+        if any(isinstance(n, ast.Raise) for n in ast.walk(s)):
+            return True
+    return False
+
+
+#: Calls that install a handler run when the process shuts down, with the handler's
+#: argument position: asyncio's `loop.add_signal_handler(sig, callback, *args)` and the
+#: stdlib's `signal.signal(signalnum, handler)` (Python docs, "asyncio event loop: Unix
+#: signals", "signal — Set handlers for asynchronous events"); `atexit.register(func,
+#: *args)` (also used as a decorator; Python docs, "atexit — Exit handlers") and
+#: `weakref.finalize(obj, func, *args)` (Python docs, "weakref.finalize": run when `obj`
+#: is collected or, with `atexit` left True, at interpreter exit).
+SHUTDOWN_REGISTRARS = {"add_signal_handler": 1, "signal.signal": 1, "atexit.register": 0, "weakref.finalize": 1}
+
+
 def tested_as_condition(facts, call: ast.Call) -> bool:
     """Is `call` a query: a call with no arguments whose value is the test of an `if`,
     a conditional expression or an `assert`, possibly under `not`, `and`/`or` or a

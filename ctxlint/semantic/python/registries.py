@@ -431,16 +431,26 @@ def _other_stores(facts, attr: str, seen: set[int]) -> bool:
     """Is `.attr` stored anywhere in the module other than by the statements `seen`
     (ids): an unpacking target, another class's method, `setattr(obj, "attr" or a
     computed name, ...)`?"""
-    for n in facts.nodes(ast.Attribute):
-        if n.attr == attr and isinstance(n.ctx, ast.Store):
-            st = facts.parents.get(n)
-            if id(st) not in seen:
-                return True
-    for c in facts.nodes(ast.Call):
-        if isinstance(c.func, ast.Name) and c.func.id == "setattr" and len(c.args) >= 2 and (
-                not isinstance(c.args[1], ast.Constant) or c.args[1].value == attr):
-            return True
-    return False
+    stores, setattrs = attribute_stores(facts)
+    return any(id(st) not in seen for st in stores.get(attr, ())) or bool(setattrs & {attr, None})
+
+
+def attribute_stores(facts) -> tuple[dict[str, list[ast.AST]], set[str | None]]:
+    """The module's attribute stores, computed once per file: attribute name -> the
+    statements storing it, and the names `setattr(obj, name, ...)` sets (None for a
+    computed name)."""
+    def compute():
+        stores: dict[str, list[ast.AST]] = {}
+        for n in facts.nodes(ast.Attribute):
+            if isinstance(n.ctx, ast.Store):
+                stores.setdefault(n.attr, []).append(facts.parents.get(n))
+        setattrs: set[str | None] = set()
+        for c in facts.nodes(ast.Call):
+            if isinstance(c.func, ast.Name) and c.func.id == "setattr" and len(c.args) >= 2:
+                a = c.args[1]
+                setattrs.add(a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None)
+        return stores, setattrs
+    return facts.memo("registries.attribute_stores", compute)
 
 
 def params_names(fn) -> set[str]:

@@ -109,8 +109,6 @@ SCOPED_CALLS = {
 SCOPED_NAMES = {"celery.current_task": "Celery's `current_task`"}
 #: OpenTelemetry tracer factories (opentelemetry.trace API).
 TRACER_FACTORIES = frozenset({"opentelemetry.trace.get_tracer"})
-#: The OTel API's and SDK's tracer classes, as a parameter annotation names them.
-TRACER_TYPES = frozenset({"opentelemetry.trace.Tracer", "opentelemetry.sdk.trace.Tracer"})
 #: Tracer methods that make a span current for a `with` block (OTel API).
 CURRENT_SPAN_METHODS = frozenset({"start_as_current_span"})
 #: ASGI application classes whose `lifespan=` context manager wraps the app's whole
@@ -597,8 +595,8 @@ def request_scoped_value(facts: "PythonFacts", expr: ast.AST | None, fn, depth: 
 def is_otel_tracer(facts: "PythonFacts", expr: ast.AST | None, fn=None, depth: int = 0) -> bool:
     """Does `expr` hold an OpenTelemetry tracer? A `trace.get_tracer(...)` call, a
     provider's `.get_tracer(...)` on `trace.get_tracer_provider()`/a `TracerProvider`,
-    a parameter annotated `Tracer` (`TRACER_TYPES`), or a name / `self.` attribute /
-    module global assigned from one."""
+    a parameter the value layer types as one (`tracer: "Tracer"`), or a name / `self.`
+    attribute / module global assigned from one."""
     if expr is None or depth > 3:
         return False
     if isinstance(expr, ast.Call):
@@ -613,12 +611,10 @@ def is_otel_tracer(facts: "PythonFacts", expr: ast.AST | None, fn=None, depth: i
     if isinstance(expr, ast.Name):
         if fn is not None and expr.id in local_assignments(facts, fn):
             return any(is_otel_tracer(facts, v, fn, depth + 1) for v in local_assignments(facts, fn)[expr.id])
-        if isinstance(fn, FUNCS):
-            arg = next((a for a in _all_args(fn) if a.arg == expr.id), None)
-            if arg is not None:
-                # a parameter annotated with the OTel API's Tracer (`tracer: "Tracer"` under
-                # `if TYPE_CHECKING: from opentelemetry.trace import Tracer`)
-                return any(q in TRACER_TYPES for q in _annotation_qualname(facts, arg.annotation))
+        if isinstance(fn, FUNCS) and any(a.arg == expr.id for a in _all_args(fn)):
+            # a parameter: what the value layer knows of it (`tracer: "Tracer"` annotated
+            # with the OTel API's class, `values.OTEL_TRACER`)
+            return _value_is_tracer(facts, expr)
         return any(is_otel_tracer(facts, v, None, depth + 1) for v in facts.module_assignments.get(expr.id, ()))
     if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and fn is not None:
         cls = facts.enclosing_class(fn)
@@ -626,6 +622,13 @@ def is_otel_tracer(facts: "PythonFacts", expr: ast.AST | None, fn=None, depth: i
             return False
         return any(is_otel_tracer(facts, v, m, depth + 1) for m, v in self_attr_values(facts, cls).get(expr.attr, ()))
     return False
+
+
+def _value_is_tracer(facts: "PythonFacts", expr: ast.AST) -> bool:
+    """Does the module's value layer give `expr` the OpenTelemetry tracer kind (a
+    `Tracer` annotation, a `get_tracer(...)` result through any binding)?"""
+    from ctxlint.semantic.python.values import OTEL_TRACER, module_values
+    return OTEL_TRACER in module_values(facts).value(expr).kinds
 
 
 def self_attr_values(facts: "PythonFacts", cls: ast.ClassDef) -> dict[str, list[tuple[ast.AST, ast.AST]]]:

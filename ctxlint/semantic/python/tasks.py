@@ -37,7 +37,7 @@ from __future__ import annotations
 import ast
 
 from ctxlint.semantic.python.calls import TASK_FACTORY_QUALNAMES
-from ctxlint.semantic.python.cleanup import last_name, suspends
+from ctxlint.semantic.python.cleanup import PROCESS_EXITS, last_name, reraises, suspends
 
 #: Callables (last component of the qualified name) that return an event loop.
 LOOP_FACTORIES = frozenset({"get_running_loop", "get_event_loop", "new_event_loop"})
@@ -177,6 +177,13 @@ def is_task_factory_call(facts, call: ast.Call) -> bool:
     return is_task_factory_ref(facts, call.func)
 
 
+def _holds_context(facts, expr: ast.AST) -> bool:
+    """Does the value layer give `expr` the `contextvars.Context` kind (`copy_context()`,
+    `Context()`, through any binding)?"""
+    from ctxlint.semantic.python.values import CONTEXT, module_values
+    return module_values(facts).is_kind(expr, CONTEXT)
+
+
 def wraps_existing_task(facts, call: ast.Call) -> bool:
     """Is `call` an `ensure_future(t)` of a local name `t` that already holds a task:
     every binding of `t` in the enclosing function is a task factory call
@@ -202,7 +209,7 @@ def wraps_existing_task(facts, call: ast.Call) -> bool:
     if not values or not all(
             isinstance(v, ast.Call) and (is_task_factory_call(facts, v) or (
                 isinstance(v.func, ast.Attribute) and v.func.attr == "run" and v.args
-                and is_task_factory_ref(facts, v.args[0]) and _is_context(facts, v.func.value, fn)))
+                and is_task_factory_ref(facts, v.args[0]) and _holds_context(facts, v.func.value)))
             for v in values):
         return False
     # the task must be kept by something else: added to a collection, stored, returned
@@ -215,23 +222,6 @@ def wraps_existing_task(facts, call: ast.Call) -> bool:
             if isinstance(p, (ast.Assign, ast.AnnAssign)) and not isinstance(getattr(p, "target", None), ast.Name) \
                     and not all(isinstance(t, ast.Name) for t in getattr(p, "targets", [])):
                 return True
-    return False
-
-
-def _is_context(facts, expr: ast.AST, fn) -> bool:
-    """Does `expr` hold a `contextvars.Context`: a `copy_context()`/`Context()` call, or a
-    name or `self.` attribute assigned one in this module?"""
-    if isinstance(expr, ast.Call):
-        return (facts.qualname(expr.func) or "") in ("contextvars.copy_context", "contextvars.Context")
-    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id in ("self", "cls"):
-        cls = facts.enclosing_class(expr)
-        stmts = facts.attr_assignments(cls).get(expr.attr, []) if cls is not None else []
-        return bool(stmts) and all(s.value is not None and _is_context(facts, s.value, fn) for s in stmts)
-    if isinstance(expr, ast.Name):
-        srcs = [n.value for n in facts.walk(fn) if isinstance(n, ast.Assign)
-                and any(isinstance(t, ast.Name) and t.id == expr.id for t in n.targets)] if fn is not None else []
-        srcs = srcs or list(facts.module_assignments.get(expr.id, []))
-        return bool(srcs) and all(_is_context(facts, v, None) for v in srcs if isinstance(v, ast.AST))
     return False
 
 
@@ -334,7 +324,7 @@ def _ends_loop(facts, st: ast.stmt) -> bool:
     if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Call)):
         return False
     c = st.value
-    if facts.qualname(c.func) in ("sys.exit", "os._exit"):
+    if facts.qualname(c.func) in PROCESS_EXITS:
         return True
     return isinstance(c.func, ast.Attribute) and c.func.attr == "stop" and not c.args \
         and resolves_to_event_loop(facts, c.func.value)
@@ -548,23 +538,9 @@ def _guards_all(t: ast.Try) -> bool:
         names = [] if h.type is None else (list(h.type.elts) if isinstance(h.type, ast.Tuple) else [h.type])
         if h.type is None or any(last_name(n) in ("Exception", "BaseException") for n in names):
             catch_all = True
-        if _reraises(h.body):
+        if reraises(h.body):
             return False
     return catch_all and not any(isinstance(n, ast.Raise) for s in (*t.orelse, *t.finalbody) for n in ast.walk(s))
-
-
-def _reraises(stmts: list[ast.stmt]) -> bool:
-    """Is there a `raise` in `stmts`, other than one under `if isinstance(e, CancelledError):`?"""
-    for s in stmts:
-        if isinstance(s, ast.If) and isinstance(s.test, ast.Call) and isinstance(s.test.func, ast.Name) \
-                and s.test.func.id == "isinstance" and len(s.test.args) == 2 \
-                and last_name(s.test.args[1]) == "CancelledError":
-            if _reraises(s.orelse):
-                return True
-            continue
-        if any(isinstance(n, ast.Raise) for n in ast.walk(s)):
-            return True
-    return False
 
 
 #: Calls that install a handler run when the process shuts down, with the handler's
