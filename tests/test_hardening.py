@@ -297,3 +297,29 @@ def test_compiler_warnings_of_the_linted_code_are_not_printed(monkeypatch):
         warnings.simplefilter("error")  # a leaked warning would raise here
         tree, err = pylang.parse("x.py", 'import re\nx = re.compile("\\d+")\n')
     assert err is None and tree is not None
+
+
+def test_newer_python_syntax_is_a_notice_not_a_parse_error(tmp_path):
+    """Round 18 (coredis `_py_312_typing.py`, imported only on 3.12+): a file valid in a
+    newer Python's grammar (PEP 695 `type` statements, type parameters) is not a CTX000
+    finding on an older interpreter; the run says on stderr that it was not analysed.
+    A file no grammar accepts stays a CTX000 finding."""
+    import subprocess
+    import sys
+
+    newer = tmp_path / "typing_312.py"
+    newer.write_text('type JsonType = str | int | list["JsonType"]\n\n\ndef first[T](xs: list[T]) -> T:\n'
+                     '    return xs[0]\n')
+    broken = tmp_path / "broken.py"
+    broken.write_text("def f(:\n    pass\n")
+    r = subprocess.run([sys.executable, "-m", "ctxlint", "check", "--no-cache", "--output-format", "json",
+                        str(newer), str(broken)], capture_output=True, text=True)
+    import json
+    found = json.loads(r.stdout)
+    found = found if isinstance(found, list) else found.get("findings", [])
+    paths = {(f["path"].replace("\\\\", "/").split("/")[-1], f["code"]) for f in found}
+    if sys.version_info >= (3, 12):
+        assert ("typing_312.py", "CTX000") not in paths
+        return
+    assert paths == {("broken.py", "CTX000")}
+    assert "typing_312.py" in r.stderr and "not analysed" in r.stderr

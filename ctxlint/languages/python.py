@@ -15,12 +15,32 @@ from ctxlint.findings import Finding
 SUFFIXES = (".py", ".pyi")
 
 
-def parse(path: str, text: str) -> tuple[ast.Module | None, Finding | None]:
+def _newer_grammar(text: str) -> bool:
+    """Does libcst's parser (the newest grammar it knows) accept `text`? Called only for a
+    file this interpreter rejected; libcst loads only then."""
+    if len(text) > 2_000_000:
+        return False  # the native parser's memory on a huge file is not worth a notice
+    try:
+        import libcst
+        libcst.parse_module(text)
+    except Exception:  # ParserSyntaxError, or anything libcst's parser raises on odd input
+        return False
+    return True
+
+
+def parse(path: str, text: str, quiet: bool = False) -> tuple[ast.Module | None, Finding | None]:
     """Parse Python source; on failure return a CTX000 finding at the parser's location.
 
     The compiler's own warnings on the linted code (SyntaxWarning for `"\\d"` or
     `is` with a literal, DeprecationWarning) are the user's Python's business, not
     ctxlint's output: they are silenced here rather than printed to stderr.
+
+    A file that this interpreter's grammar rejects but a newer Python's accepts
+    (PEP 695 `type X = ...` or `def f[T]()`, PEP 701 f-strings, judged by libcst's
+    parser, which follows the newest grammar) is valid code, not a CTX000 finding: it
+    is returned as (None, None) with a notice (`findings.note`, unless `quiet`) that
+    it was not analysed. Ruff likewise parses the newest syntax and never calls it an
+    error. Returns (tree, None), (None, CTX000 finding) or (None, None).
     """
     try:
         with warnings.catch_warnings():
@@ -30,9 +50,14 @@ def parse(path: str, text: str) -> tuple[ast.Module | None, Finding | None]:
         line = exc.lineno or 1
         col = max(exc.offset or 1, 1)
         v = sys.version_info
+        if _newer_grammar(text):
+            if not quiet:
+                from ctxlint.findings import note
+                note(f"line {line}: syntax of a Python newer than {v.major}.{v.minor} ({exc.msg}); "
+                     f"not analysed: run ctxlint on that Python to lint this file")
+            return None, None
         return None, Finding("CTX000", "parse-error", path, line, col, line, col + 1,
-                             f"cannot parse Python: {exc.msg} (parsed with Python {v.major}.{v.minor}'s "
-                             "grammar: code written for a newer Python needs ctxlint run on that Python)")
+                             f"cannot parse Python: {exc.msg} (no Python grammar up to the newest accepts it)")
     except MemoryError:
         # The engine's worker memory guard (`engine.memory_guard`) stopped the parser.
         return None, Finding("CTX000", "parse-error", path, 1, 1, 1, 1,

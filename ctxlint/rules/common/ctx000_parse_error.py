@@ -16,6 +16,12 @@ Reports a file ctxlint could not decode (not UTF-8, binary) or parse (a syntax
 error in Python, tree-sitter ERROR nodes in Go, a Jinja2 TemplateSyntaxError),
 at the location the parser gives.
 
+Python is parsed with the grammar of the interpreter ctxlint runs on. A file that
+grammar rejects but a newer Python's accepts (PEP 695 `type` statements and type
+parameters, PEP 701 f-strings; judged by libcst's parser) is valid code, so it is
+no finding: the run prints a notice that the file was not analysed and how to
+lint it (run ctxlint on that Python).
+
 ## Why is this bad
 A file that does not parse is not analysed at all: every other rule is silent on
 it, so a leak in it would go unnoticed.

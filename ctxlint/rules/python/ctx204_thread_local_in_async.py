@@ -42,6 +42,101 @@ def _thread_locals(facts) -> set[str]:
     return facts.memo("ctx204.thread_locals", compute)
 
 
+def _writes(facts, tls: set[str]) -> dict[str, list[tuple[ast.AST, ast.AST | None]]]:
+    """Each thread-local's writes in the module: name -> [(write node, stored value or None
+    for a delete)] — `tl.a = v`, `tl.a += v`, `setattr(tl, "a", v)`, `del tl.a`, `delattr(tl, "a")`."""
+    out: dict[str, list] = {}
+    for node in facts.nodes(ast.Assign, ast.AugAssign, ast.AnnAssign):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for t in targets:
+            for el in (t.elts if isinstance(t, ast.Tuple) else [t]):
+                if isinstance(el, ast.Attribute) and facts.dotted(el.value) in tls:
+                    out.setdefault(facts.dotted(el.value), []).append((node, node.value))
+    for node in facts.nodes(ast.Delete):
+        for t in node.targets:
+            if isinstance(t, ast.Attribute) and facts.dotted(t.value) in tls:
+                out.setdefault(facts.dotted(t.value), []).append((node, None))
+    for call in facts.nodes(ast.Call):
+        if isinstance(call.func, ast.Name) and call.func.id in ("setattr", "delattr") and call.args \
+                and facts.dotted(call.args[0]) in tls:
+            value = call.args[2] if call.func.id == "setattr" and len(call.args) > 2 else None
+            out.setdefault(facts.dotted(call.args[0]), []).append((call, value))
+    return out
+
+
+def _absence_test(facts, test: ast.AST, tl: str, fn) -> bool:
+    """Is `test` true only while the thread-local `tl` has no value yet: `not hasattr(tl, "a")`,
+    `getattr(tl, "a", None) is None`, `tl.a is None`, `not getattr(tl, "a", None)`, or the same
+    test on a local read from `tl` in `fn` (`pool = getattr(tl, "pool", None)` ... `if pool is None`)?"""
+    def reads_tl(e) -> bool:
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id in ("getattr", "hasattr") \
+                and e.args and facts.dotted(e.args[0]) == tl:
+            return True
+        if isinstance(e, ast.Attribute) and facts.dotted(e.value) == tl:
+            return True
+        if isinstance(e, ast.Name) and fn is not None:
+            from ctxlint.semantic.python.requests import local_assignments
+            vals = local_assignments(facts, fn).get(e.id, ())
+            return any(reads_tl(v) for v in vals if not isinstance(v, ast.Name))
+        return False
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return reads_tl(test.operand)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.Eq)) \
+            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None:
+        return reads_tl(test.left)
+    return False
+
+
+def per_thread_caches(facts, tls: set[str]) -> set[str]:
+    """Thread-locals used as a lazily built per-thread (per event loop) cache: every write
+    of the module stores a value built without the writing function's parameters, under a
+    test that the thread-local has no value yet (`if not hasattr(tl, "pool"): tl.pool =
+    Pool(config.ADDR)`), or deletes it. Such a value (a connection pool, a store, an exit
+    stack) belongs to the thread and its loop, never to one request: every task on the
+    loop is meant to share it. A write from a parameter or without the guard (`tl.tenant
+    = tenant_id`) keeps the rule's verdict for that thread-local."""
+    from ctxlint.semantic.python.instances import from_parameters
+    out = set()
+    for tl, writes in _writes(facts, tls).items():
+        ok = True
+        for node, value in writes:
+            if value is None:
+                continue  # a delete ends the cached value
+            fn = facts.enclosing_function(node)
+            if fn is None:
+                continue  # module level: import time, one thread
+            if isinstance(fn, ast.Lambda) or from_parameters(facts, fn, value):
+                ok = False
+                break
+            guarded = any(isinstance(a, ast.If) and _absence_test(facts, a.test, tl, fn)
+                          and _in_body(facts, node, a) for a in _ancestors_until(facts, node, fn))
+            if not guarded:
+                ok = False
+                break
+        if ok and writes:
+            out.add(tl)
+    return out
+
+
+def _ancestors_until(facts, node, stop) -> list:
+    out = []
+    for a in facts.ancestors(node):
+        if a is stop:
+            break
+        out.append(a)
+    return out
+
+
+def _in_body(facts, node, if_node: ast.If) -> bool:
+    stmt = facts.enclosing_statement(node)
+    for a in [stmt, *facts.ancestors(stmt)]:
+        if a in if_node.body:
+            return True
+        if a is if_node:
+            return False
+    return False
+
+
 class ThreadLocalInAsync(Rule):
     code = "CTX204"
     name = "thread-local-in-async"
@@ -56,6 +151,15 @@ async code. A call made inside a lambda handed to a worker thread
 (`asyncio.to_thread(lambda: self._client())`, `loop.run_in_executor(None, lambda:
 ...)`, `executor.submit`, `threading.Thread(target=lambda: ...)`) runs off the loop:
 it does not make its callee async-only.
+
+Not reported: a thread-local used as a lazily built per-thread cache, where
+every write of the module stores a value built without the writing function's
+parameters, under a test that the thread-local has no value yet (`if not
+hasattr(tl, "pool"): tl.pool = Pool(config.ADDR)`; `pool = getattr(tl, "pool",
+None)` / `if pool is None:`), or deletes it. A connection pool, store or exit
+stack made once per thread belongs to that thread's loop, and every task on it
+is meant to share it. One write from a parameter, or without the test
+(`tl.user = request.headers["x-user"]`), keeps every finding on that thread-local.
 
 ## Why is this bad
 All tasks of an event loop run on one thread, so they share one
@@ -97,6 +201,9 @@ raia-live/amfs#191.
 
     def check(self, facts):
         tls = _thread_locals(facts)
+        if not tls:
+            return
+        tls = tls - per_thread_caches(facts, tls)
         if not tls:
             return
         async_only = async_only_functions(facts)

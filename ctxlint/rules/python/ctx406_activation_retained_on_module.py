@@ -7,12 +7,15 @@ import ast
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.syntax import FunctionNode
 from ctxlint.semantic.python.hooks import hook_methods, runs_once
-from ctxlint.semantic.python.tensors import NON_ACTIVATION_ATTR_HINTS, is_plain_data, plain_locals
+from ctxlint.semantic.python.tensors import (
+    NON_ACTIVATION_ATTR_HINTS, PLAIN_ATTRS, PLAIN_METHODS, is_plain_data, plain_locals,
+)
 from ctxlint.semantic.python.registries import (
     names_in,
 )
 
 
+_METADATA = PLAIN_ATTRS | PLAIN_METHODS
 _REDUCING_ATTRS = {"item", "tolist", "size", "dim", "numel", "shape", "dtype", "device", "ndim"}
 
 
@@ -192,11 +195,15 @@ def _built_from_self(v: ast.AST, selfname: str) -> bool:
 
 
 def _derived_locals(body: list, inputs: set[str]) -> set[str]:
-    """Input names plus locals assigned (in order) from expressions that use one."""
+    """Input names plus locals assigned (in order) from expressions that use one's data.
+    A use of only an input's metadata (`x.device`, `x.dtype`, `x.shape`, `x.size`:
+    `tensors.PLAIN_ATTRS`/`PLAIN_METHODS`) carries none of its values and no graph:
+    `torch.bernoulli(p).to(input.device)` is a fresh mask, not an activation."""
     derived = set(inputs)
     for n in body:
         if isinstance(n, ast.Assign):
-            used = {x.split(".")[0] for x in names_in(n.value)}
+            used = {x.split(".")[0] for x in names_in(n.value)
+                    if not (len(x.split(".")) > 1 and x.split(".")[1] in _METADATA)}
             if used & derived:
                 for t in n.targets:
                     for el in (t.elts if isinstance(t, ast.Tuple) else [t]):

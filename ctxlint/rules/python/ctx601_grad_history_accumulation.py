@@ -31,6 +31,13 @@ value (`loss.backward(); return loss`), or (a hint, for values from outside the
 file) a loss, a criterion result or a model output, not reduced by `.item()`, `float()`,
 `.detach()` or `.tolist()`, and `acc` lives across iterations (it is not reset
 inside the loop, as gradient-accumulation code does before its `backward()`).
+Nor does a loop keep what it bounds itself: one that iterates a literal
+display (`for model, opt in ((ref, ref_opt), (fsdp, fsdp_opt))`), or one that
+back-propagates in its body and re-binds the accumulator (or the dict holding
+it) to a fresh value after the accumulation (`running_loss = 0` after each
+optimizer step): each `backward()` frees the saved tensors of its graph and the
+reset drops the rest every period. A reset without a `backward()` in the loop
+still keeps every iteration's activations until the reset, and is reported.
 A value that is plain data is never reported: every assignment of it is a
 `.item()`/`float()`/`.shape`/`len()` result, or it is unpacked from a same-file
 helper whose returns hold plain data at that position
@@ -101,7 +108,7 @@ mechanics" (only floating-point and complex tensors require grad; no_grad record
             if not loops:
                 continue
             init = _init_line_inside(facts, acc, loops, stmt)
-            persistent = [lp for lp in loops if lp not in init]
+            persistent = [lp for lp in loops if lp not in init and not _bounded_by_loop(facts, lp, acc, stmt)]
             if not any(id(lp) in train_ids for lp in persistent):
                 continue
             if _under_no_grad(facts, stmt, fn):
@@ -175,6 +182,57 @@ def _detached_after_each_backward(facts, loop, x: ast.AST, acc_stmt: ast.AST) ->
             return False  # accumulated before it was detached
         seen = True
     return seen
+
+
+def _acc_root(facts, acc) -> str | None:
+    """Dotted name of the accumulator, or of the container whose element it is
+    (`running_metrics["loss"]` -> `running_metrics`: re-binding the container resets every key)."""
+    name = facts.dotted(acc)
+    if name is None and isinstance(acc, ast.Subscript):
+        name = facts.dotted(acc.value)
+    return name
+
+
+def _bounded_by_loop(facts, loop, acc, stmt) -> bool:
+    """Does `loop` itself bound what `acc` can hold across its iterations?
+
+    * It iterates a display (`for model, optim in ((ref, ref_opt), (fsdp, fsdp_opt))`):
+      a fixed, literal number of iterations, written out in the source.
+    * `acc` (or the container holding it) is re-bound to a fresh value inside the loop
+      after the accumulation (`running_loss = 0` after each optimizer step, the
+      gradient-accumulation pattern), and the loop back-propagates (`.backward()` in its
+      body): each pass frees the saved tensors of the graph it built (PyTorch "Autograd
+      mechanics": buffers are freed after backward unless `retain_graph`), and the reset
+      drops what remains at every period.
+    A reset before the accumulation is `_init_line_inside`'s business."""
+    if isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.iter, (ast.Tuple, ast.List)) \
+            and not any(isinstance(e, ast.Starred) for e in loop.iter.elts):
+        return True
+    name = _acc_root(facts, acc)
+    if name is None:
+        return False
+    reset = backward = False
+    for n in facts.walk(loop):
+        if isinstance(n, (ast.Assign, ast.AnnAssign)) and n is not stmt and n.lineno > stmt.lineno \
+                and _accumulation(n)[0] is None:
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            if any(facts.dotted(t) == name for t in targets) and \
+                    not any(isinstance(m, ast.Name) and m.id == name for m in ast.walk(n.value)
+                            if not isinstance(n.value, ast.DictComp)):
+                reset = True
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "backward" \
+                and not any(isinstance(a, _DEFS) for a in _ancestors_until(facts, n, loop)):
+            backward = True
+    return reset and backward
+
+
+def _ancestors_until(facts, node, stop) -> list:
+    out = []
+    for a in facts.ancestors(node):
+        if a is stop:
+            break
+        out.append(a)
+    return out
 
 
 def _enclosing_loops(facts, stmt, fn) -> list:

@@ -2005,7 +2005,7 @@ def module_call_sites(path: str, config, text: str | None = None) -> "CallSites 
                     with open(path, encoding="utf-8") as fh:
                         text = fh.read()
                 from ctxlint.languages.python import parse as py_parse
-                tree = py_parse(path, text)[0]
+                tree = py_parse(path, text, quiet=True)[0]
             except (OSError, UnicodeDecodeError):
                 pass
             if tree is not None:

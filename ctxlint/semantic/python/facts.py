@@ -525,6 +525,8 @@ def lint(path: str, text: str, rules: list, config: Config, tree: ast.Module | N
         tree, err = parse(path, text)
         if err is not None:
             return [err]
+        if tree is None:
+            return []  # valid code of a newer Python: `parse` left a notice
     facts = PythonFacts(path, text, tree, config)
     try:
         return run_rules(facts, rules)

@@ -97,7 +97,7 @@ def _tree(path: Path) -> ast.Module | None:
             text = None
         if text is not None:
             try:
-                tree, _ = parse(str(path), text)
+                tree, _ = parse(str(path), text, quiet=True)
             except MemoryError:
                 tree = None
     _TREES[key] = (st.st_size, st.st_mtime_ns, tree)
