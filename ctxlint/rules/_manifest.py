@@ -207,7 +207,7 @@ SOURCES = {
     'ctxlint.semantic.jinja.call_sites': (110806, '897c24e5b3c5ca51'),
     'ctxlint.semantic.jinja.templates': (23860, '9538f234c56305c3'),
     'ctxlint.semantic.python.asyncness': (9156, '05b1c1968b6fa639'),
-    'ctxlint.semantic.python.cache_keys': (93475, 'f38c17e0eb20fb27'),
+    'ctxlint.semantic.python.cache_keys': (93914, '013f95e01e25649a'),
     'ctxlint.semantic.python.calls': (24112, '2f79462b87beef3c'),
     'ctxlint.semantic.python.cleanup': (32855, 'c452647c872f2906'),
     'ctxlint.semantic.python.containers': (36334, 'acfeaf8ad2560d6d'),

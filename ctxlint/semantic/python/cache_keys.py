@@ -931,9 +931,16 @@ class CacheKeyFacts:
             out: set[int] = set()
             if "hash" in self.facts.module_names:
                 return out
+            # only a def that itself calls `hash(...)` can return its value (`resolve`
+            # follows the def's own locals): resolve no other def's returns
+            hashing = {id(f) for c in self.facts.nodes(ast.Call) if self.builtin_hash(c)
+                       for f in [self.facts.enclosing_function(c)] if f is not None}
+            if not hashing:
+                return out
             for r in self.facts.nodes(ast.Return):
                 f = self.facts.enclosing_function(r) if r.value is not None else None
-                if f is not None and id(f) not in out and self.builtin_hash(self.resolve(f, r.value)[0]):
+                if f is not None and id(f) in hashing and id(f) not in out \
+                        and self.builtin_hash(self.resolve(f, r.value)[0]):
                     out.add(id(f))
             return out
         return id(fn) in self.facts.memo("ck_returns_hash", build)
