@@ -314,6 +314,11 @@ def _per_scope_value(facts, s) -> bool:
     text = facts.dotted(v.func if isinstance(v, ast.Call) else v) or ""
     if re.search(r"(cls|class|type|factory|fn|func|callback)$", text, re.I):
         return False
+    if isinstance(v.func, ast.Name) and s.function is not None and _local_binding(s.function, v.func.id):
+        # a callable held in a local or parameter (`adapter = kwargs.pop("template_adapter",
+        # SimpleTemplate)`; `adapter(source=tpl)`): what it builds is told by what it holds,
+        # not by the variable's name
+        return False
     names = names_in(v)
     if isinstance(v, ast.Call):
         names = [facts.dotted(v.func) or ""]
@@ -325,6 +330,15 @@ def _per_scope_value(facts, s) -> bool:
         if facts.scope_id_in(n):
             return True
     return False
+
+
+def _local_binding(fn, name: str) -> bool:
+    """Is `name` a parameter of `fn` or bound by an assignment in its body?"""
+    a = fn.args
+    if name in {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs, *(x for x in (a.vararg, a.kwarg) if x))}:
+        return True
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+               for n in ast.walk(fn))
 
 
 #: Words naming objects a weak reference can hold (class instances: models, adapters,

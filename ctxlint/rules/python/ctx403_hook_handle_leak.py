@@ -36,7 +36,8 @@ Flags a torch module hook registration (`register_forward_hook`,
 evidence that hooks accumulate or are lost. Its `RemovableHandle` is
 - discarded (an expression statement, or a local name never used again) in code
   that runs once per model call, or
-- stored on `self` in such code without removing the handle stored there before —
+- stored on an attribute in such code without removing the handle stored there
+  before (read back as `self.h` or `getattr(model, "h", None)`) —
   each call overwrites the only handle, so earlier hooks can never be removed, or
 - bound to a local inside a loop that registers on the same module every iteration
   (the receiver does not change with the loop) while nothing in the loop removes or
@@ -64,7 +65,10 @@ after the registration counts: a call in another arm of the same `if`/`elif` cha
 (`if location == "input": register...; elif location == "weight": fuse(module)`)
 never does. It does not when the registration is installed once per
 object: in `__init__`, under an `if` that tests a flag on `self` and sets it in the
-same branch (`if not self.hooked: ...; self.hooked = True`), or in a method all of
+same branch (`if not self.hooked: ...; self.hooked = True`), or after an early
+exit on a flag the function sets on any object — the hooked module, its model, a
+parameter (`if getattr(module, ATTR, None) is not None: return` ... `setattr(module,
+ATTR, pf)`; `if getattr(p, "_hooked", False): continue` ... `p._hooked = True`), or in a method all of
 whose callers in this module run once so (only from `__init__`, a load method
 `__init__` calls, or a flag-guarded call). The object keeps a model when it stores
 it on `self`, or when the registering method only receives modules of what it keeps
@@ -117,7 +121,7 @@ be used to remove the added hook").
 
     def check(self, facts):
         for call in facts.nodes(ast.Call):
-            if not is_hook_registration(call):
+            if not is_hook_registration(call, facts):
                 continue
             f = call.func
             fn = facts.enclosing_function(call)
@@ -292,8 +296,14 @@ def _unused_local(facts, assign: ast.Assign, fn) -> bool:
 
 
 def _removes_before(facts, fn, target: str, call) -> bool:
-    """Does `fn` read/remove `target` (guard or `.remove()`) other than by this store?"""
+    """Does `fn` read/remove `target` (guard or `.remove()`) other than by this store?
+    A read through `getattr(model, "hook_attr", None)` counts (`hook = getattr(model,
+    "ct_hook", None); if hook is not None: hook.remove()` before the new store)."""
     for n in facts.walk(fn, into_defs=True):
         if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) and facts.dotted(n) == target:
+            return True
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "getattr" \
+                and len(n.args) >= 2 and isinstance(n.args[1], ast.Constant) \
+                and f"{facts.dotted(n.args[0])}.{n.args[1].value}" == target:
             return True
     return False

@@ -38,6 +38,10 @@ if it flows from a tensor-producing operation: `b, c, h, w = x.shape`,
 `x.size(0)`, `len(...)`, `int(...)`, `.item()`/`.tolist()` and arithmetic on
 them are plain Python data (see `semantic/python/tensors.py`, `plain_locals`).
 
+A `forward()` of a class with no base (or only `object`, an ABC, `Generic`,
+`Protocol`) is no nn.Module's and is not checked; a parameter declared as a
+Python scalar (`float`, `Optional[float]`, `int | None`) holds no tensor, and a use
+of only an input's metadata (`x.device`, `x.dtype`, `x.shape`) carries none of its values.
 Test code is not checked (`test_*.py`, `*_test.py`, `conftest.py`, modules
 importing `pytest` or `unittest`: `PythonFacts.is_test_code`): a test's fakes and
 fixtures live for one test.
@@ -88,7 +92,7 @@ huggingface/transformers issues on output-capturing hooks holding tensors.
             methods = [m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
             hooked = hook_methods(facts, cls)
             per_forward = [m for m in methods if id(m) in by_fn and not _is_static_or_class(facts, m)
-                           and (m.name == "forward" or m.name in hooked)]
+                           and ((m.name == "forward" and _may_be_module(facts, cls)) or m.name in hooked)]
             if not per_forward:
                 continue
             cleared = None
@@ -97,7 +101,7 @@ huggingface/transformers issues on output-capturing hooks holding tensors.
                 if not args or args[0].arg == "ctx":  # autograd.Function.forward(ctx, ...)
                     continue
                 selfname = args[0].arg
-                inputs = {a.arg for a in args[1:] + m.args.kwonlyargs}
+                inputs = {a.arg for a in args[1:] + m.args.kwonlyargs if not _scalar_annotation(a.annotation)}
                 if m.args.vararg:
                     inputs.add(m.args.vararg.arg)
                 if not inputs:
@@ -192,6 +196,43 @@ def _built_from_self(v: ast.AST, selfname: str) -> bool:
     a wrapper), not an activation computed from the inputs."""
     return isinstance(v, ast.Call) and any(isinstance(a, ast.Name) and a.id == selfname
                                            for a in [*v.args, *(k.value for k in v.keywords)])
+
+
+#: Bases that make no class a torch Module (PEP 3119 ABCs, typing's generics and protocols).
+_PLAIN_BASES = frozenset({"object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Protocol", "typing.Protocol"})
+#: Annotations of Python scalars: a parameter declared so holds no tensor.
+_SCALAR_TYPES = frozenset({"int", "float", "bool", "str", "bytes", "complex", "None"})
+
+
+def _may_be_module(facts, cls: ast.ClassDef) -> bool:
+    """Can instances of `cls` be torch Modules? Not when it has no base at all, or only
+    `object`, ABCs, `Generic[...]`, `Protocol`: a wrapper class with a `forward()` of its
+    own (flashinfer's `BatchDecodeWithPagedKVCacheWrapper`) is no `nn.Module`, and what it
+    keeps on `self` is no module state a forward pass leaves behind. (A plain class's
+    method registered as a hook is still checked: a tap object.)"""
+    for b in cls.bases:
+        head = b.value if isinstance(b, ast.Subscript) else b
+        if (facts.dotted(head) or "") not in _PLAIN_BASES:
+            return True
+    return False
+
+
+def _scalar_annotation(ann) -> bool:
+    """Is `ann` a Python scalar type (`float`, `Optional[float]`, `int | None`, `Union[int, str]`)?"""
+    if ann is None:
+        return False
+    if isinstance(ann, ast.Constant):
+        return ann.value is None or (isinstance(ann.value, str) and ann.value.strip() in _SCALAR_TYPES)
+    if isinstance(ann, ast.Name):
+        return ann.id in _SCALAR_TYPES
+    if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
+        return _scalar_annotation(ann.left) and _scalar_annotation(ann.right)
+    if isinstance(ann, ast.Subscript):
+        head = ann.value.attr if isinstance(ann.value, ast.Attribute) else getattr(ann.value, "id", "")
+        if head in ("Optional", "Union"):
+            parts = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
+            return all(_scalar_annotation(p) for p in parts)
+    return False
 
 
 def _derived_locals(body: list, inputs: set[str]) -> set[str]:

@@ -755,7 +755,10 @@ class CallSites:
         project ships or configures, not text a caller hands in."""
         fn = self.f.enclosing_function(at)
         if isinstance(recv, ast.Name) and fn is not None:
-            for w in self.f.walk(fn):
+            # the `with` around the read binds the file it reads (a def may open several)
+            withs = [a for a in self.f.ancestors(at) if isinstance(a, (ast.With, ast.AsyncWith))]
+            withs += [w for w in self.f.walk(fn) if isinstance(w, (ast.With, ast.AsyncWith))]
+            for w in withs:
                 if isinstance(w, (ast.With, ast.AsyncWith)):
                     for item in w.items:
                         v = item.optional_vars
@@ -772,10 +775,14 @@ class CallSites:
     def _constant_path(self, expr: ast.AST, fn, depth: int = 0) -> bool:
         """A path from constants: a literal counts only as a part joined to a constant
         directory (a bare relative literal is relative to the working directory, which
-        the package-file fact judges)."""
-        if depth > 3 or expr is None:
+        the package-file fact judges). `depth` counts the nodes followed (joins and local
+        names): a directory built in three joins and bound to a local is six deep."""
+        if depth > 8 or expr is None:
             return False
-        if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+        if (isinstance(expr, ast.Constant) and isinstance(expr.value, str)) or (
+                isinstance(expr, ast.JoinedStr) and all(self._constant_part(v, fn) for v in expr.values)):
+            # a literal, or an f-string of literal parts (`f"{prefix}_kernel.jinja"` with
+            # `for prefix in ["gemm", "group_gemm"]`)
             parent = self.f.parents.get(expr)
             return isinstance(parent, ast.BinOp) or (isinstance(parent, ast.Call) and len(parent.args) > 1)
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Div):
@@ -788,8 +795,37 @@ class CallSites:
         if isinstance(expr, ast.Name) and fn is not None:
             srcs = [n.value for n in self.f.walk(fn) if isinstance(n, ast.Assign) and len(n.targets) == 1
                     and isinstance(n.targets[0], ast.Name) and n.targets[0].id == expr.id]
-            return bool(srcs) and all(self._constant_path(v, fn, depth + 1) for v in srcs)
+            joined = isinstance(self.f.parents.get(expr), ast.BinOp)
+            return bool(srcs) and all(self._constant_path(v, fn, depth + 1) or (
+                joined and isinstance(v, ast.Constant) and isinstance(v.value, str)) for v in srcs)
         return False
+
+    def _constant_part(self, part: ast.AST, fn) -> bool:
+        """Is a part of an f-string path a constant: a literal piece, or a formatted name
+        that is a module constant or a local of `fn` bound only by loops over literal
+        lists/tuples of strings and assignments of string literals?"""
+        if isinstance(part, ast.Constant):
+            return True
+        if not isinstance(part, ast.FormattedValue):
+            return False
+        v = part.value
+        if _is_constant_name(v) and (isinstance(v, ast.Name) or self._module_or_imported(v)):
+            return True
+        if not (isinstance(v, ast.Name) and fn is not None):
+            return False
+        binds = []
+        for n in self.f.walk(fn):
+            if isinstance(n, (ast.For, ast.comprehension)) and isinstance(n.target, ast.Name) and n.target.id == v.id:
+                binds.append(n.iter)
+            elif isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr)):
+                ts = n.targets if isinstance(n, ast.Assign) else [n.target]
+                if any(isinstance(x, ast.Name) and x.id == v.id for t in ts for x in ast.walk(t)):
+                    if not (isinstance(n, ast.Assign) and len(ts) == 1 and isinstance(ts[0], ast.Name)
+                            and isinstance(n.value, ast.Constant) and isinstance(n.value.value, str)):
+                        return False
+                    binds.append(ast.Tuple(elts=[n.value], ctx=ast.Load()))  # `prefix = "gemm"`
+        return bool(binds) and all(isinstance(b, (ast.List, ast.Tuple)) and b.elts and all(
+            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in b.elts) for b in binds)
 
     def _constant_paths(self, expr: ast.AST) -> bool:
         """`a, b = _TEMPLATE_PATHS` where `_TEMPLATE_PATHS` is a tuple of resolvable paths."""

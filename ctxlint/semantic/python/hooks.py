@@ -38,10 +38,38 @@ PER_CALL_PROTOCOL = frozenset({"forward", "__call__"})
 _FUNCS = FunctionNode
 
 
-def is_hook_registration(call: ast.AST) -> bool:
-    """Is `call` `<target>.register_*_hook(...)`?"""
-    return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
-        and bool(HOOK_REGISTRATION.match(call.func.attr))
+#: torch's own hook-registering methods, each returning a `RemovableHandle` (PyTorch docs:
+#: `torch.nn.Module.register_*_hook`, `torch.Tensor.register_hook` /
+#: `register_post_accumulate_grad_hook`, `torch.autograd.graph.Node.register_hook` /
+#: `register_prehook`, `torch.optim.Optimizer.register_step_*_hook` and state-dict hooks,
+#: `torch.nn.modules.module.register_module_*_hook`).
+TORCH_HOOKS = re.compile(
+    r"^register_((forward|forward_pre|full_backward|full_backward_pre|backward|state_dict|state_dict_pre|"
+    r"state_dict_post|load_state_dict_pre|load_state_dict_post|post_accumulate_grad|step_pre|step_post|"
+    r"module_(forward|forward_pre|full_backward|full_backward_pre|backward|buffer_registration|"
+    r"module_registration|parameter_registration))_)?hook$|^register_prehook$")
+
+
+def is_hook_registration(call: ast.AST, facts=None) -> bool:
+    """Is `call` a hook registration that hands back a removable handle:
+    `<target>.register_*_hook(...)` with one of torch's names (`TORCH_HOOKS`), or — given
+    `facts` — another `register_*_hook` that resolves to a def of this project
+    (`project_index.resolve_call`, a wrapper such as `self.register_clip_hook(m)`; whether
+    that def hands back a handle is `returns_no_handle`'s question)? A `register_*_hook`
+    of a library that resolves to nothing of the project (Megatron-Bridge's
+    `provider.register_pre_wrap_hook(fn)`, a callback list) is no torch hook. Without
+    `facts`, any `register_*_hook` name."""
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+            and HOOK_REGISTRATION.match(call.func.attr)):
+        return False
+    if facts is None or TORCH_HOOKS.match(call.func.attr):
+        return True
+    from ctxlint.semantic.python.project_index import resolve_call
+    try:
+        fn = resolve_call(facts, call)
+    except (RecursionError, ValueError):
+        return False
+    return fn is not None and isinstance(fn, _FUNCS)
 
 
 def returns_no_handle(facts, call: ast.Call, depth: int = 2) -> bool:
@@ -350,22 +378,57 @@ ONCE_PER_OBJECT = frozenset({"__init__", "__post_init__", "__new__"})
 
 
 def once_guard(facts, node: ast.AST, fn: ast.AST) -> ast.If | None:
-    """The `if` of `fn` that makes `node` run at most once per object: its test is
-    false once `self.<flag>` is set (`if not self.flag:`, `if self.flag is None:`,
-    `if ... and not self.flag:`) and the branch holding `node` sets that flag
-    (`self.flag = True`, `self.flag = <value>`). None when there is no such guard."""
+    """The `if` of `fn` that makes `node` run at most once per object, else None.
+
+    A flag is an attribute of some object `O` — `self`, the hooked module, its model, a
+    parameter: `O.flag`, `getattr(O, NAME[, d])`, `hasattr(O, NAME)`, `O.__dict__.get(NAME)`
+    / `O.__dict__[NAME]` (NAME a literal or a module constant, compared as written). Two
+    shapes guard:
+
+    * an `if` around `node` whose test is false once the flag is set (`if not self.flag:`,
+      `if self.flag is None:`, `if ... and not getattr(m, ATTR, None):`) and whose branch
+      holding `node` sets that flag (`self.flag = True`, `setattr(m, ATTR, pf)`);
+    * an early exit before `node` (`if getattr(module, ATTR, None) is not None: return`,
+      `if getattr(p, "_hooked", False): continue` in the loop holding `node`) whose test
+      is true once the flag is set, while `fn` sets that flag.
+
+    Either way a second run finds the flag and registers nothing again on that object
+    (unsloth's `PREFETCHER_ATTR`, `_unsloth_grad_all_reduce`). A flag set to a falsy
+    constant (`None`, `False`, `0`) sets nothing."""
     for a in facts.ancestors(node):
         if a is fn:
-            return None
+            break
         if isinstance(a, ast.If) and _inside(facts, node, a.body):
-            flags = _negated_self_flags(a.test)
-            if flags and any(isinstance(t, ast.Attribute) and facts.dotted(t) in flags
-                             for st in a.body for n in ast.walk(st)
-                             if isinstance(n, (ast.Assign, ast.AnnAssign))
-                             for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
-                             if not (isinstance(getattr(n, "value", None), ast.Constant)
-                                     and n.value.value in (None, False, 0))):
+            flags = _flags_unset_by(a.test)
+            if flags and flags & _flags_set_in(a.body):
                 return a
+    # early exits: an `if <flag set>: return|continue|raise` before `node`, in its block
+    # or an enclosing one (up to `fn`; `continue` only inside a loop that also holds `node`)
+    chain = [node, *facts.ancestors(node)]
+    fn_sets = None
+    for i, a in enumerate(chain[1:], 1):
+        child = chain[i - 1]
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(a, field, None)
+            if not isinstance(block, list) or child not in block:
+                continue
+            for st in block[:block.index(child)]:
+                if not (isinstance(st, ast.If) and st.body and not st.orelse):
+                    continue
+                last = st.body[-1]
+                exits = isinstance(last, (ast.Return, ast.Raise)) or \
+                    (isinstance(last, ast.Continue) and _loop_between(facts, st, node, fn))
+                if not exits:
+                    continue
+                flags = _flags_set_by(st.test)
+                if not flags:
+                    continue
+                if fn_sets is None:
+                    fn_sets = _flags_set_in(fn.body)
+                if flags & fn_sets:
+                    return st
+        if a is fn:
+            break
     return None
 
 
@@ -374,22 +437,100 @@ def _inside(facts, node: ast.AST, stmts: list) -> bool:
     return any(id(a) in ids for a in facts.ancestors(node)) or id(node) in ids
 
 
-def _negated_self_flags(test: ast.AST) -> set[str]:
-    """`self.x` attributes whose being set makes `test` false: `not self.x`,
-    `self.x is None`, `self.x == False`, and any of these inside an `and`."""
-    out: set[str] = set()
+def _loop_between(facts, stmt, node, fn) -> bool:
+    """Is there a loop enclosing both `stmt` (a `continue`'s `if`) and `node`, inside `fn`?"""
+    for a in facts.ancestors(stmt):
+        if a is fn:
+            return False
+        if isinstance(a, (ast.For, ast.AsyncFor, ast.While)):
+            return any(x is a for x in facts.ancestors(node))
+    return False
+
+
+def _name_key(e: ast.AST) -> str | None:
+    if isinstance(e, ast.Constant) and isinstance(e.value, str):
+        return repr(e.value)
+    if isinstance(e, (ast.Name, ast.Attribute, ast.BinOp, ast.JoinedStr)):
+        return ast.dump(e)
+    return None
+
+
+def _flag_key(e: ast.AST) -> tuple[str, str] | None:
+    """(object, flag name) of a flag read: `O.flag`, `getattr(O, N[, d])`, `hasattr(O, N)`,
+    `O.__dict__.get(N[, d])`, `O.__dict__[N]`; None for anything else."""
+    if isinstance(e, ast.Attribute) and e.attr != "__dict__":
+        return ast.dump(e.value), repr(e.attr)
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id in ("getattr", "hasattr") \
+            and len(e.args) >= 2:
+        if isinstance(e.args[1], ast.Constant) and isinstance(e.args[1].value, str):
+            return ast.dump(e.args[0]), repr(e.args[1].value)
+        k = _name_key(e.args[1])
+        return (ast.dump(e.args[0]), k) if k else None
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "get" and e.args \
+            and isinstance(e.func.value, ast.Attribute) and e.func.value.attr == "__dict__":
+        k = _name_key(e.args[0])
+        return (ast.dump(e.func.value.value), k) if k else None
+    if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Attribute) and e.value.attr == "__dict__":
+        k = _name_key(e.slice)
+        return (ast.dump(e.value.value), k) if k else None
+    return None
+
+
+def _flags_unset_by(test: ast.AST) -> set:
+    """Flags whose being set makes `test` false: `not F`, `F is None`, `F == False`, and
+    any of these inside an `and`."""
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
-        for v in test.values:
-            out |= _negated_self_flags(v)
-        return out
+        return set().union(*(_flags_unset_by(v) for v in test.values))
     target = None
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         target = test.operand
     elif isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.Eq)) \
             and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value in (None, False):
         target = test.left
-    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
-        out.add(f"self.{target.attr}")
+    k = _flag_key(target) if target is not None else None
+    return {k} if k else set()
+
+
+def _flags_set_by(test: ast.AST) -> set:
+    """Flags whose being set makes `test` true: `F`, `F is not None`, `F == True`, and any
+    of these inside an `or`."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        return set().union(*(_flags_set_by(v) for v in test.values))
+    target = test
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        c = test.comparators[0]
+        if isinstance(test.ops[0], ast.IsNot) and isinstance(c, ast.Constant) and c.value is None:
+            target = test.left
+        elif isinstance(test.ops[0], (ast.Is, ast.Eq)) and isinstance(c, ast.Constant) and c.value is True:
+            target = test.left
+        else:
+            return set()
+    k = _flag_key(target)
+    return {k} if k else set()
+
+
+def _flags_set_in(stmts: list) -> set:
+    """Flags that `stmts` set to something other than a falsy constant: `O.flag = v`,
+    `setattr(O, N, v)`, `O.__dict__[N] = v`."""
+    out = set()
+    for st in stmts:
+        for n in ast.walk(st):
+            if isinstance(n, (ast.Assign, ast.AnnAssign)):
+                v = n.value
+                if isinstance(v, ast.Constant) and v.value in (None, False, 0):
+                    continue
+                for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
+                    k = _flag_key(t)
+                    if k:
+                        out.add(k)
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "setattr" \
+                    and len(n.args) == 3:
+                v = n.args[2]
+                if isinstance(v, ast.Constant) and v.value in (None, False, 0):
+                    continue
+                k = _flag_key(ast.Call(func=ast.Name(id="getattr", ctx=ast.Load()), args=n.args[:2], keywords=[]))
+                if k:
+                    out.add(k)
     return out
 
 
