@@ -323,3 +323,23 @@ def test_newer_python_syntax_is_a_notice_not_a_parse_error(tmp_path):
         return
     assert paths == {("broken.py", "CTX000")}
     assert "typing_312.py" in r.stderr and "not analysed" in r.stderr
+
+
+def test_invalid_code_near_newer_syntax_stays_a_parse_error(tmp_path):
+    """Stop 23's review of the newer-grammar notice: a file invalid in every Python must
+    stay a CTX000 finding even when it mentions PEP 695 syntax elsewhere (in a docstring)
+    or fails with an f-string error no grammar accepts ("nested too deeply")."""
+    import json
+    import subprocess
+    import sys
+
+    a = tmp_path / "docstring_mentions_type_params.py"
+    a.write_text('"""On 3.12 one writes ``class Box[T]: ...``."""\n\nARROW = "\\N{CHECK MARK HEAVY}x"\n')
+    b = tmp_path / "fstring_too_deep.py"
+    b.write_text('def fmt(r, width, prec, align):\n    return f"{r:{align}{width:{prec:{width}}}}"\n')
+    r = subprocess.run([sys.executable, "-m", "ctxlint", "check", "--no-cache", "--output-format", "json",
+                        str(a), str(b)], capture_output=True, text=True)
+    found = json.loads(r.stdout)
+    found = found if isinstance(found, list) else found.get("findings", [])
+    assert {(f["path"].replace("\\\\", "/").split("/")[-1], f["code"]) for f in found} == {
+        ("docstring_mentions_type_params.py", "CTX000"), ("fstring_too_deep.py", "CTX000")}

@@ -7,6 +7,7 @@ in `ctxlint.semantic.python.facts`.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 import warnings
 
@@ -15,11 +16,34 @@ from ctxlint.findings import Finding
 SUFFIXES = (".py", ".pyi")
 
 
-def _newer_grammar(text: str) -> bool:
+#: What only a newer grammar accepts: PEP 695 `type` aliases and type parameters
+#: (3.12), PEP 701 f-strings (3.12: their errors start "f-string").
+_NEWER_SYNTAX = re.compile(r"^\s*type\s+\w+\s*(\[[^\]]*\])?\s*=|\b(def|class)\s+\w+\s*\[", re.M)
+
+
+def _newer_grammar(text: str, exc: SyntaxError | None = None) -> bool:
     """Does libcst's parser (the newest grammar it knows) accept `text`? Called only for a
-    file this interpreter rejected; libcst loads only then."""
+    file this interpreter rejected, and only when the line the error is on holds a newer
+    construct (`_NEWER_SYNTAX`), or the error is an f-string one other than "nested too
+    deeply" (invalid in every Python), and the file nests brackets less than 100 deep: the
+    native parser can overflow its stack on pathological input, which no `try` catches.
+    libcst loads only then."""
     if len(text) > 2_000_000:
         return False  # the native parser's memory on a huge file is not worth a notice
+    msg = (exc.msg or "") if exc is not None else ""
+    lines = text.splitlines()
+    at = lines[exc.lineno - 1] if exc is not None and exc.lineno and 0 < exc.lineno <= len(lines) else ""
+    if not (_NEWER_SYNTAX.search(at) or (msg.startswith("f-string") and "nested too deeply" not in msg)):
+        return False  # the error must sit on the newer construct itself, not elsewhere in the file
+    depth = deepest = 0
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in ")]}":
+            depth -= 1
+    if deepest >= 100:
+        return False
     try:
         import libcst
         libcst.parse_module(text)
@@ -50,7 +74,7 @@ def parse(path: str, text: str, quiet: bool = False) -> tuple[ast.Module | None,
         line = exc.lineno or 1
         col = max(exc.offset or 1, 1)
         v = sys.version_info
-        if _newer_grammar(text):
+        if _newer_grammar(text, exc):
             if not quiet:
                 from ctxlint.findings import note
                 note(f"line {line}: syntax of a Python newer than {v.major}.{v.minor} ({exc.msg}); "

@@ -93,19 +93,28 @@ def per_thread_caches(facts, tls: set[str]) -> set[str]:
     test that the thread-local has no value yet (`if not hasattr(tl, "pool"): tl.pool =
     Pool(config.ADDR)`), or deletes it. Such a value (a connection pool, a store, an exit
     stack) belongs to the thread and its loop, never to one request: every task on the
-    loop is meant to share it. A write from a parameter or without the guard (`tl.tenant
-    = tenant_id`) keeps the rule's verdict for that thread-local."""
+    loop is meant to share it. A write from a parameter, from `self` or request-scoped
+    state (`flask.g.user`, a `ContextVar.get()`), or without the guard (`tl.tenant =
+    tenant_id`), or a delete in the writing def or a `finally` (a per-request lifetime),
+    keeps the rule's verdict for that thread-local."""
     from ctxlint.semantic.python.instances import from_parameters
     out = set()
     for tl, writes in _writes(facts, tls).items():
         ok = True
+        writers = {id(facts.enclosing_function(n)) for n, v in writes if v is not None}
         for node, value in writes:
-            if value is None:
-                continue  # a delete ends the cached value
             fn = facts.enclosing_function(node)
+            if value is None:
+                if id(fn) in writers or any(node in getattr(a, "finalbody", ()) or any(
+                        node is x for st in getattr(a, "finalbody", ()) for x in ast.walk(st))
+                        for a in facts.ancestors(node) if isinstance(a, ast.Try)):
+                    ok = False  # torn down by the def that built it, or in a `finally`: one request's
+                    break
+                continue  # a delete elsewhere (a close) ends the cached value
             if fn is None:
                 continue  # module level: import time, one thread
-            if isinstance(fn, ast.Lambda) or from_parameters(facts, fn, value):
+            if isinstance(fn, ast.Lambda) or from_parameters(facts, fn, value) \
+                    or not _module_built(facts, value, fn):
                 ok = False
                 break
             guarded = any(isinstance(a, ast.If) and _absence_test(facts, a.test, tl, fn)
@@ -116,6 +125,41 @@ def per_thread_caches(facts, tls: set[str]) -> set[str]:
         if ok and writes:
             out.add(tl)
     return out
+
+
+def _module_built(facts, value: ast.AST, fn, depth: int = 3) -> bool:
+    """Is `value` built only from module-level state: every name in it is an import, a
+    module global, a builtin, or a local of `fn` assigned from such (followed `depth`
+    levels), never `self`/`cls`, and nothing in it is request-scoped (`flask.g.user`,
+    a `ContextVar.get()`, an OTel span: `requests.request_scoped_value`)?"""
+    from ctxlint.semantic.python.requests import local_assignments, request_scoped_value
+    import builtins
+    locals_ = local_assignments(facts, fn)
+    for n in ast.walk(value):
+        if isinstance(n, (ast.Attribute, ast.Call, ast.Name)) and request_scoped_value(facts, n, fn):
+            return False
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" \
+                and _is_contextvar(facts, n.func.value):
+            return False
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+            if n.id in ("self", "cls"):
+                return False
+            if n.id in locals_:
+                if depth <= 0 or not all(_module_built(facts, v, fn, depth - 1) for v in locals_[n.id]):
+                    return False
+            elif not (n.id in facts.imports or n.id in facts.module_assignments or hasattr(builtins, n.id)
+                      or any(getattr(d, "name", None) == n.id for d in facts.tree.body)):
+                return False  # a loop variable, a with target, a closure cell: not known
+    return True
+
+
+def _is_contextvar(facts, expr) -> bool:
+    from ctxlint.semantic.python.values import module_values
+    try:
+        from ctxlint.semantic.python.values import CONTEXTVAR
+        return module_values(facts).is_kind(expr, CONTEXTVAR)
+    except Exception:
+        return False
 
 
 def _ancestors_until(facts, node, stop) -> list:
@@ -156,7 +200,9 @@ Not reported: a thread-local used as a lazily built per-thread cache, where
 every write of the module stores a value built without the writing function's
 parameters, under a test that the thread-local has no value yet (`if not
 hasattr(tl, "pool"): tl.pool = Pool(config.ADDR)`; `pool = getattr(tl, "pool",
-None)` / `if pool is None:`), or deletes it. A connection pool, store or exit
+None)` / `if pool is None:`) from module-level state only (imports, module
+globals, builtins: not `self`, `flask.g`, a `ContextVar.get()`), or deletes it
+outside the writing function and outside a `finally` (a close). A connection pool, store or exit
 stack made once per thread belongs to that thread's loop, and every task on it
 is meant to share it. One write from a parameter, or without the test
 (`tl.user = request.headers["x-user"]`), keeps every finding on that thread-local.

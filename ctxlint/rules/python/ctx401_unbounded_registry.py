@@ -314,31 +314,62 @@ def _per_scope_value(facts, s) -> bool:
     text = facts.dotted(v.func if isinstance(v, ast.Call) else v) or ""
     if re.search(r"(cls|class|type|factory|fn|func|callback)$", text, re.I):
         return False
-    if isinstance(v.func, ast.Name) and s.function is not None and _local_binding(s.function, v.func.id):
-        # a callable held in a local or parameter (`adapter = kwargs.pop("template_adapter",
-        # SimpleTemplate)`; `adapter(source=tpl)`): what it builds is told by what it holds,
-        # not by the variable's name
-        return False
+    if isinstance(v.func, ast.Name) and s.function is not None:
+        held = _held_callables(facts, s.function, v.func.id)
+        if held and not any(_per_scope_words(facts.dotted(h) or "") for h in held):
+            # a callable held in a local or parameter (`adapter = kwargs.pop("template_adapter",
+            # SimpleTemplate)`; `adapter(source=tpl)`): what it builds is told by what it holds
+            # (SimpleTemplate), not by the variable's name; one that holds `RequestState` or
+            # `partial(load_lora_adapter, ...)` keeps the verdict
+            return False
     names = names_in(v)
     if isinstance(v, ast.Call):
         names = [facts.dotted(v.func) or ""]
     for n in names:
-        last = n.split(".")[-1]
-        words = name_words(last)
-        if any(w in ("request", "req", "adapter", "lora") for w in words):
+        if _per_scope_words(n):
             return True
         if facts.scope_id_in(n):
             return True
     return False
 
 
-def _local_binding(fn, name: str) -> bool:
-    """Is `name` a parameter of `fn` or bound by an assignment in its body?"""
+def _per_scope_words(dotted_name: str) -> bool:
+    """Does the last part of a callable's name say it builds a per-request/adapter object?"""
+    return any(w in ("request", "req", "adapter", "lora") for w in name_words(dotted_name.split(".")[-1]))
+
+
+def _held_callables(facts, fn, name: str) -> list[ast.AST]:
+    """What the local or parameter `name` of `fn` holds, when every binding says: a
+    parameter's default, the values assigned to it, with `kwargs.pop(k, D)` / `.get(k, D)`
+    read as `D` and `functools.partial(F, ...)` as `F`. [] when any binding is unknown (a
+    parameter without default, a loop variable)."""
     a = fn.args
-    if name in {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs, *(x for x in (a.vararg, a.kwarg) if x))}:
-        return True
-    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
-               for n in ast.walk(fn))
+    out: list[ast.AST] = []
+    positional = [*a.posonlyargs, *a.args]
+    defaults = dict(zip([p.arg for p in positional][len(positional) - len(a.defaults):], a.defaults))
+    defaults.update({p.arg: d for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
+    params = {p.arg for p in (*positional, *a.kwonlyargs, *(x for x in (a.vararg, a.kwarg) if x))}
+    if name in params:
+        if name not in defaults:
+            return []
+        out.append(defaults[name])
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store):
+            p = facts.parents.get(n)
+            if not (isinstance(p, ast.Assign) and p.targets == [n]):
+                return []
+            out.append(p.value)
+    held = []
+    for v in out:
+        if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr in ("pop", "get") \
+                and len(v.args) == 2:
+            v = v.args[1]
+        elif isinstance(v, ast.Call) and (facts.qualname(v.func) or "").split(".")[-1] == "partial" and v.args:
+            v = v.args[0]
+        if not isinstance(v, (ast.Name, ast.Attribute)):
+            return []
+        held.append(v)
+    return held
 
 
 #: Words naming objects a weak reference can hold (class instances: models, adapters,

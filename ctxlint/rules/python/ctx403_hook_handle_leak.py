@@ -304,6 +304,19 @@ def _removes_before(facts, fn, target: str, call) -> bool:
             return True
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "getattr" \
                 and len(n.args) >= 2 and isinstance(n.args[1], ast.Constant) \
-                and f"{facts.dotted(n.args[0])}.{n.args[1].value}" == target:
+                and f"{facts.dotted(n.args[0])}.{n.args[1].value}" == target and _removed(facts, fn, n):
             return True
+    return False
+
+
+def _removed(facts, fn, read: ast.Call) -> bool:
+    """Is the handle `read` (a `getattr(...)`) removed: `getattr(...).remove()`, or a local
+    bound to it whose `.remove()` is called in `fn`? A read only to log removes nothing."""
+    p = facts.parents.get(read)
+    if isinstance(p, ast.Attribute) and p.attr == "remove":
+        return True
+    if isinstance(p, ast.Assign) and len(p.targets) == 1 and isinstance(p.targets[0], ast.Name):
+        name = p.targets[0].id
+        return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "remove"
+                   and isinstance(n.func.value, ast.Name) and n.func.value.id == name for n in facts.walk(fn))
     return False

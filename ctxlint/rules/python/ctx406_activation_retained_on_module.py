@@ -209,12 +209,17 @@ def _may_be_module(facts, cls: ast.ClassDef) -> bool:
     `object`, ABCs, `Generic[...]`, `Protocol`: a wrapper class with a `forward()` of its
     own (flashinfer's `BatchDecodeWithPagedKVCacheWrapper`) is no `nn.Module`, and what it
     keeps on `self` is no module state a forward pass leaves behind. (A plain class's
-    method registered as a hook is still checked: a tap object.)"""
+    method registered as a hook is still checked: a tap object; so is a base-less mixin
+    or ABC that a class of this file derives from.)"""
     for b in cls.bases:
         head = b.value if isinstance(b, ast.Subscript) else b
         if (facts.dotted(head) or "") not in _PLAIN_BASES:
             return True
-    return False
+    # a mixin or abstract base whose forward a subclass of this file inherits
+    # (`class CapturingBlock(AttentionCaptureMixin, nn.Module)`) is a Module's forward
+    return any(isinstance(c, ast.ClassDef) and c is not cls and any(
+        (facts.dotted(b.value if isinstance(b, ast.Subscript) else b) or "").split(".")[-1] == cls.name
+        for b in c.bases) for c in facts.nodes(ast.ClassDef))
 
 
 def _scalar_annotation(ann) -> bool:

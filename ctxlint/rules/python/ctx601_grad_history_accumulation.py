@@ -38,6 +38,8 @@ it) to a fresh value after the accumulation (`running_loss = 0` after each
 optimizer step): each `backward()` frees the saved tensors of its graph and the
 reset drops the rest every period. A reset without a `backward()` in the loop
 still keeps every iteration's activations until the reset, and is reported.
+A list the loop also takes entries out of (`output_tensors.append(t)` ...
+`output_tensors.pop(0)` in a pipeline schedule) is a queue, not a history.
 A value that is plain data is never reported: every assignment of it is a
 `.item()`/`float()`/`.shape`/`len()` result, or it is unpacked from a same-file
 helper whose returns hold plain data at that position
@@ -118,6 +120,8 @@ mechanics" (only floating-point and complex tensors require grad; no_grad record
             acc_text = facts.dotted(acc)
             if acc_text and any(facts.dotted(n) == acc_text for n in ast.walk(x)):
                 continue  # `acc += acc / n` rescales, it adds no new step's graph
+            if isinstance(node, ast.AugAssign) and _integer_tensor(facts, acc, fn, stmt):
+                continue  # `+=` into an integer tensor: it holds no graph (a float one would not cast)
             val = _tensor_value(facts, x, fn, stmt)
             if val is None:
                 continue
@@ -184,6 +188,38 @@ def _detached_after_each_backward(facts, loop, x: ast.AST, acc_stmt: ast.AST) ->
     return seen
 
 
+_INT_DTYPES = frozenset({"int", "int8", "int16", "int32", "int64", "long", "short", "uint8", "bool"})
+
+
+def _integer_tensor(facts, acc, fn, stmt) -> bool:
+    """Is the local accumulator `acc` bound, before `stmt`, only to tensors built with an
+    integer or bool dtype (`torch.tensor(0, dtype=torch.int).cuda()`, `torch.zeros([],
+    dtype=torch.long)`)? Such a tensor cannot require grad (PyTorch "Autograd mechanics":
+    only floating-point and complex tensors can), and an in-place `+=` of a float tensor into
+    it raises rather than casting, so it never holds a graph. Only `+=` is exempt: `acc =
+    acc + loss` promotes to a float tensor with a `grad_fn`; `.to(torch.float32)` changes
+    the dtype."""
+    if not isinstance(acc, ast.Name) or fn is None:
+        return False
+    vals = [v for v in _assigned_values(facts, fn, acc.id, stmt) if not (
+        isinstance(v, ast.BinOp) and any(isinstance(m, ast.Name) and m.id == acc.id for m in ast.walk(v)))]
+    if not vals:
+        return False
+    for v in vals:
+        call = v
+        while isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+                and call.func.attr in ("cuda", "cpu", "to") and not any(k.arg == "dtype" for k in call.keywords) \
+                and not any((facts.dotted(a) or "").startswith("torch.") for a in call.args):
+            call = call.func.value  # `.cuda()` / `.to(device)` keep the dtype
+        if not isinstance(call, ast.Call):
+            return False
+        dtype = next((k.value for k in call.keywords if k.arg == "dtype"), None)
+        text = (facts.dotted(dtype) or "") if dtype is not None else ""
+        if text.split(".")[-1] not in _INT_DTYPES:
+            return False
+    return True
+
+
 def _acc_root(facts, acc) -> str | None:
     """Dotted name of the accumulator, or of the container whose element it is
     (`running_metrics["loss"]` -> `running_metrics`: re-binding the container resets every key)."""
@@ -198,19 +234,37 @@ def _bounded_by_loop(facts, loop, acc, stmt) -> bool:
 
     * It iterates a display (`for model, optim in ((ref, ref_opt), (fsdp, fsdp_opt))`):
       a fixed, literal number of iterations, written out in the source.
+    * It also takes entries out of the front of the accumulating container (`pop(0)`,
+      `popleft()`, `clear()`, `del acc[0]`; for a table's element, of the same key): a
+      queue whose entries leave, not a history. `pop()` from the end undoes one append.
     * `acc` (or the container holding it) is re-bound to a fresh value inside the loop
       after the accumulation (`running_loss = 0` after each optimizer step, the
       gradient-accumulation pattern), and the loop back-propagates (`.backward()` in its
       body): each pass frees the saved tensors of the graph it built (PyTorch "Autograd
       mechanics": buffers are freed after backward unless `retain_graph`), and the reset
-      drops what remains at every period.
+      drops what remains at every period. Not a reset only in an `except` handler, nor a
+      `backward(retain_graph=True)`, which frees nothing.
     A reset before the accumulation is `_init_line_inside`'s business."""
-    if isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.iter, (ast.Tuple, ast.List)) \
+    local_acc = isinstance(acc.value if isinstance(acc, ast.Subscript) else acc, ast.Name)
+    if local_acc and isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.iter, (ast.Tuple, ast.List)) \
             and not any(isinstance(e, ast.Starred) for e in loop.iter.elts):
-        return True
+        return True  # (an attribute outlives the def: the loop that matters is its caller's)
     name = _acc_root(facts, acc)
     if name is None:
         return False
+    def root(e) -> str | None:  # `input_tensors[chunk]` and `input_tensors[i]` share a root
+        return facts.dotted(e.value if isinstance(e, ast.Subscript) else e)
+    acc_root = root(acc)
+    for n in facts.walk(loop):
+        # a queue, not a history: the loop also takes entries out of the same container
+        # (`output_tensors.append(t)` ... `output_tensors.pop(0)` of a 1F1B pipeline schedule)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and _fifo_take(n) \
+                and isinstance(n.func.value, (ast.Name, ast.Attribute, ast.Subscript)) \
+                and _same_container(facts, n.func.value, acc):
+            return True
+        if isinstance(n, ast.Delete) and any(isinstance(t, ast.Subscript) and _zero(t.slice)
+                                             and _same_container(facts, t.value, acc) for t in n.targets):
+            return True
     reset = backward = False
     for n in facts.walk(loop):
         if isinstance(n, (ast.Assign, ast.AnnAssign)) and n is not stmt and n.lineno > stmt.lineno \
@@ -218,12 +272,41 @@ def _bounded_by_loop(facts, loop, acc, stmt) -> bool:
             targets = n.targets if isinstance(n, ast.Assign) else [n.target]
             if any(facts.dotted(t) == name for t in targets) and \
                     not any(isinstance(m, ast.Name) and m.id == name for m in ast.walk(n.value)
-                            if not isinstance(n.value, ast.DictComp)):
-                reset = True
+                            if not isinstance(n.value, ast.DictComp)) \
+                    and not any(isinstance(a, ast.ExceptHandler) for a in _ancestors_until(facts, n, loop)):
+                reset = True  # (a reset only in an `except` handler runs after the harm)
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "backward" \
-                and not any(isinstance(a, _DEFS) for a in _ancestors_until(facts, n, loop)):
-            backward = True
+                and not any(isinstance(a, _DEFS) for a in _ancestors_until(facts, n, loop)) \
+                and not any(k.arg == "retain_graph" and not (isinstance(k.value, ast.Constant) and not k.value.value)
+                            for k in n.keywords):
+            backward = True  # (`retain_graph=True` keeps the saved tensors: nothing is freed)
     return reset and backward
+
+
+def _zero(e) -> bool:
+    return isinstance(e, ast.Constant) and e.value == 0 and not isinstance(e.value, bool)
+
+
+def _fifo_take(call: ast.Call) -> bool:
+    """`q.popleft()`, `q.pop(0)`, `q.clear()`: entries leave from the front (or all of them);
+    `q.pop()` from the end undoes the last append and bounds nothing."""
+    a = call.func.attr
+    return a in ("popleft", "clear") or (a == "pop" and len(call.args) == 1 and _zero(call.args[0]))
+
+
+def _same_container(facts, e: ast.AST, acc: ast.AST) -> bool:
+    """Is `e` the container `acc` appends to: the same name or attribute, or for an element
+    of a table (`input_tensors[chunk]`) an element of the same table by any index (a
+    per-chunk queue); a string key must be the same key (`history["loss"]`, not
+    `history["eval_loss"]`)."""
+    if isinstance(acc, ast.Subscript) and isinstance(e, ast.Subscript):
+        if facts.dotted(acc.value) != facts.dotted(e.value) or facts.dotted(acc.value) is None:
+            return False
+        keys = (acc.slice, e.slice)
+        if any(isinstance(k, ast.Constant) for k in keys):
+            return ast.dump(keys[0]) == ast.dump(keys[1])
+        return True
+    return facts.dotted(e) is not None and facts.dotted(e) == facts.dotted(acc)
 
 
 def _ancestors_until(facts, node, stop) -> list:

@@ -793,6 +793,8 @@ class CallSites:
                                         or self._module_or_imported(expr)):
             return True
         if isinstance(expr, ast.Name) and fn is not None:
+            if expr.id in _param_names(fn):
+                return False  # the caller's value (`if kind == "latest": kind = "v3"` keeps the others)
             srcs = [n.value for n in self.f.walk(fn) if isinstance(n, ast.Assign) and len(n.targets) == 1
                     and isinstance(n.targets[0], ast.Name) and n.targets[0].id == expr.id]
             joined = isinstance(self.f.parents.get(expr), ast.BinOp)
@@ -809,13 +811,19 @@ class CallSites:
         if not isinstance(part, ast.FormattedValue):
             return False
         v = part.value
-        if _is_constant_name(v) and (isinstance(v, ast.Name) or self._module_or_imported(v)):
-            return True
-        if not (isinstance(v, ast.Name) and fn is not None):
+        if _is_constant_name(v) and self._module_or_imported(v):
+            return True  # a module or imported constant (an UPPER_CASE local is just a local)
+        if not (isinstance(v, ast.Name) and fn is not None) or v.id in _param_names(fn):
             return False
         binds = []
         for n in self.f.walk(fn):
-            if isinstance(n, (ast.For, ast.comprehension)) and isinstance(n.target, ast.Name) and n.target.id == v.id:
+            if isinstance(n, ast.comprehension):
+                continue  # a comprehension's variable lives in its own scope
+            if isinstance(n, (ast.With, ast.AsyncWith, ast.Global, ast.Nonlocal)) and any(
+                    isinstance(x, ast.Name) and x.id == v.id for x in ast.walk(n) if isinstance(x, ast.Name)
+                    and isinstance(x.ctx, ast.Store)):
+                return False
+            if isinstance(n, ast.For) and isinstance(n.target, ast.Name) and n.target.id == v.id:
                 binds.append(n.iter)
             elif isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr)):
                 ts = n.targets if isinstance(n, ast.Assign) else [n.target]
@@ -1938,6 +1946,11 @@ class CallSites:
                         if k:
                             return k
         return None
+
+
+def _param_names(fn) -> set[str]:
+    a = fn.args
+    return {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs, *(x for x in (a.vararg, a.kwarg) if x))}
 
 
 def _is_constant_name(expr: ast.AST) -> bool:

@@ -45,7 +45,7 @@ _FUNCS = FunctionNode
 #: `torch.nn.modules.module.register_module_*_hook`).
 TORCH_HOOKS = re.compile(
     r"^register_((forward|forward_pre|full_backward|full_backward_pre|backward|state_dict|state_dict_pre|"
-    r"state_dict_post|load_state_dict_pre|load_state_dict_post|post_accumulate_grad|step_pre|step_post|"
+    r"state_dict_post|load_state_dict_pre|load_state_dict_post|post_accumulate_grad|step_pre|step_post|multi_grad|"
     r"module_(forward|forward_pre|full_backward|full_backward_pre|backward|buffer_registration|"
     r"module_registration|parameter_registration))_)?hook$|^register_prehook$")
 
@@ -394,13 +394,20 @@ def once_guard(facts, node: ast.AST, fn: ast.AST) -> ast.If | None:
 
     Either way a second run finds the flag and registers nothing again on that object
     (unsloth's `PREFETCHER_ATTR`, `_unsloth_grad_all_reduce`). A flag set to a falsy
-    constant (`None`, `False`, `0`) sets nothing."""
+    constant (`None`, `False`, `0`) sets nothing, and one that `fn` also clears (`finally:
+    self._in_forward = False`, a re-entrancy guard) guards nothing once. The flag must be
+    on `self` or on the object that receives the hook (the registration's receiver or the
+    name it is reached from): a flag on a per-call request or input says nothing about
+    hooks piling up on a shared model."""
+    cleared = _flags_cleared_in(fn.body)
+    owners = _flag_owners(facts, node)
     for a in facts.ancestors(node):
         if a is fn:
             break
         if isinstance(a, ast.If) and _inside(facts, node, a.body):
-            flags = _flags_unset_by(a.test)
-            if flags and flags & _flags_set_in(a.body):
+            flags = {f for f in _flags_unset_by(a.test) & _flags_set_in(a.body) if f not in cleared
+                     and f[0] in owners}
+            if flags:
                 return a
     # early exits: an `if <flag set>: return|continue|raise` before `node`, in its block
     # or an enclosing one (up to `fn`; `continue` only inside a loop that also holds `node`)
@@ -420,7 +427,7 @@ def once_guard(facts, node: ast.AST, fn: ast.AST) -> ast.If | None:
                     (isinstance(last, ast.Continue) and _loop_between(facts, st, node, fn))
                 if not exits:
                     continue
-                flags = _flags_set_by(st.test)
+                flags = {f for f in _flags_set_by(st.test) if f not in cleared and f[0] in owners}
                 if not flags:
                     continue
                 if fn_sets is None:
@@ -435,6 +442,42 @@ def once_guard(facts, node: ast.AST, fn: ast.AST) -> ast.If | None:
 def _inside(facts, node: ast.AST, stmts: list) -> bool:
     ids = {id(s) for s in stmts}
     return any(id(a) in ids for a in facts.ancestors(node)) or id(node) in ids
+
+
+def _flag_owners(facts, node) -> set:
+    """`ast.dump`s of the objects whose flag can guard registration `node`: `self`, the
+    receiver of the registration and the name at its root (`module` of `module.x.register_...`)."""
+    out = {ast.dump(ast.Name(id="self", ctx=ast.Load()))}
+    recv = node.func.value if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) else None
+    while recv is not None:
+        out.add(ast.dump(recv))
+        recv = recv.value if isinstance(recv, (ast.Attribute, ast.Subscript)) else None
+    return out
+
+
+def _flags_cleared_in(stmts: list) -> set:
+    """Flags that `stmts` set to a falsy constant or delete (`self.busy = False`, `delattr(m, A)`)."""
+    out = set()
+    for st in stmts:
+        for n in ast.walk(st):
+            if isinstance(n, (ast.Assign, ast.AnnAssign)) and isinstance(n.value, ast.Constant) \
+                    and n.value.value in (None, False, 0):
+                for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
+                    k = _flag_key(t)
+                    if k:
+                        out.add(k)
+            elif isinstance(n, ast.Delete):
+                for t in n.targets:
+                    k = _flag_key(t)
+                    if k:
+                        out.add(k)
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("setattr", "delattr") \
+                    and len(n.args) >= 2 and (n.func.id == "delattr" or (
+                        len(n.args) == 3 and isinstance(n.args[2], ast.Constant) and n.args[2].value in (None, False, 0))):
+                k = _flag_key(ast.Call(func=ast.Name(id="getattr", ctx=ast.Load()), args=n.args[:2], keywords=[]))
+                if k:
+                    out.add(k)
+    return out
 
 
 def _loop_between(facts, stmt, node, fn) -> bool:

@@ -68,16 +68,38 @@ def reduced(x: ast.AST) -> bool:
 
 def backward_names(facts, fn: ast.AST) -> set[str]:
     """Locals of `fn` on which `.backward()` is called (`loss.backward()`,
-    `(loss / n).backward()`, `scaler.scale(loss).backward()`): graph tensors."""
+    `(loss / n).backward()`, `scaler.scale(loss).backward()`): graph tensors. A
+    `.backward(loss, ...)` with arguments on a non-tensor receiver — a training
+    strategy's or accelerator's (`self.strategy.backward(loss, model, opt)`,
+    `accelerator.backward(loss)`) — back-propagates its first argument: that is the graph
+    tensor, not the receiver (`self` is never one)."""
     def build():
         out: set[str] = set()
         for n in facts.walk(fn):
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "backward":
-                for m in ast.walk(n.func.value):
-                    if isinstance(m, ast.Name):
+                recv = n.func.value
+                src = recv
+                if n.args and (isinstance(recv, ast.Attribute) or (
+                        isinstance(recv, ast.Name) and not _bound_in(facts, fn, recv.id))):
+                    # a strategy's or accelerator's (`self.strategy.backward(loss, ...)`, a
+                    # parameter's or global's `accelerator.backward(loss)`): the loss; a local
+                    # of the def (`h.backward(g)`, `t.backward(w * d.grad)` over a loop) is a
+                    # tensor whose Tensor.backward takes a gradient
+                    src = n.args[0]
+                for m in ast.walk(src):
+                    if isinstance(m, ast.Name) and m.id not in ("self", "cls"):
                         out.add(m.id)
         return out
     return facts.memo(f"tensors.backward.{id(fn)}", build)
+
+
+def _bound_in(facts, fn, name: str) -> bool:
+    """Is `name` bound in `fn`'s body (an assignment, a loop or `with` target), as opposed
+    to a parameter or a module global?"""
+    for n in facts.walk(fn):
+        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store):
+            return True
+    return False
 
 
 def same_file_callees(facts, call: ast.Call) -> list[ast.AST]:
