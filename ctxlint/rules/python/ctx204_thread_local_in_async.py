@@ -118,7 +118,7 @@ def per_thread_caches(facts, tls: set[str]) -> set[str]:
                 ok = False
                 break
             guarded = any(isinstance(a, ast.If) and _absence_test(facts, a.test, tl, fn)
-                          and _in_body(facts, node, a) for a in _ancestors_until(facts, node, fn))
+                          and _in_body(facts, node, a) for a in facts.ancestors_until(node, fn))
             if not guarded:
                 ok = False
                 break
@@ -160,15 +160,6 @@ def _is_contextvar(facts, expr) -> bool:
         return module_values(facts).is_kind(expr, CONTEXTVAR)
     except Exception:
         return False
-
-
-def _ancestors_until(facts, node, stop) -> list:
-    out = []
-    for a in facts.ancestors(node):
-        if a is stop:
-            break
-        out.append(a)
-    return out
 
 
 def _in_body(facts, node, if_node: ast.If) -> bool:

@@ -273,10 +273,10 @@ def _bounded_by_loop(facts, loop, acc, stmt) -> bool:
             if any(facts.dotted(t) == name for t in targets) and \
                     not any(isinstance(m, ast.Name) and m.id == name for m in ast.walk(n.value)
                             if not isinstance(n.value, ast.DictComp)) \
-                    and not any(isinstance(a, ast.ExceptHandler) for a in _ancestors_until(facts, n, loop)):
+                    and not any(isinstance(a, ast.ExceptHandler) for a in facts.ancestors_until(n, loop)):
                 reset = True  # (a reset only in an `except` handler runs after the harm)
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "backward" \
-                and not any(isinstance(a, _DEFS) for a in _ancestors_until(facts, n, loop)) \
+                and not any(isinstance(a, _DEFS) for a in facts.ancestors_until(n, loop)) \
                 and not any(k.arg == "retain_graph" and not (isinstance(k.value, ast.Constant) and not k.value.value)
                             for k in n.keywords):
             backward = True  # (`retain_graph=True` keeps the saved tensors: nothing is freed)
@@ -307,15 +307,6 @@ def _same_container(facts, e: ast.AST, acc: ast.AST) -> bool:
             return ast.dump(keys[0]) == ast.dump(keys[1])
         return True
     return facts.dotted(e) is not None and facts.dotted(e) == facts.dotted(acc)
-
-
-def _ancestors_until(facts, node, stop) -> list:
-    out = []
-    for a in facts.ancestors(node):
-        if a is stop:
-            break
-        out.append(a)
-    return out
 
 
 def _enclosing_loops(facts, stmt, fn) -> list:

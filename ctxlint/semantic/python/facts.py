@@ -102,6 +102,15 @@ class PythonFacts:
             yield p
             p = self.parents.get(p)
 
+    def ancestors_until(self, node: ast.AST, stop: ast.AST) -> list[ast.AST]:
+        """Parents of `node`, innermost first, up to (not including) `stop`."""
+        out = []
+        for a in self.ancestors(node):
+            if a is stop:
+                break
+            out.append(a)
+        return out
+
     def enclosing_function(self, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
         """The innermost def (not lambda) containing `node`, or None at module/class level."""
         for a in self.ancestors(node):
