@@ -299,12 +299,24 @@ def test_compiler_warnings_of_the_linted_code_are_not_printed(monkeypatch):
     assert err is None and tree is not None
 
 
+def _check_json(*paths) -> tuple[set[tuple[str, str]], str]:
+    """Run `ctxlint check --output-format json` in a subprocess: ({(file name, code)}, stderr)."""
+    import json
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "ctxlint", "check", "--no-cache", "--output-format", "json",
+                        *map(str, paths)], capture_output=True, text=True)
+    found = json.loads(r.stdout)
+    found = found if isinstance(found, list) else found.get("findings", [])
+    return {(f["path"].replace("\\", "/").split("/")[-1], f["code"]) for f in found}, r.stderr
+
+
 def test_newer_python_syntax_is_a_notice_not_a_parse_error(tmp_path):
     """Round 18 (coredis `_py_312_typing.py`, imported only on 3.12+): a file valid in a
     newer Python's grammar (PEP 695 `type` statements, type parameters) is not a CTX000
     finding on an older interpreter; the run says on stderr that it was not analysed.
     A file no grammar accepts stays a CTX000 finding."""
-    import subprocess
     import sys
 
     newer = tmp_path / "typing_312.py"
@@ -312,34 +324,20 @@ def test_newer_python_syntax_is_a_notice_not_a_parse_error(tmp_path):
                      '    return xs[0]\n')
     broken = tmp_path / "broken.py"
     broken.write_text("def f(:\n    pass\n")
-    r = subprocess.run([sys.executable, "-m", "ctxlint", "check", "--no-cache", "--output-format", "json",
-                        str(newer), str(broken)], capture_output=True, text=True)
-    import json
-    found = json.loads(r.stdout)
-    found = found if isinstance(found, list) else found.get("findings", [])
-    paths = {(f["path"].replace("\\\\", "/").split("/")[-1], f["code"]) for f in found}
+    paths, stderr = _check_json(newer, broken)
     if sys.version_info >= (3, 12):
         assert ("typing_312.py", "CTX000") not in paths
         return
     assert paths == {("broken.py", "CTX000")}
-    assert "typing_312.py" in r.stderr and "not analysed" in r.stderr
+    assert "typing_312.py" in stderr and "not analysed" in stderr
 
 
 def test_invalid_code_near_newer_syntax_stays_a_parse_error(tmp_path):
     """Stop 23's review of the newer-grammar notice: a file invalid in every Python must
     stay a CTX000 finding even when it mentions PEP 695 syntax elsewhere (in a docstring)
     or fails with an f-string error no grammar accepts ("nested too deeply")."""
-    import json
-    import subprocess
-    import sys
-
     a = tmp_path / "docstring_mentions_type_params.py"
     a.write_text('"""On 3.12 one writes ``class Box[T]: ...``."""\n\nARROW = "\\N{CHECK MARK HEAVY}x"\n')
     b = tmp_path / "fstring_too_deep.py"
     b.write_text('def fmt(r, width, prec, align):\n    return f"{r:{align}{width:{prec:{width}}}}"\n')
-    r = subprocess.run([sys.executable, "-m", "ctxlint", "check", "--no-cache", "--output-format", "json",
-                        str(a), str(b)], capture_output=True, text=True)
-    found = json.loads(r.stdout)
-    found = found if isinstance(found, list) else found.get("findings", [])
-    assert {(f["path"].replace("\\\\", "/").split("/")[-1], f["code"]) for f in found} == {
-        ("docstring_mentions_type_params.py", "CTX000"), ("fstring_too_deep.py", "CTX000")}
+    assert _check_json(a, b)[0] == {("docstring_mentions_type_params.py", "CTX000"), ("fstring_too_deep.py", "CTX000")}

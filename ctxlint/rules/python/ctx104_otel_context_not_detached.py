@@ -206,12 +206,7 @@ def _restored_by_enclosing_scope(facts, values, fn: ast.AST, call: ast.Call) -> 
 def _in_loop_below(facts, node: ast.AST, top: ast.AST) -> bool:
     """Is `node` inside a loop that is itself inside `top` (a loop body attaching per
     pass: the next pass and everything after the loop run under the last attach)?"""
-    for a in facts.ancestors(node):
-        if a is top:
-            return False
-        if isinstance(a, (ast.For, ast.AsyncFor, ast.While)):
-            return True
-    return False
+    return any(isinstance(a, (ast.For, ast.AsyncFor, ast.While)) for a in facts.ancestors_until(node, top))
 
 
 def _detached_in_except_exception(facts, fn: ast.AST, release: ast.AST | None) -> bool:

@@ -65,26 +65,17 @@ def _writes(facts, tls: set[str]) -> dict[str, list[tuple[ast.AST, ast.AST | Non
 
 
 def _absence_test(facts, test: ast.AST, tl: str, fn) -> bool:
-    """Is `test` true only while the thread-local `tl` has no value yet: `not hasattr(tl, "a")`,
-    `getattr(tl, "a", None) is None`, `tl.a is None`, `not getattr(tl, "a", None)`, or the same
-    test on a local read from `tl` in `fn` (`pool = getattr(tl, "pool", None)` ... `if pool is None`)?"""
-    def reads_tl(e) -> bool:
-        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id in ("getattr", "hasattr") \
-                and e.args and facts.dotted(e.args[0]) == tl:
-            return True
-        if isinstance(e, ast.Attribute) and facts.dotted(e.value) == tl:
-            return True
-        if isinstance(e, ast.Name) and fn is not None:
-            from ctxlint.semantic.python.requests import local_assignments
-            vals = local_assignments(facts, fn).get(e.id, ())
-            return any(reads_tl(v) for v in vals if not isinstance(v, ast.Name))
+    """Is `test` true only while the thread-local `tl` has no value yet: it is false once
+    some flag of `tl` is set (`not hasattr(tl, "a")`, `getattr(tl, "a", None) is None`,
+    `tl.a is None`, or the same on a local read from `tl`: `flags.flags_unset_by`)?"""
+    from ctxlint.semantic.python.flags import flags_unset_by
+    from ctxlint.semantic.python.requests import local_assignments
+    try:
+        obj = ast.dump(ast.parse(tl, mode="eval").body)
+    except SyntaxError:
         return False
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return reads_tl(test.operand)
-    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.Eq)) \
-            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None:
-        return reads_tl(test.left)
-    return False
+    locals_ = local_assignments(facts, fn) if fn is not None else None
+    return any(o == obj for o, _ in flags_unset_by(test, locals_))
 
 
 def per_thread_caches(facts, tls: set[str]) -> set[str]:

@@ -217,9 +217,10 @@ def _may_be_module(facts, cls: ast.ClassDef) -> bool:
             return True
     # a mixin or abstract base whose forward a subclass of this file inherits
     # (`class CapturingBlock(AttentionCaptureMixin, nn.Module)`) is a Module's forward
-    return any(isinstance(c, ast.ClassDef) and c is not cls and any(
-        (facts.dotted(b.value if isinstance(b, ast.Subscript) else b) or "").split(".")[-1] == cls.name
-        for b in c.bases) for c in facts.nodes(ast.ClassDef))
+    derived_from = facts.memo("ctx406.base_names", lambda: {
+        (facts.dotted(b.value if isinstance(b, ast.Subscript) else b) or "").split(".")[-1]
+        for c in facts.nodes(ast.ClassDef) for b in c.bases})
+    return cls.name in derived_from
 
 
 def _scalar_annotation(ann) -> bool:

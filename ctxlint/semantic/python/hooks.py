@@ -28,6 +28,7 @@ from __future__ import annotations
 import ast
 import re
 
+from ctxlint.semantic.python.flags import flags_cleared_in, flags_set_by, flags_set_in, flags_unset_by
 from ctxlint.semantic.python.syntax import FunctionNode
 
 #: torch's hook-registering methods: `register_<kind>_hook` (torch.nn.Module,
@@ -399,13 +400,13 @@ def once_guard(facts, node: ast.AST, fn: ast.AST) -> ast.If | None:
     on `self` or on the object that receives the hook (the registration's receiver or the
     name it is reached from): a flag on a per-call request or input says nothing about
     hooks piling up on a shared model."""
-    cleared = _flags_cleared_in(fn.body)
+    cleared = flags_cleared_in(fn.body)
     owners = _flag_owners(facts, node)
     for a in facts.ancestors(node):
         if a is fn:
             break
         if isinstance(a, ast.If) and _inside(facts, node, a.body):
-            flags = {f for f in _flags_unset_by(a.test) & _flags_set_in(a.body) if f not in cleared
+            flags = {f for f in flags_unset_by(a.test) & flags_set_in(a.body) if f not in cleared
                      and f[0] in owners}
             if flags:
                 return a
@@ -427,11 +428,11 @@ def once_guard(facts, node: ast.AST, fn: ast.AST) -> ast.If | None:
                     (isinstance(last, ast.Continue) and _loop_between(facts, st, node, fn))
                 if not exits:
                     continue
-                flags = {f for f in _flags_set_by(st.test) if f not in cleared and f[0] in owners}
+                flags = {f for f in flags_set_by(st.test) if f not in cleared and f[0] in owners}
                 if not flags:
                     continue
                 if fn_sets is None:
-                    fn_sets = _flags_set_in(fn.body)
+                    fn_sets = flags_set_in(fn.body)
                 if flags & fn_sets:
                     return st
         if a is fn:
@@ -455,31 +456,6 @@ def _flag_owners(facts, node) -> set:
     return out
 
 
-def _flags_cleared_in(stmts: list) -> set:
-    """Flags that `stmts` set to a falsy constant or delete (`self.busy = False`, `delattr(m, A)`)."""
-    out = set()
-    for st in stmts:
-        for n in ast.walk(st):
-            if isinstance(n, (ast.Assign, ast.AnnAssign)) and isinstance(n.value, ast.Constant) \
-                    and n.value.value in (None, False, 0):
-                for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
-                    k = _flag_key(t)
-                    if k:
-                        out.add(k)
-            elif isinstance(n, ast.Delete):
-                for t in n.targets:
-                    k = _flag_key(t)
-                    if k:
-                        out.add(k)
-            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("setattr", "delattr") \
-                    and len(n.args) >= 2 and (n.func.id == "delattr" or (
-                        len(n.args) == 3 and isinstance(n.args[2], ast.Constant) and n.args[2].value in (None, False, 0))):
-                k = _flag_key(ast.Call(func=ast.Name(id="getattr", ctx=ast.Load()), args=n.args[:2], keywords=[]))
-                if k:
-                    out.add(k)
-    return out
-
-
 def _loop_between(facts, stmt, node, fn) -> bool:
     """Is there a loop enclosing both `stmt` (a `continue`'s `if`) and `node`, inside `fn`?"""
     for a in facts.ancestors(stmt):
@@ -488,93 +464,6 @@ def _loop_between(facts, stmt, node, fn) -> bool:
         if isinstance(a, (ast.For, ast.AsyncFor, ast.While)):
             return any(x is a for x in facts.ancestors(node))
     return False
-
-
-def _name_key(e: ast.AST) -> str | None:
-    if isinstance(e, ast.Constant) and isinstance(e.value, str):
-        return repr(e.value)
-    if isinstance(e, (ast.Name, ast.Attribute, ast.BinOp, ast.JoinedStr)):
-        return ast.dump(e)
-    return None
-
-
-def _flag_key(e: ast.AST) -> tuple[str, str] | None:
-    """(object, flag name) of a flag read: `O.flag`, `getattr(O, N[, d])`, `hasattr(O, N)`,
-    `O.__dict__.get(N[, d])`, `O.__dict__[N]`; None for anything else."""
-    if isinstance(e, ast.Attribute) and e.attr != "__dict__":
-        return ast.dump(e.value), repr(e.attr)
-    if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id in ("getattr", "hasattr") \
-            and len(e.args) >= 2:
-        if isinstance(e.args[1], ast.Constant) and isinstance(e.args[1].value, str):
-            return ast.dump(e.args[0]), repr(e.args[1].value)
-        k = _name_key(e.args[1])
-        return (ast.dump(e.args[0]), k) if k else None
-    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "get" and e.args \
-            and isinstance(e.func.value, ast.Attribute) and e.func.value.attr == "__dict__":
-        k = _name_key(e.args[0])
-        return (ast.dump(e.func.value.value), k) if k else None
-    if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Attribute) and e.value.attr == "__dict__":
-        k = _name_key(e.slice)
-        return (ast.dump(e.value.value), k) if k else None
-    return None
-
-
-def _flags_unset_by(test: ast.AST) -> set:
-    """Flags whose being set makes `test` false: `not F`, `F is None`, `F == False`, and
-    any of these inside an `and`."""
-    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
-        return set().union(*(_flags_unset_by(v) for v in test.values))
-    target = None
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        target = test.operand
-    elif isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.Eq)) \
-            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value in (None, False):
-        target = test.left
-    k = _flag_key(target) if target is not None else None
-    return {k} if k else set()
-
-
-def _flags_set_by(test: ast.AST) -> set:
-    """Flags whose being set makes `test` true: `F`, `F is not None`, `F == True`, and any
-    of these inside an `or`."""
-    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
-        return set().union(*(_flags_set_by(v) for v in test.values))
-    target = test
-    if isinstance(test, ast.Compare) and len(test.ops) == 1:
-        c = test.comparators[0]
-        if isinstance(test.ops[0], ast.IsNot) and isinstance(c, ast.Constant) and c.value is None:
-            target = test.left
-        elif isinstance(test.ops[0], (ast.Is, ast.Eq)) and isinstance(c, ast.Constant) and c.value is True:
-            target = test.left
-        else:
-            return set()
-    k = _flag_key(target)
-    return {k} if k else set()
-
-
-def _flags_set_in(stmts: list) -> set:
-    """Flags that `stmts` set to something other than a falsy constant: `O.flag = v`,
-    `setattr(O, N, v)`, `O.__dict__[N] = v`."""
-    out = set()
-    for st in stmts:
-        for n in ast.walk(st):
-            if isinstance(n, (ast.Assign, ast.AnnAssign)):
-                v = n.value
-                if isinstance(v, ast.Constant) and v.value in (None, False, 0):
-                    continue
-                for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
-                    k = _flag_key(t)
-                    if k:
-                        out.add(k)
-            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "setattr" \
-                    and len(n.args) == 3:
-                v = n.args[2]
-                if isinstance(v, ast.Constant) and v.value in (None, False, 0):
-                    continue
-                k = _flag_key(ast.Call(func=ast.Name(id="getattr", ctx=ast.Load()), args=n.args[:2], keywords=[]))
-                if k:
-                    out.add(k)
-    return out
 
 
 def runs_once(facts, fn: ast.AST, depth: int = 2) -> bool:
