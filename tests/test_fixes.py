@@ -356,6 +356,9 @@ NO_FIX: dict[str, str] = {
     "CTX401/bad/key_domain_near_misses.py": "the fix declines: no lookup has a miss path, values not held elsewhere",
     "CTX401/bad/owner_outlives_its_entry.py": "the rule offers no fix for a set",
     "CTX402/bad/unbounded_rope_cache.py": "no fix for unbounded growth: the bound is the author's choice",
+    "CTX402/bad/functools_cache_property.py": "a property has no setter: the instance cannot rebind it",
+    "CTX402/bad/property_over_cache_per_call.py": "a property has no setter: the instance cannot rebind it",
+    "CTX104/bad/consumer_token_other_object_pkg": "the token is kept on self: where to detach is the class's choice",
     "CTX403/bad/bound_method_on_callers_model.py": "the rule offers no fix",
     "CTX501/bad/embedding_cache_user.py": "the rule offers no fix",
     "CTX501/bad/module_cache_beside_instance_namespace.py":

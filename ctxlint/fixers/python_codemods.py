@@ -1067,6 +1067,14 @@ def sandboxed_environment(ctx: ModuleContext, data: dict) -> str:
     if name == "from_string" and isinstance(call.func, cst.Attribute):
         recv = call.func.value
         target = recv if isinstance(recv, cst.Call) and _callee(recv) == "Environment" else _find_env_creation(ctx, recv)
+        if target is None and "env_line" in data:
+            # the rule resolved the environment's creation by value (`env = Environment()`
+            # in a branch, then `self.env = env`): swap the call it names
+            try:
+                target = ctx.find({"line": data["env_line"], "col": data["env_col"]}, (cst.Call,),
+                                  "environment", lambda c: _callee(c) == "Environment")
+            except FixNotApplicable:
+                target = None
         if target is None:
             raise FixNotApplicable("cannot find where the environment is created")
         call, name = target, "Environment"

@@ -38,7 +38,12 @@ What an environment is — plain, sandboxed or immutable-sandboxed — is decide
 the value assigned, followed through local names, module globals and `self.`
 attributes across the methods of a class and its base classes (and a Flask/Quart
 application's `jinja_env`, a plain environment), never by what the variable or
-attribute is called.
+attribute is called. An environment known only from a type annotation
+(`def __init__(self, env: Environment)`) is not resolved: `Environment` admits a
+`SandboxedEnvironment`, its subclass, so nothing is reported for it. Template text
+passed to a helper of this module is judged at its calls: a parameter that every call
+fills with the author's text (a literal, a constant), with no call from another module
+possible (no other file of the package names the helper), is the author's text.
 
 ## Why is this bad
 A Jinja template is a program. Whoever writes its text can reach
@@ -85,6 +90,8 @@ bandit B701's sibling checks; jinja2 docs "Sandbox".
                 continue
             if env is None and sandbox_imported:
                 continue  # an unresolved receiver in a file that uses sandboxes: do not guess
+            if env is not None and env.declared and env.kind == "plain":
+                continue  # `env: Environment` admits a SandboxedEnvironment (a subclass): not resolved
             if cs.literal_values(site.src) is not None or cs.is_trusted_source(site.src):
                 continue
             what = {"Template": "`Template()`", "from_string": "`from_string()`",

@@ -35,9 +35,11 @@ parameters, and a default set on the branch taken while the name is missing
 `{% else %}`), or inside a loop or `{% with %}` it does not leave, still leaves the
 other path reading the render context: that read is reported. Reported in the
 template at the first read of each missing variable that reaches the render
-context, naming the call site. Silent
+context, naming the call site. Names added to the template's or its environment's
+globals (`t.globals.update(HELPERS)` on the template, also in the helper that builds
+it; `env.globals["f"] = f`) count as passed. Silent
 when the call passes `**mapping` or a non-literal context, when the environment's
-globals are extended with non-literal names, when the environment is not resolved
+or the template's globals are extended with names that cannot be read, when the environment is not resolved
 (made lazily in a property, reached through a wrapper class) in a module that adds
 globals to an environment, and for variables the template treats
 as optional (`is defined`, `| default`, a bare `{% if x %}`).
@@ -74,7 +76,8 @@ passes); TGI PR 2403; jinja2.meta.find_undeclared_variables.
             return  # the template side needs the render call: see ctxlint.project
         cs = call_sites(facts)
         for rs in cs.render_sites:
-            if rs.source is None or rs.names is None or (rs.env is not None and rs.env.open_globals):
+            if rs.source is None or rs.names is None or rs.globals is None or (
+                    rs.env is not None and rs.env.open_globals):
                 continue
             if rs.env is None and any(e.globals or e.open_globals for e in cs.envs):
                 # an environment we cannot see (made lazily, behind a wrapper class), in a
@@ -83,7 +86,7 @@ passes); TGI PR 2403; jinja2.meta.find_undeclared_variables.
             jf = literal_facts(facts, rs.source)
             if jf is None:
                 continue
-            extra = rs.env.globals if rs.env is not None else set()
+            extra = (rs.env.globals if rs.env is not None else set()) | rs.globals
             yield from self.check_links(jf, [(rs.names | extra, f"line {rs.call.lineno}", False)])
 
     def check_links(self, facts, links):

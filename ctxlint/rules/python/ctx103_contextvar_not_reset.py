@@ -297,16 +297,26 @@ def _is_latch(facts, values, call: ast.Call, fn, var_keys: frozenset[str]) -> bo
     """Is `var.set(<constant>)` the latch of a once-per-Context guard: the function first
     returns early when the same var already holds a value (`if var.get(): return`), then
     sets it to a constant? (crewai `utilities/env.py`: `if _emitted.get(): return;
-    _emitted.set(True)`.) The flag is meant to stay set for the rest of the Context; the
+    _emitted.set(True)`; also as the `else:` of an if/elif chain that has the guard as
+    one of its tests, kopf's `elif subexecuted_var.get(): return` / `else:
+    subexecuted_var.set(True)`.) The flag is meant to stay set for the rest of the Context; the
     value is a constant, so nothing request-specific is left bound."""
     if not isinstance(call.args[0], ast.Constant):
         return False
+
+    def guard(node) -> bool:  # `if var.get(): ... return`
+        return isinstance(node, ast.If) and bool(node.body) and isinstance(node.body[-1], ast.Return) \
+            and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get"
+                    and values.contextvar_keys(n.func.value) & var_keys for n in ast.walk(node.test))
+
     stmt = facts.enclosing_statement(call)
-    if facts.parents.get(stmt) is not fn or stmt not in fn.body:
-        return False
-    for before in fn.body[:fn.body.index(stmt)]:
-        if isinstance(before, ast.If) and before.body and isinstance(before.body[-1], ast.Return) \
-                and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get"
-                        and values.contextvar_keys(n.func.value) & var_keys for n in ast.walk(before.test)):
+    # the set may sit in the `else:` of an if/elif chain one of whose earlier tests is
+    # the guard (`elif var.get(): return` / `else: var.set(True)`, kopf's subhandling)
+    node, parent = stmt, facts.parents.get(stmt)
+    while isinstance(parent, ast.If) and node in parent.orelse:
+        if guard(parent):
             return True
-    return False
+        node, parent = parent, facts.parents.get(parent)
+    if parent is not fn or node not in fn.body:
+        return False
+    return any(guard(before) for before in fn.body[:fn.body.index(node)])

@@ -207,6 +207,8 @@ def _cleanup_in(facts, stmts, saved: set[str], y: ast.AST | None = None, fn=None
                     continue  # `shutil.rmtree(tmpdir.name)` of a TemporaryDirectory: its finalizer does it
                 if nm == "detach" and not n.args:
                     continue  # tensor.detach(): not a release
+                if y is not None and fn is not None and _made_after_yield(facts, n, y, fn):
+                    continue  # `p = write_signal_file(...)` after the yield: nothing existed to undo
                 if (facts.qualname(n.func) or "") in PROCESS_EXITS and isinstance(n.func, ast.Attribute):
                     continue  # `sys.exit(1)` after a check: the program's verdict, not an undo
                 if tested_as_condition(facts, n):
@@ -238,6 +240,41 @@ def _cleanup_in(facts, stmts, saved: set[str], y: ast.AST | None = None, fn=None
                     continue  # the yielded object written back: saving the caller's edit, not a restore
                 return n
     return None
+
+
+def _made_after_yield(facts, call: ast.Call, y: ast.AST, fn) -> bool:
+    """Does cleanup `call` act only on what the generator makes after the `yield`: every
+    local name it reads (its receiver's root, its arguments) is bound in `fn` only after
+    `y`, each time to a call's result, and is no parameter? composer's
+    `busy_wait_for_local_rank_zero` writes its signal file after the `yield` and removes
+    it at the end: when the with-body raises, the file was never written, so there is
+    nothing the `finally` would have to undo. A name bound after the `yield` from
+    something older (`h = self.handle`) is not made there, and still counts."""
+    a = fn.args
+    params = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg) if p is not None}
+    names = set()
+    recv = _root_name(call.func.value) if isinstance(call.func, ast.Attribute) else None
+    if recv is not None:
+        names.add(recv)
+    for arg in (*call.args, *(k.value for k in call.keywords)):
+        root = _root_name(arg)
+        if root is not None:
+            names.add(root)
+    names -= set(facts.imports)
+    if not names or names & params:
+        return False
+    for name in names:
+        binds = [n for n in facts.walk(fn) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr,
+                                                            ast.For, ast.AsyncFor, ast.With, ast.AsyncWith))
+                 and any(isinstance(t, ast.Name) and t.id == name for t in ast.walk(
+                     n.target if isinstance(n, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr, ast.For, ast.AsyncFor))
+                     else ast.Tuple(elts=[i.optional_vars for i in n.items if i.optional_vars], ctx=ast.Load())
+                     if isinstance(n, (ast.With, ast.AsyncWith)) else ast.Tuple(elts=n.targets, ctx=ast.Load())))]
+        if not binds or any(pos(b) < pos(y) for b in binds):
+            return False
+        if not all(isinstance(b, (ast.Assign, ast.AnnAssign)) and isinstance(b.value, ast.Call) for b in binds):
+            return False
+    return True
 
 
 def _root_name(expr: ast.AST) -> str | None:

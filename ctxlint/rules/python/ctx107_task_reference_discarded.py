@@ -53,7 +53,11 @@ every exception of its awaited work itself: every `await` of its body sits in a
 not re-raise. The `try` may follow synchronous set-up that awaits nothing and may sit
 inside a `with` or `async with` block, an `if`/`else` branch or a plain `for`/`while`
 loop; an `async for` outside it, or an `await` in a branch it does not cover, is
-flagged. No failure of the work is lost with the reference. (Known gap: entering an
+flagged. A coroutine that never awaits qualifies when its whole body is such a `try`
+(a bare `log.info(...)` body can still raise, and is flagged). The coroutine's
+`async def` may be a method of a class or module-level singleton imported from
+another module of the project (`create_task(event_bus.publish(e))` with `event_bus =
+EventBus()` in `bus.py`). No failure of the work is lost with the reference. (Known gap: entering an
 `async with` is itself an await, and its error, say a failed connect, is not under
 the `try`; ctxlint does not yet tell a non-raising entry, such as a lock or
 `anyio.move_on_after`, from one that can fail.) The coroutine may be built first and

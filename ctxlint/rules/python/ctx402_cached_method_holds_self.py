@@ -55,7 +55,10 @@ something alive that would otherwise be freed. The precondition is one of:
 
 Not reported: instances that evidently live as long as the process (a module-level
 singleton, an `Enum` member, a service, engine or submodule built once by its
-owner), static methods, class methods, `maxsize=1` (or 0), and a line already
+owner), static methods, class methods, a cache under any other outer decorator than
+`@property`/`@abstractmethod`/`@override` (Django's `@classproperty` calls it with the
+class, not an instance: what the first argument is, the outer decorator decides),
+`maxsize=1` (or 0), and a line already
 carrying ruff's `# noqa: B019`. flake8-bugbear/ruff B019 reports every cached
 method; this rule reports the ones with evidence of harm. The message states the
 cache's bound (`maxsize`) and what it keeps.
@@ -97,7 +100,8 @@ or `functools.cached_property` for argument-less methods.
 
 ## Fix safety
 Safe: the codemod moves the cache onto the instance (created in `__init__`), so
-results are still cached, per instance. No fix for unbounded growth: a per-instance
+results are still cached, per instance. Offered only for a method whose one decorator
+is the cache: rebinding a `@property` on the instance would fail (it has no setter). No fix for unbounded growth: a per-instance
 cache would grow the same way, and the bound is the author's choice.
 
 ## Source
@@ -119,9 +123,11 @@ python/cpython#96851 (docs FAQ "How do I cache method calls?").
                 args = fn.args.posonlyargs + fn.args.args
                 if not args:
                     continue
-                for d, q in zip(fn.decorator_list, decos):
+                for i, (d, q) in enumerate(zip(fn.decorator_list, decos)):
                     if q not in _CACHE_DECORATORS:
                         continue
+                    if any(o.split(".")[-1] not in _INSTANCE_BINDING for o in decos[:i]):
+                        break  # an outer decorator decides what the first argument is
                     if _tiny_maxsize(d):
                         continue  # keeps at most the last instance: bounded, no growth
                     line = facts.lines[d.lineno - 1] if d.lineno <= len(facts.lines) else ""
@@ -138,7 +144,9 @@ python/cpython#96851 (docs FAQ "How do I cache method calls?").
                     reason, growth = why
                     # a per-instance cache would still grow without bound: the bound is the
                     # author's choice, so unbounded growth gets no fix
-                    fix = None if growth else Fix(
+                    # the codemod rebinds the method on the instance: only a plain method
+                    # (a property over it has no setter, another decorator would be lost)
+                    fix = None if growth or len(fn.decorator_list) != 1 else Fix(
                         description="cache per instance instead of on the class", safety=SAFE,
                         codemod="per_instance_cache",
                         data={"line": d.lineno, "col": d.col_offset, "method": fn.name})
@@ -147,6 +155,13 @@ python/cpython#96851 (docs FAQ "How do I cache method calls?").
                                         f"`@{facts.segment(d)}` on instance method `{cls.name}.{fn.name}` "
                                         f"keys the class-wide cache on `self`, and {reason}: {keeps}",
                                         fix=fix)
+
+
+#: Decorators that, applied over the cache, still call it with the instance first
+#: (`@property @lru_cache` keys on `self`). Any other outer decorator (Django's
+#: `@classproperty`, a project's descriptor) decides the first argument itself, so the
+#: rule cannot tell that the cache holds instances and reports nothing.
+_INSTANCE_BINDING = frozenset({"property", "abstractmethod", "override"})
 
 
 def _evidence(facts, cls: ast.ClassDef, fn: ast.AST, size: ast.AST) -> tuple[str, str | None] | None:

@@ -189,6 +189,8 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
             clo = ck.closure(fn, sink.keys, skip=skip)
             if ck.hits(fn, clo) or label_use(ck, fn, clo) or scope_object_id(facts, clo):
                 continue
+            if sink.part_of and all(_scoped(ck, facts, outer) for outer in sink.part_of):
+                continue  # a part of keys that carry the scope themselves (`_make_key` adds the tenant)
             if sink.kind == "hash" and self._digest_only_part(ck, sink, demanded):
                 continue
             if sink.kind == "container" and not self._value_depends_on_scope(ck, sink):
@@ -336,6 +338,13 @@ def _instance_constant(value: ast.AST | None) -> bool:
             return False
     return any(isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self"
                for n in ast.walk(value))
+
+
+def _scoped(ck, facts, sink) -> bool:
+    """Does the key of `sink` reach a scope value (the tenant, the adapter) in its own
+    function, as the check above asks of every key?"""
+    clo = ck.closure(sink.function, sink.keys)
+    return bool(ck.hits(sink.function, clo) or label_use(ck, sink.function, clo) or scope_object_id(facts, clo))
 
 
 def _chained_digest(ck, fn, sink) -> ast.AST | None:

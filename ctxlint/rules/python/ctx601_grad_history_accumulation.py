@@ -9,6 +9,7 @@ from ctxlint.rules import Rule
 from ctxlint.semantic.python.tensors import (
     LOSS_CALL_HINTS, LOSS_NAME_HINTS, backward_names, element_store, graph_free, graph_free_locals, in_no_grad,
     is_plain_data, loop_trains, plain_locals, reduced, returns_graph_tensor, returns_reduced,
+    returns_reduced_entries,
 )
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -130,7 +131,7 @@ mechanics" (only floating-point and complex tensors require grad; no_grad record
                       codemod="detach_accumulation",
                       data={"line": x.lineno, "col": x.col_offset, "method": method})
             yield facts.finding(self, stmt,
-                                f"`{facts.dotted(acc) or 'accumulator'}` accumulates `{val}` across iterations of "
+                                f"`{facts.dotted(acc) or facts.segment(acc) or 'accumulator'}` accumulates `{val}` across iterations of "
                                 "a training loop without `.item()`/`.detach()`: every step's autograd graph stays "
                                 "reachable", fix=fix)
 
@@ -387,6 +388,8 @@ def _tensor_value(facts, x: ast.AST, fn, stmt, depth: int = 2) -> str | None:
                     return text  # `.backward()` is called on it: it carries the graph
                 if n.id in plain:
                     continue  # every assignment of it is plain data
+                if _walks_reduced_entries(facts, fn, n.id, stmt):
+                    continue  # `for k, v in self._step().items()` over entries the helper reduced
                 srcs = _assigned_values(facts, fn, n.id, stmt)
                 if srcs:
                     src = srcs[-1]
@@ -405,6 +408,34 @@ def _tensor_value(facts, x: ast.AST, fn, stmt, depth: int = 2) -> str | None:
 
 
 _DISPLAYS = (ast.Dict, ast.List, ast.Tuple, ast.Set)
+
+
+def _walks_reduced_entries(facts, fn, name: str, stmt) -> bool:
+    """Is `name` the value target of the loop around `stmt` over a mapping (`.items()`,
+    `.values()`) or list that a local holds, bound only to the result of a same-file helper
+    whose returned entries are all reduced (`tensors.returns_reduced_entries`)?"""
+    if fn is None:
+        return False
+    for loop in facts.ancestors(stmt):
+        if loop is fn:
+            return False
+        if not isinstance(loop, ast.For):
+            continue
+        t = loop.target
+        val = t.elts[-1] if isinstance(t, ast.Tuple) and t.elts else t
+        if not (isinstance(val, ast.Name) and val.id == name):
+            continue
+        it = loop.iter
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr in ("items", "values") \
+                and not it.args:
+            it = it.func.value
+        if isinstance(it, ast.Call):
+            return returns_reduced_entries(facts, it)
+        if isinstance(it, ast.Name):
+            srcs = _assigned_values(facts, fn, it.id, loop)
+            return bool(srcs) and all(returns_reduced_entries(facts, s) for s in srcs)
+        return False
+    return False
 
 
 def _stored_elements(facts, fn, name: str, before) -> list[ast.AST]:

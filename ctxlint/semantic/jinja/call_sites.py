@@ -174,7 +174,10 @@ class EnvInfo:
     options: literal delimiter settings; autoescape: "on" | "off-explicit" | "off-default";
     loader_dirs: directories its FileSystemLoader/PackageLoader reads (resolved, may not exist);
     globals: names added through `env.globals[...]`/`.update(...)`; open_globals: a
-    non-literal globals update (render checks then stay silent).
+    non-literal globals update (render checks then stay silent); declared: known only
+    from a parameter's or attribute's type annotation (`env: Environment` admits
+    any subclass, `SandboxedEnvironment` included, so a plain `kind` is a bound, not
+    a fact).
     """
 
     kind: str
@@ -185,6 +188,7 @@ class EnvInfo:
     globals: set = field(default_factory=set)
     open_globals: bool = False
     binding: str | None = None
+    declared: bool = False
 
 
 @dataclass
@@ -218,7 +222,8 @@ class RenderSite:
     names: keyword names passed, or None when the call passes `**mapping` or a
     non-literal positional context (then no CTX304). template: literal template
     name for get_template/render_template; source: a LiteralTemplate for
-    `Template(literal).render(...)`.
+    `Template(literal).render(...)`; globals: the names that template object gets
+    through its own `.globals` (None when they cannot be read).
     """
 
     call: ast.Call
@@ -227,6 +232,8 @@ class RenderSite:
     env: EnvInfo | None = None
     source: LiteralTemplate | None = None
     flask: bool = False
+    #: names the template object itself gets as globals (`_template_globals`); None: any
+    globals: set | None = field(default_factory=set)
 
 
 def last_part(q: str | None) -> str:
@@ -591,7 +598,7 @@ class CallSites:
         if isinstance(expr, ast.Name):
             vals = self.values_of(expr)
             if vals and all(isinstance(v, tuple) and v[0] == "param" for v in vals):
-                return all(self._literal_default(v[1]) for v in vals)
+                return all(self._literal_default(v[1]) or self._filled_by_author(v[1], depth) for v in vals)
         if isinstance(expr, (ast.Name, ast.Attribute)):
             # every value the name or `self.` attribute may hold (class-body declarations and
             # instance stores of the class family) is the developers' text; a `None`
@@ -766,11 +773,41 @@ class CallSites:
                             c = item.context_expr
                             if isinstance(c, ast.Call):
                                 if isinstance(c.func, ast.Attribute) and c.func.attr == "open":
-                                    return self._constant_path(c.func.value, fn)
+                                    return self._constant_path(c.func.value, fn) or \
+                                        self._package_resource_name(c.func.value, withs)
                                 if isinstance(c.func, ast.Name) and c.func.id == "open" and c.args:
                                     return self._constant_path(c.args[0], fn)
             return False
         return self._constant_path(recv, fn)
+
+    #: importlib.resources (and its backport) calls that yield a file of a package.
+    _RESOURCE_PATHS = ("importlib.resources.path", "importlib.resources.as_file",
+                       "importlib_resources.path", "importlib_resources.as_file")
+
+    def _package_resource_name(self, recv: ast.AST, withs: list) -> bool:
+        """Is `recv` a name bound by `with importlib.resources.path(pkg, name) as p`
+        (or `as_file(...)`), also reached through a project module's version shim
+        (`from pkg.compat import pkg_resources` where that module does `import
+        importlib.resources as pkg_resources`: `project_index.import_targets`)? Such a
+        path is a file shipped in a package, as `is_trusted_source` counts
+        importlib.resources reads; a resource named by a request is checked where the
+        helper is called (`_trusted_helper_call`)."""
+        if not isinstance(recv, ast.Name):
+            return False
+        for w in withs:
+            for item in w.items:
+                v, c = item.optional_vars, item.context_expr
+                if isinstance(v, ast.Name) and v.id == recv.id and isinstance(c, ast.Call):
+                    if self._outside_argument(c):
+                        return False
+                    q = self.f.qualname(c.func) or ""
+                    if q.startswith(self._RESOURCE_PATHS):
+                        return True
+                    if "." in q and not q.startswith(("importlib", "os", "pathlib")):
+                        from ctxlint.semantic.python import project_index
+                        targets = project_index.import_targets(self.f, q)
+                        return bool(targets) and all(t.startswith(self._RESOURCE_PATHS) for t in targets)
+        return False
 
     def _constant_path(self, expr: ast.AST, fn, depth: int = 0) -> bool:
         """A path from constants: a literal counts only as a part joined to a constant
@@ -867,6 +904,34 @@ class CallSites:
                 return False
             fn = self.f.enclosing_function(fn)
         return base.id in self.f.module_assignments
+
+    def _filled_by_author(self, arg: ast.arg, depth: int) -> bool:
+        """Is parameter `arg` of a module-level def filled, at every call, with the author's
+        own text (a literal, a module constant, a trusted source), by calls of this module
+        only? The def must be called at least once here, never with `*args`/`**kwargs` or
+        without the argument, never referenced here other than by a call (a callback
+        could be handed anything), and no other module of the package may name it
+        (`project_index.named_elsewhere`: an importer could pass a request's text).
+        gptqmodel's machete generator compiles `Template(template_str)` in a helper called
+        only with its module's template constants."""
+        fn = self.f.parents.get(self.f.parents.get(arg))
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or self.f.parents.get(fn) is not self.f.tree:
+            return False
+        calls = self._call_site_calls(fn, arg)
+        if not calls:
+            return False
+        call_funcs = {id(c.func) for c, _ in calls}
+        for n in self.f.nodes(ast.Name):
+            if n.id == fn.name and isinstance(n.ctx, ast.Load) and id(n) not in call_funcs:
+                return False  # handed on (`callbacks.append(make)`, `functools.partial(make, ...)`)
+        for call, val in calls:
+            if val is None or isinstance(val, ast.Starred):
+                return False
+            if not (self.literal_values(val, depth + 1) is not None or self.constant_data(val, depth + 1)
+                    or self.is_trusted_source(val, depth + 1)):
+                return False
+        from ctxlint.semantic.python import project_index
+        return not project_index.named_elsewhere(self.f, fn.name)
 
     def _literal_default(self, arg: ast.arg) -> bool:
         """Does parameter `arg` have a default that is a literal or a constant?"""
@@ -1356,7 +1421,7 @@ class CallSites:
                     if ann is not None:
                         k = self._callee_kind(ann.value if isinstance(ann, ast.Subscript) else ann)
                         if k:
-                            return EnvInfo(kind=k)
+                            return EnvInfo(kind=k, declared=True)
         return None
 
     def _local_function(self, func: ast.AST):
@@ -1788,8 +1853,67 @@ class CallSites:
                         out.append(RenderSite(call, names, template=tname, env=self.env_of(ofn.value)))
                 elif id(origin) in lit_by_site:
                     env = self.env_of(ofn.value) if isinstance(ofn, ast.Attribute) else None
-                    out.append(RenderSite(call, names, env=env, source=lit_by_site[id(origin)]))
+                    out.append(RenderSite(call, names, env=env, source=lit_by_site[id(origin)],
+                                          globals=self._template_globals(origin)))
         return out
+
+    def _template_globals(self, origin: ast.Call) -> set | None:
+        """The names a template made by `origin` gets as globals of its own
+        (`Template.globals`, jinja2 API): writes `X.globals[name] = ...` or
+        `X.globals.update(...)` in the same-file def that `origin` calls to build it
+        (`def create_template(src): t = Template(src); t.globals.update(HELPERS)`), or on
+        the name `origin` is bound to (`t = Template(SRC)` then `t.globals["f"] = f`).
+        The keys come from string subscripts, keyword names, and dict displays with
+        constant keys, also through a module-level name bound once to one. Returns None
+        when a write's names cannot be read (the template may see any name)."""
+        names: set = set()
+        scopes: list[ast.AST] = []
+        if isinstance(origin.func, ast.Name):
+            scopes += [d for d in self.f.tree.body if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))
+                       and d.name == origin.func.id]
+        parent = self.f.parents.get(origin)
+        binding = None
+        if isinstance(parent, (ast.Assign, ast.AnnAssign)):
+            t = parent.targets[0] if isinstance(parent, ast.Assign) else parent.target
+            binding = self.f.dotted(t)
+
+        def of_globals(node: ast.AST, anywhere: bool) -> bool:
+            return (isinstance(node, ast.Attribute) and node.attr == "globals"
+                    and (anywhere or (binding is not None and self.f.dotted(node.value) == binding)))
+
+        def dict_keys(expr: ast.AST) -> set | None:
+            if isinstance(expr, ast.Name):
+                vals = self.f.module_assignments.get(expr.id) or []
+                if len(vals) != 1:
+                    return None
+                expr = vals[0]
+            if isinstance(expr, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str)
+                                                  for k in expr.keys):
+                return {k.value for k in expr.keys}  # type: ignore[union-attr]
+            return None
+
+        walks = [(d, True) for d in scopes] + ([(self.f.tree, False)] if binding else [])
+        for root, anywhere in walks:
+            for n in ast.walk(root):
+                if isinstance(n, ast.Assign):
+                    for t in n.targets:
+                        if isinstance(t, ast.Subscript) and of_globals(t.value, anywhere):
+                            if isinstance(t.slice, ast.Constant) and isinstance(t.slice.value, str):
+                                names.add(t.slice.value)
+                            else:
+                                return None
+                elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "update" \
+                        and of_globals(n.func.value, anywhere):
+                    for kw in n.keywords:
+                        if kw.arg is None:
+                            return None
+                        names.add(kw.arg)
+                    for a in n.args:
+                        keys = dict_keys(a)
+                        if keys is None:
+                            return None
+                        names |= keys
+        return names
 
     def template_names(self, expr: ast.AST) -> list[str]:
         """The template names a `get_template(expr)` argument holds: a string literal, a

@@ -160,9 +160,12 @@ class KeySink:
         function: the enclosing def.
         container: the container (`LongLivedContainer`) for "container" sinks.
         values: stored value expressions for container sinks (assignments in the function).
+        part_of: for a function found only because another key is built from its result
+            (`_make_buffer_key` calls `_resolve_date(metric)`), the sinks of those outer
+            keys; empty for a key found on its own.
     """
 
-    __slots__ = ("kind", "node", "keys", "function", "container", "values")
+    __slots__ = ("kind", "node", "keys", "function", "container", "values", "part_of")
 
     def __init__(self, kind, node, keys, function, container=None, values=()):
         self.kind = kind
@@ -171,6 +174,7 @@ class KeySink:
         self.function = function
         self.container = container
         self.values = list(values)
+        self.part_of: list = []
 
 
 class CacheKeyFacts:
@@ -899,21 +903,24 @@ class CacheKeyFacts:
                     out.extend(s for s in self._builder_sinks(fn, False) if s.kind == "hash")
         frontier = list(out)
         for _ in range(4):
-            called: set[str] = set()
+            called: dict[str, list[KeySink]] = {}
             for s in frontier:
                 for n in self.closure(s.function, s.keys):
                     if isinstance(n, ast.Call):
                         f = n.func
                         if isinstance(f, ast.Name) or (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)
                                                        and f.value.id in ("self", "cls")):
-                            called.add(f.id if isinstance(f, ast.Name) else f.attr)
+                            called.setdefault(f.id if isinstance(f, ast.Name) else f.attr, []).append(s)
             frontier = []
-            for name in called:
+            for name, users in called.items():
                 for fn in funcs.get(name, ()):
                     if id(fn) in done:
                         continue
                     done.add(id(fn))
-                    frontier.extend(s for s in self._builder_sinks(fn, True) if not any(o.node is s.node for o in out))
+                    for part in self._builder_sinks(fn, True):
+                        if not any(o.node is part.node for o in out):
+                            part.part_of = list(users)
+                            frontier.append(part)
             out.extend(frontier)
             if not frontier:
                 break

@@ -695,6 +695,9 @@ def class_releases_attrs(facts: PythonFacts, cls: ast.ClassDef, attrs: set[tuple
             return RELEASED, r
     if releasing:
         return RELEASED, next(iter(releasing.values()))
+    rel = helper_releases_attr(facts, list(methods.values()), {a[2] for a in attrs if len(a) > 2}, release)
+    if rel is not None:
+        return RELEASED, rel
     return NOT_RELEASED, None
 
 
@@ -1330,6 +1333,10 @@ def token_fate(facts: PythonFacts, call: ast.Call, fn: ast.AST, release: Release
         kind, rel = class_releases_attrs(facts, cls, {b}, release, entry=entry, follow_calls=True)
         if kind == EXHAUSTION_ONLY:
             return TokenFate("exhaustion_only", rel, cls)
+        if kind != RELEASED and entry is None and isinstance(t.value, ast.Name):
+            rel = helper_releases_attr(facts, (fn,), {t.attr}, release)
+            if rel is not None:
+                return TokenFate("ok", rel, cls)
         return TokenFate("ok" if kind == RELEASED else "never", rel, cls)
     if isinstance(parent, ast.NamedExpr) and parent.value is call and isinstance(parent.target, ast.Name):
         return _local_token_fate(facts, call, facts.enclosing_statement(call), parent.target, fn, release)
@@ -1344,6 +1351,61 @@ def token_fate(facts: PythonFacts, call: ast.Call, fn: ast.AST, release: Release
         h = handoff(facts, p, node, release)
         return _fate_of_handoff(h)
     return TokenFate("ok")
+
+
+def helper_releases_attr(facts: PythonFacts, fns: Iterable[ast.AST], attrs: set[str],
+                         release: Release) -> ast.AST | None:
+    """Is the resource kept in an attribute (one of `attrs`) of an object released by a helper that
+    object is handed to? For each call in `fns` (and in the other defs of the classes
+    they belong to) that passes a parameter of its def, or `self`, positionally to a def
+    of this module or of another module of the same project (`project_index`), look in
+    that def for `release(P.attr)` on its parameter P at the same position.
+
+    OpenTelemetry's confluent-kafka instrumentation keeps the consume span's attach token
+    on the consumer (`instance._current_context_token = attach(...)`) and detaches it in
+    `utils._end_current_consume_span(instance)`, which the next `poll()` and `close()`
+    call. Returns the releasing call, or None (also for a callee it cannot resolve).
+    """
+    from ctxlint.semantic.python import project_index
+    if not attrs:
+        return None
+    values = module_values(facts)
+    scan: list[ast.AST] = []
+    for f in fns:
+        if f is None:
+            continue
+        cls = facts.enclosing_class(f)
+        for g in ((f,) if cls is None else (f, *values.methods(cls).values())):
+            if g not in scan:
+                scan.append(g)
+    seen: set[int] = set()
+    for g in scan[:40]:
+        params = {a.arg for a in (*g.args.posonlyargs, *g.args.args)}
+        for c in facts.walk(g):
+            if not isinstance(c, ast.Call) or not c.args:
+                continue
+            idx = [i for i, a in enumerate(c.args) if isinstance(a, ast.Name) and a.id in params]
+            if not idx:
+                continue
+            d = values.callee(c)
+            local = isinstance(d, FunctionNode)
+            if not local:
+                d = project_index.resolve_function(facts, c.func)  # top-level defs only
+            if not isinstance(d, FunctionNode) or id(d) in seen:
+                continue
+            seen.add(id(d))
+            dparams = [a.arg for a in (*d.args.posonlyargs, *d.args.args)]
+            if local and isinstance(c.func, ast.Attribute) and facts.enclosing_class(d) is not None \
+                    and not any((dotted(x) or "").endswith("staticmethod") for x in d.decorator_list):
+                dparams = dparams[1:]  # a bound method: the first positional is the second parameter
+            want = {dparams[i] for i in idx if i < len(dparams)}
+            for n in ast.walk(d):
+                if isinstance(n, ast.Call):
+                    for r in release(n):
+                        if isinstance(r, ast.Attribute) and r.attr in attrs and isinstance(r.value, ast.Name) \
+                                and r.value.id in want:
+                            return c
+    return None
 
 
 def _fate_of_handoff(h: Handoff) -> TokenFate:

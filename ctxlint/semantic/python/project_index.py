@@ -202,6 +202,44 @@ def _find(qual: str, here: Path, hops: int, facts: "PythonFacts") -> FunctionNod
     return None
 
 
+def import_targets(facts: "PythonFacts", qual: str) -> list[str]:
+    """What a name imported from another module of the project is an alias of: for
+    `qual` = `pkg.compat.pkg_resources.path` where `pkg/compat.py` binds `pkg_resources`
+    only by `import importlib.resources as pkg_resources` (under any top-level
+    `if`/`try`, as version shims do), the targets with the rest of `qual` appended
+    (`["importlib.resources.path"]`, one per import; a shim importing a backport under
+    one branch gives two). [] when the module is not the project's, or when the name is
+    bound there by anything other than an import. Records what it reads. Never raises."""
+    try:
+        parts = qual.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            module, name, rest = ".".join(parts[:i]), parts[i], parts[i + 1:]
+            if not facts.path:
+                return []
+            got = _module_of(f"{module}.{name}", Path(os.path.abspath(facts.path)).parent, facts)
+            if got is None:
+                continue
+            _, tree, _ = got
+            targets: list[str] = []
+            stmts = list(tree.body)
+            while stmts:
+                st = stmts.pop(0)
+                if isinstance(st, (ast.If, ast.Try)):
+                    stmts += [*st.body, *getattr(st, "orelse", []), *[x for h in getattr(st, "handlers", []) for x in h.body],
+                              *getattr(st, "finalbody", [])]
+                elif isinstance(st, ast.Import):
+                    targets += [a.name for a in st.names if (a.asname or a.name.split(".")[0]) == name]
+                elif isinstance(st, ast.ImportFrom) and st.level == 0 and st.module:
+                    targets += [f"{st.module}.{a.name}" for a in st.names if (a.asname or a.name) == name]
+                elif (isinstance(st, (ast.Assign, ast.AnnAssign, ast.ClassDef)) and name in _bound_names(st)) \
+                        or (isinstance(st, FunctionNode) and st.name == name):
+                    return []  # bound by code, not only by imports
+            return [".".join([t, *rest]) for t in targets]
+    except (OSError, RecursionError, ValueError):
+        return []
+    return []
+
+
 def _bound_names(s: ast.stmt) -> set[str]:
     if isinstance(s, ast.ClassDef):
         return {s.name}
@@ -368,6 +406,48 @@ def _scan_importers(facts: "PythonFacts", name: str) -> str | None:
     except (OSError, RecursionError, ValueError):
         return None
     return None
+
+
+def named_elsewhere(facts: "PythonFacts", name: str) -> bool:
+    """Could another module of this file's project use the top-level def `name` of this
+    file? True when any other `.py` file of the package tree (the outermost directory with
+    an `__init__.py` above this file, else this file's directory) has `name` among its
+    words, when the tree is larger than `_MAX_SCAN_FILES`, or when the file cannot be
+    read; a file with no path (stdin, the LSP's unsaved buffer) is treated as imported.
+    Conservative on purpose: a rule that relies on "only this module calls it" must not
+    assume it for a name another file spells. Every file looked at is recorded
+    (`note_consulted`). Asked once per file and name (`facts.memo`). Never raises."""
+    return facts.memo(f"project_index.named_elsewhere:{name}", lambda: _scan_named(facts, name))
+
+
+def _scan_named(facts: "PythonFacts", name: str) -> bool:
+    if not facts.path or not os.path.isfile(facts.path):
+        return True
+    try:
+        me = Path(os.path.abspath(facts.path))
+        top = _top_package(me.parent) or me.parent
+        note_consulted(f"names:{top}:{name}")
+        word = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
+        seen = 0
+        for dirpath, dirnames, filenames in os.walk(top):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "__pycache__")
+            for fname in sorted(filenames):
+                if not fname.endswith(".py"):
+                    continue
+                seen += 1
+                if seen > _MAX_SCAN_FILES:
+                    return True
+                path = Path(dirpath) / fname
+                if path == me:
+                    continue
+                if path.stat().st_size > _MAX_BYTES:
+                    return True
+                note_consulted(str(path))
+                if word.search(path.read_bytes()):
+                    return True
+    except (OSError, RecursionError, ValueError):
+        return True
+    return False
 
 
 # ------------------------------------------------------------------ methods through base classes
@@ -582,6 +662,47 @@ def resolve_class(facts: "PythonFacts", expr: ast.AST) -> ClassScope | None:
         return None
 
 
+def resolve_instance_class(facts: "PythonFacts", expr: ast.AST) -> ClassScope | None:
+    """The class of a module-level singleton imported from another module of the
+    project: for `from pkg.bus import event_bus` where `pkg/bus.py` binds `event_bus`
+    once, at top level, to `EventBus(...)` (a class of that module or one it imports),
+    that class. None for anything else (a name bound twice or by other code, a local
+    that shadows the import, a module outside the project). Never raises."""
+    if not isinstance(expr, ast.Name) or expr.id not in facts.imports:
+        return None
+    from ctxlint.semantic.python.calls import call_graph
+    scope = facts.enclosing_function(expr)
+    while scope is not None:
+        if expr.id in call_graph(facts).local_names(scope):
+            return None
+        scope = facts.enclosing_function(scope)
+    if any(isinstance(n, (ast.Assign, ast.AnnAssign)) and expr.id in _bound_names(n) for n in facts.tree.body):
+        return None
+    qual = facts.qualname(expr)
+    if not qual or "." not in qual.lstrip(".") or not facts.path or not os.path.isfile(facts.path):
+        return None
+    try:
+        got = _module_of(qual, Path(os.path.abspath(facts.path)).parent, facts)
+        if got is None:
+            return None
+        mod, tree, name = got
+        binds = [st for st in tree.body if isinstance(st, (ast.Assign, ast.AnnAssign, ast.ClassDef, ast.Import,
+                                                            ast.ImportFrom, *FunctionNode))
+                 and (name in _bound_names(st) if not isinstance(st, FunctionNode) else st.name == name)]
+        if len(binds) != 1 or not isinstance(binds[0], (ast.Assign, ast.AnnAssign)):
+            return None
+        value = binds[0].value
+        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
+            return None
+        classes = {st.name: st for st in tree.body if isinstance(st, ast.ClassDef)}
+        if value.func.id in classes:
+            return ClassScope(classes[value.func.id], classes, _all_imports(tree), mod.parent)
+        target = _imports_of(tree).get(value.func.id)
+        return _find_class(target, mod.parent, 1, facts) if target else None
+    except (OSError, RecursionError, ValueError):
+        return None
+
+
 def resolve_call(facts: "PythonFacts", call: ast.Call) -> FunctionNode | None:
     """The def of this project that `call` runs, also when it lives in another module:
     `super().m()` and `self.m()`/`cls.m()` through the class's bases (`resolve_method`,
@@ -609,6 +730,9 @@ def resolve_call(facts: "PythonFacts", call: ast.Call) -> FunctionNode | None:
                 return resolve_method(facts, cls, f.attr)
         if isinstance(recv, (ast.Name, ast.Attribute)):
             scope = resolve_class(facts, recv)
+            if scope is not None:
+                return resolve_method(facts, scope, f.attr)
+            scope = resolve_instance_class(facts, recv)
             if scope is not None:
                 return resolve_method(facts, scope, f.attr)
     got = call_graph(facts).resolve(call)

@@ -254,7 +254,8 @@ def key_is_fresh(facts, key: ast.AST | None, fn, depth: int = 2) -> bool:
 
     True for a per-call unique id (`uuid.uuid4()`, `secrets.token_hex()`), `str()`/`.hex`
     of one, and an attribute of an object constructed here from nothing (`handler.uid`
-    right after `handler = StreamingHandler()`): its id can only be minted inside. An
+    right after `handler = StreamingHandler()`): its id can only be minted inside (unless
+    the class itself defines that attribute in its body: `_class_level_attr`). An
     object built from arguments (`Job(kind, job_id)`) may carry the caller's id, and a
     `random.randint()` slot index repeats.
     """
@@ -271,10 +272,36 @@ def key_is_fresh(facts, key: ast.AST | None, fn, depth: int = 2) -> bool:
     if isinstance(base, ast.Name) and depth:
         for src in local_sources(facts, fn, base.id, key):
             if base is not key and isinstance(src, ast.Call) and _constructs(facts, src) \
-                    and not src.args and not src.keywords:
+                    and not src.args and not src.keywords \
+                    and not (isinstance(key, ast.Attribute) and _class_level_attr(facts, src.func, key.attr)):
                 return True  # `StreamingHandler()`: nothing given, so its id is minted inside
             if base is key and key_is_fresh(facts, src, fn, depth - 1):
                 return True
+    return False
+
+
+def _class_level_attr(facts, func: ast.AST, attr: str, depth: int = 0) -> bool:
+    """Does the class that `func` names (a class of this module, also one defined inside
+    a function, and its bases of this module) define `attr` in its class body: a class
+    attribute or a property/method of that name? Such a value is the class's, not minted
+    per instance: dbt's `dep = AdapterDeprecationWarning(); deprecations[dep.name] = dep`
+    reads the `name` property over a class-level `_name`, the same for every instance."""
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    if depth > 4 or not name:
+        return False
+    for cls in facts.nodes(ast.ClassDef):
+        if cls.name != name:
+            continue
+        for st in cls.body:
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name == attr:
+                return True
+            if isinstance(st, ast.Assign) and any(isinstance(t, ast.Name) and t.id == attr for t in st.targets):
+                return True
+            if isinstance(st, ast.AnnAssign) and st.value is not None and isinstance(st.target, ast.Name) \
+                    and st.target.id == attr:
+                return True
+        if any(_class_level_attr(facts, b, attr, depth + 1) for b in cls.bases):
+            return True
     return False
 
 

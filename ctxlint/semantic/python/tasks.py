@@ -250,9 +250,10 @@ def coroutine_def(facts, expr: ast.AST | None) -> ast.AST | None:
         return None
     target = call_graph(facts).resolve(arg)
     if target is None:
-        # a coroutine function imported from another module of the project
-        from ctxlint.semantic.python.project_index import resolve_function
-        target = resolve_function(facts, arg.func)
+        # a coroutine function of another module of the project: an imported function,
+        # or a method of an imported class or module-level singleton (`event_bus.publish`)
+        from ctxlint.semantic.python.project_index import resolve_call
+        target = resolve_call(facts, arg)
     return target if isinstance(target, ast.AsyncFunctionDef) else None
 
 
@@ -493,7 +494,8 @@ def handles_own_errors(facts, fn: ast.AST) -> bool:
     `async with` block (`with capture(self): try: ...`, `async with
     anyio.move_on_after(2):`), or inside an `if`/`else` branch or a plain `for`/`while`
     loop; an `async for` outside the `try` awaits unguarded. At least one such `try`
-    must hold an await. Such a task's failure is never lost: the handler logs or records
+    must hold an await; a coroutine that never awaits handles its errors when its whole
+    body (after the docstring) is such a `try`. Such a task's failure is never lost: the handler logs or records
     it, so the Python docs' "Task exception was never retrieved" cannot happen for the
     work that talks to the outside world."""
     body = list(fn.body)
@@ -526,6 +528,10 @@ def handles_own_errors(facts, fn: ast.AST) -> bool:
             return False
         return True
 
+    if body and not suspends(body):
+        # it never suspends: it handles its errors when its whole body is such a `try`
+        # (a bare `log.info(...)` body can still raise, and that error is then lost)
+        return all(isinstance(st, ast.Try) and _guards_all(st) for st in body)
     return covered(body) and guarded[0] > 0
 
 

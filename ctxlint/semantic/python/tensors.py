@@ -172,6 +172,66 @@ def returns_reduced(facts, call: ast.AST) -> bool:
     return True
 
 
+def returns_reduced_entries(facts, call: ast.AST) -> bool:
+    """Is `call` a call of same-file defs whose every return is a mapping or list whose
+    entries are all reduced: a display of reduced values (`{"loss": loss.detach()}`), or
+    a local that a loop over its own items rewrites entry by entry with reduced values
+    (`for k, v in d.items(): d[k] = v.detach().clone() * w`) after every other store
+    into it (composer's `Trainer._train_microbatch` returns its loss dict so, for
+    logging)? A loop over that result then walks values without history."""
+    if not isinstance(call, ast.Call):
+        return False
+    defs = same_file_callees(facts, call)
+    if not defs:
+        return False
+    for d in defs:
+        rets = [r for r in facts.walk(d) if isinstance(r, ast.Return) and r.value is not None]
+        if not rets:
+            return False
+        for r in rets:
+            v = r.value
+            if isinstance(v, ast.Dict) and v.values and all(reduced(x) for x in v.values):
+                continue
+            if isinstance(v, (ast.List, ast.Tuple)) and v.elts and all(reduced(x) for x in v.elts):
+                continue
+            if not (isinstance(v, ast.Name) and _rewritten_reduced(facts, d, v.id, r)):
+                return False
+    return True
+
+
+def _rewritten_reduced(facts, fn, name: str, ret: ast.Return) -> bool:
+    """Is local `name`, returned by `ret`, last written by a loop over its own entries
+    that stores a reduced value back under each key, with no store into it after?"""
+    loop = None
+    for n in facts.walk(fn):
+        if isinstance(n, ast.For) and n.lineno < ret.lineno and isinstance(n.iter, ast.Call) \
+                and isinstance(n.iter.func, ast.Attribute) and n.iter.func.attr == "items" \
+                and isinstance(n.iter.func.value, ast.Name) and n.iter.func.value.id == name \
+                and isinstance(n.target, ast.Tuple) and len(n.target.elts) == 2 \
+                and all(isinstance(e, ast.Name) for e in n.target.elts):
+            key = n.target.elts[0].id
+            stores = [st for st in n.body if isinstance(st, ast.Assign) and len(st.targets) == 1
+                      and isinstance(st.targets[0], ast.Subscript) and isinstance(st.targets[0].value, ast.Name)
+                      and st.targets[0].value.id == name]
+            if len(n.body) == 1 and len(stores) == 1 and isinstance(stores[0].targets[0].slice, ast.Name) \
+                    and stores[0].targets[0].slice.id == key and reduced(stores[0].value):
+                loop = n
+    if loop is None:
+        return False
+    end = getattr(loop, "end_lineno", loop.lineno)
+    for n in facts.walk(fn):
+        if end < getattr(n, "lineno", 0) < ret.lineno:
+            if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store):
+                return False
+            if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == name \
+                    and isinstance(n.ctx, ast.Store):
+                return False
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) \
+                    and n.func.value.id == name and n.func.attr in ("update", "setdefault", "append", "extend"):
+                return False
+    return True
+
+
 def is_optimizer(facts, recv: ast.AST) -> bool:
     """Is `recv` (the receiver of `.step()`) an optimizer or grad scaler: assigned from a
     `torch.optim` / GradScaler constructor in this file (a local, or a `self.` attribute),

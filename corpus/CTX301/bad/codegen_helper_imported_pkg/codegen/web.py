@@ -1,0 +1,8 @@
+# expect: none
+from flask import request
+
+from .gen import create_template
+
+
+def preview():
+    return create_template(request.form["template"]).render()
