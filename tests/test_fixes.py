@@ -319,6 +319,8 @@ NO_FIX: dict[str, str] = {
     "CTX103/bad/cell_token_overwritten_every_pull.py": "the token lives in a closure cell: no block to wrap",
     "CTX106/bad/release_in_try_else_after_yield.py": "the yield already sits in a try: the codemod does not restructure handlers",
     "CTX107/bad/ensure_future_of_task_kept_nowhere.py": "only the plain statement gets a fix",
+    "CTX107/bad/unread_task_frame_awaits_other_work.py": "only the plain statement gets a fix",
+    "CTX106/bad/reraising_handler_skips_pool_return.py": "the cleanup follows an enclosing try, not the yield's block",
     "CTX104/bad/token_cleared_without_reset_on_close.py": "the token is kept on self: where to detach is the class's choice",
     "CTX401/bad/entries_written_from_another_table.py":
         "the codemod declines: no lookup of the container has a miss path, so a bound would lose entries",
@@ -359,6 +361,8 @@ NO_FIX: dict[str, str] = {
     "CTX402/bad/functools_cache_property.py": "a property has no setter: the instance cannot rebind it",
     "CTX402/bad/property_over_cache_per_call.py": "a property has no setter: the instance cannot rebind it",
     "CTX104/bad/consumer_token_other_object_pkg": "the token is kept on self: where to detach is the class's choice",
+    "CTX401/bad/defaultdict_entry_per_request.py": "no fix for a defaultdict: the codemod bounds plain dicts",
+    "CTX401/bad/per_user_list_grows_per_call.py": "each entry grows: a bound on the keys would not stop it",
     "CTX403/bad/bound_method_on_callers_model.py": "the rule offers no fix",
     "CTX501/bad/embedding_cache_user.py": "the rule offers no fix",
     "CTX501/bad/module_cache_beside_instance_namespace.py":

@@ -1,6 +1,5 @@
 # expect: none
-"""A bound task that is read, a frame that outlives the task, and `create_task` methods
-that are not an event loop's."""
+"""A bound task that is read, and `create_task` methods that are not an event loop's."""
 import asyncio
 
 
@@ -20,12 +19,6 @@ todo = TodoClient()
 
 def file_ticket(title: str) -> None:
     todo.create_task(title)
-
-
-async def serve(server) -> None:
-    # the frame holds the task for as long as the server runs
-    heartbeat = asyncio.create_task(worker())
-    await server.serve_forever()
 
 
 def start(registry: set) -> asyncio.Task:

@@ -27,7 +27,10 @@ never passed to `var.reset()`, or reset only on the happy path (not in
 must be undone by what `__exit__` runs: a `reset()` of the token, putting back
 the previous value, or clearing the var back to `None`/an empty value.
 
-Accepted: reset in `finally`, or after statements none of which can raise an
+Accepted: reset in `finally`; in a sync function, reset both in an `except
+Exception:` handler (that re-raises) and on the normal path (`else:` or after the
+`try`), which only a KeyboardInterrupt/SystemExit skips, as CTX104 accepts for
+`detach` (a coroutine is still reported: cancellation is a BaseException); or a reset after statements none of which can raise an
 ordinary `Exception` (`contextvars.copy_context()`, `len`, `time.time()`, plain
 assignments of names/constants, a `try` whose catch-all `except Exception:` handler
 does not re-raise; in a coroutine an awaiting `try` needs a bare/`BaseException`
@@ -189,6 +192,9 @@ leaked-request reports in Django and Starlette middleware.
             elif fate.kind == "not_finally":
                 if owners.is_generator(facts, fn) and owners.across_yield(facts, call, fn, fate.release):
                     continue  # CTX109 / CTX106 report this shape
+                if not isinstance(fn, ast.AsyncFunctionDef) and owners.released_in_except_exception(
+                        facts, fn, fate.release, owners.reset_release):
+                    continue  # sync: `except Exception: reset; raise` + the normal path cover every error
                 msg = (f"`{var}` is reset only on the normal path (line {fate.release.lineno}), not in "
                        "`finally`: an exception in between leaves the value bound")
             elif fate.kind == "exhaustion_only":

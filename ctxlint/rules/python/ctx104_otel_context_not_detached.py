@@ -128,7 +128,7 @@ aws/aws-durable-execution-sdk-python#643 (fix PR #650).
             if fate.kind == "discarded":
                 msg = ("`attach()` token is discarded: the attached context is never detached "
                        "(a second attach does not restore the parent; detach the token in `finally`)")
-            elif fate.kind == "not_finally" and _detached_in_except_exception(facts, fn, fate.release):
+            elif fate.kind == "not_finally" and owners.released_in_except_exception(facts, fn, fate.release, owners.detach_release):
                 if not isinstance(fn, ast.AsyncFunctionDef):
                     # Sync code: `except Exception` + the normal path cover every error;
                     # only KeyboardInterrupt/SystemExit, which end the process, escape.
@@ -207,27 +207,6 @@ def _in_loop_below(facts, node: ast.AST, top: ast.AST) -> bool:
     """Is `node` inside a loop that is itself inside `top` (a loop body attaching per
     pass: the next pass and everything after the loop run under the last attach)?"""
     return any(isinstance(a, (ast.For, ast.AsyncFor, ast.While)) for a in facts.ancestors_until(node, top))
-
-
-def _detached_in_except_exception(facts, fn: ast.AST, release: ast.AST | None) -> bool:
-    """Is the token (the one `release` detaches) detached both in an `except Exception:`
-    handler of `fn` (one that catches ordinary errors but not BaseException) and on the
-    normal path? Then only BaseException (CancelledError, KeyboardInterrupt) skips it."""
-    if not (isinstance(release, ast.Call) and release.args):
-        return False
-    want = ast.dump(release.args[0])
-    in_handler = plain = False
-    for n in facts.walk(fn):
-        if not (isinstance(n, ast.Call) and owners.detach_release(n) and ast.dump(n.args[0]) == want):
-            continue
-        handler = next((a for a in facts.ancestors(n) if isinstance(a, (ast.ExceptHandler, *owners.FunctionNode))),
-                       None)
-        if isinstance(handler, ast.ExceptHandler):
-            if owners.catches_all(handler, include_exception=True) and not owners.catches_all(handler):
-                in_handler = True
-        else:
-            plain = True
-    return in_handler and plain
 
 
 def _early_exit_gap(facts, owner) -> str:

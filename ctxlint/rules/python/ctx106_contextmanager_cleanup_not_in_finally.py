@@ -13,6 +13,7 @@ from ctxlint.semantic.python.values import module_values
 from ctxlint.semantic.python.cleanup import (
     catches_cancellation,
     exit_stack_cover,
+    reraises,
     following_statements,
     is_cleanup_name,
     tested_as_condition,
@@ -121,6 +122,9 @@ def adapter_routing(model, names):
 
 ## Fix safety
 Safe: the fix wraps the `yield` in `try:` and moves the cleanup after it into `finally:`.
+Offered only when the cleanup follows the `yield` in the same block: a cleanup after an
+enclosing `try` (the `yield` inside `try: yield conn; conn.commit()`) would have the
+codemod move the commit instead, so no fix is offered there.
 
 ## Source
 Python docs, `contextlib.contextmanager` ("use try...finally to ensure cleanup");
@@ -143,9 +147,12 @@ huggingface/peft#3475; pylint W0135 (contextmanager-generator-missing-cleanup).
                 if cleanup is None:
                     continue
                 what = facts.segment(cleanup).split("\n")[0][:60] or "cleanup"
+                # the codemod moves what follows the `yield` in its own block: only when the
+                # cleanup is there (not after an enclosing `try`, where it would move a commit)
+                same_block = not _try_between(facts, stmt, cleanup, fn)
                 fix = Fix(description="wrap the `yield` in try/finally and move the cleanup into `finally`",
                           safety=SAFE, codemod="yield_in_finally",
-                          data={"line": y.lineno, "col": y.col_offset})
+                          data={"line": y.lineno, "col": y.col_offset}) if same_block else None
                 yield facts.finding(self, y, f"cleanup after `yield` (`{what}`, line {cleanup.lineno}) "
                                     "is not in `finally`: an exception in the with-body skips it", fix=fix)
 
@@ -155,7 +162,9 @@ def _handled_by_except_all(facts, y: ast.AST, fn, saved: set[str]) -> bool:
     `BaseException`, `Exception`) does cleanup of its own? Then the exceptional path
     is the author's (`except BaseException: pool.remove(conn); raise` with the
     normal-path `pool.put(conn)` in `else:`), and cleanup after the `try` is the
-    normal path's."""
+    normal path's. A handler that re-raises must also do the cleanup that follows the
+    `try` (it skips it): `except Exception: conn.rollback(); raise` then
+    `pool.putconn(conn)` after the `try` still leaks the connection."""
     child = y
     for a in facts.ancestors(y):
         if a is fn:
@@ -163,9 +172,36 @@ def _handled_by_except_all(facts, y: ast.AST, fn, saved: set[str]) -> bool:
         if isinstance(a, ast.Try) and any(s is child for s in a.body):
             for h in a.handlers:
                 if catches_cancellation(h, include_exception=True) and _cleanup_in(facts, h.body, saved) is not None:
+                    if reraises(h.body):
+                        # a handler that re-raises skips what follows the `try`: it covers
+                        # the error path only if it does that cleanup too (`rollback();
+                        # raise` with `pool.putconn(conn)` after the `try` leaks the conn)
+                        after = _cleanup_in(facts, following_statements(facts, a, fn), saved, y, fn)
+                        if after is not None and not _repeated_in(facts, after, h.body):
+                            continue
                     return True
         child = a
     return False
+
+
+def _try_between(facts, stmt: ast.AST, cleanup: ast.AST, fn) -> bool:
+    """Is there a `try` around the `yield`'s statement `stmt` that does not also hold the
+    cleanup (the cleanup follows that `try`)?"""
+    inside = set(map(id, facts.ancestors(cleanup)))
+    for a in facts.ancestors(stmt):
+        if a is fn:
+            return False
+        if isinstance(a, ast.Try) and id(a) not in inside:
+            return True
+    return False
+
+
+def _repeated_in(facts, call: ast.AST, stmts) -> bool:
+    """Does a call with the same callee text as `call` (`pool.putconn`) occur in `stmts`?"""
+    if not isinstance(call, ast.Call):
+        return True  # a `del`/restore: judged as before
+    want = ast.dump(call.func)
+    return any(isinstance(n, ast.Call) and ast.dump(n.func) == want for st in stmts for n in ast.walk(st))
 
 
 def _cleanup_in(facts, stmts, saved: set[str], y: ast.AST | None = None, fn=None) -> ast.AST | None:

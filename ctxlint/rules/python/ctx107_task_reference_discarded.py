@@ -38,9 +38,9 @@ Flags an asyncio Task whose only strong reference is thrown away:
   method called on the task (`create_task(c).add_done_callback(cb)`);
 - a list/set comprehension or generator expression statement whose element is
   such a call (`[asyncio.create_task(c) for c in coros]`);
-- the task bound to a local name that nothing reads (`_ = asyncio.create_task(...)`)
-  in a function that does not await afterwards, so the frame, and the reference,
-  end before the task does;
+- the task bound to a local name that nothing reads (`_ = asyncio.create_task(...)`,
+  `audit = asyncio.create_task(...)`): the reference ends with the frame, and
+  awaiting other work afterwards does not wait for the task;
 - the factory handed to a loop callback API whose return value is dropped:
   `loop.call_soon_threadsafe(asyncio.create_task, coro)` (the exemptions below look
   at `coro`, the argument after the factory).
@@ -224,11 +224,8 @@ of this function"); ruff RUF006; bolna-ai/bolna#462.
                 return None
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("locals", "vars"):
                 return None
-        # the frame keeps the reference while the function runs: only a function that
-        # does not await (or loop) after the binding ends before the task does
-        if any(isinstance(n, (ast.Await, ast.AsyncFor, ast.AsyncWith, ast.Yield, ast.YieldFrom))
-               and pos(n) > pos(assign) for n in facts.walk(fn)):
-            return None
+        # the frame keeps the reference only while the function runs: awaiting something
+        # else afterwards does not wait for the task, so it can still outlive the frame
         return facts.finding(self, call, f"`{_what(facts, call)}()` result is bound to `{name}`, which nothing "
                              f"reads, so the reference ends with the function: {_COSTS}")
 

@@ -34,7 +34,11 @@ per-request/per-adapter state, or the same key is removed from a sibling
 container, other than to drop an emptied bucket) while no code ever removes an
 entry: no `del`, `pop`, `clear`, reassignment, eviction call, no `maxsize`, no weak
 references (a weak container, or values stored as `weakref.ref(obj)`, which keep no
-object alive).
+object alive). Reading a missing key of a `defaultdict` inserts it
+(`pending[request_id].append(chunk)` files an entry). A container keyed by a
+population (users, tenants, adapters) is reported when each call appends to the
+entry (`events[user_id].append(e)`, `setdefault(user_id, []).append(e)`): the entries
+grow however few keys there are, so no bound on the keys is offered as a fix.
 
 A key bound from a lookup of another container of the module (`w =
 self._req_worker.pop(req_id)`, `.get(k)`, `c[k]`) is one of that container's values
@@ -147,7 +151,8 @@ hatchet-sdk's OrderedCompletionQueue (one per task invocation, in a TTL cache).
             others = [m[0].name for m in members[1:]]
             fix = None
             if c.kind in ("dict", "OrderedDict") and isinstance(c.creation, (ast.Dict, ast.Call)) \
-                    and not (isinstance(c.creation, ast.Dict) and c.creation.keys):
+                    and not (isinstance(c.creation, ast.Dict) and c.creation.keys) \
+                    and not _appends_to_entry(facts, site):  # a bound on keys leaves each entry growing
                 kind = _registry_kind(facts, site)
                 fix = Fix(description=("use a weakref.WeakValueDictionary" if kind == "weak"
                                        else "bound it with cachetools.LRUCache(maxsize=...)"),
@@ -193,6 +198,10 @@ hatchet-sdk's OrderedCompletionQueue (one per task invocation, in a TTL cache).
                 # `register_request(request_id)` is per request even though `register_model` is
                 # not; a per-user/tenant/adapter key leaks when each entry is state built for it
                 return s, f"`{sid}`"
+            if sid and _appends_to_entry(facts, s):
+                # `events[user_id].append(e)` on a defaultdict, `setdefault(user_id, []).append(e)`:
+                # the entry itself grows on every call, however few users there are
+                return s, f"`{sid}` (each call appends to that entry)"
             if sid is None and key_is_fresh(facts, key, s.function):
                 return s, "fresh key (new on every call)"
             if runs_once(s.method_name, SETUP_NAME):
@@ -203,6 +212,27 @@ hatchet-sdk's OrderedCompletionQueue (one per task invocation, in a TTL cache).
             if s.key is not None and s.value is not None and _per_scope_value(facts, s):
                 return s, "request/adapter object"
         return None, None
+
+
+#: Methods that add an element to the list, set or deque they are called on (stdlib docs).
+_GROWING = frozenset({"append", "appendleft", "extend", "extendleft", "insert", "add"})
+
+
+def _appends_to_entry(facts, site) -> bool:
+    """Does insertion `site` add to the entry it files rather than replace it: a
+    defaultdict read followed by a growing method (`d[k].append(x)`) or a `setdefault`
+    whose result is grown (`d.setdefault(k, []).append(x)`)? Each call then makes the
+    entry longer, so even a container keyed by a bounded population (users, tenants)
+    grows without bound."""
+    node = site.node
+    if site.kind == "defaultdict":
+        outer = facts.parents.get(node)
+    elif site.kind == "setdefault":
+        outer = facts.parents.get(node)
+    else:
+        return False
+    call = facts.parents.get(outer) if isinstance(outer, ast.Attribute) else None
+    return isinstance(call, ast.Call) and call.func is outer and outer.attr in _GROWING
 
 
 def _weak_value(facts, value) -> bool:

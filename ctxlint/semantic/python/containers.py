@@ -678,6 +678,18 @@ def _classify(facts: "PythonFacts", ref: ast.AST, c: LongLivedContainer, meth) -
             c.removals.append(site(p, "del", p.slice))
         else:
             c.reads.append(site(p, "subscript", p.slice))
+            if c.kind == "defaultdict":
+                # a missing key read from a defaultdict is inserted (`__missing__` stores
+                # the factory's value: Python docs, collections.defaultdict), so
+                # `d[user_id].append(event)` files an entry under `user_id`
+                # (counted where the entry is used as a container: a method called on it or
+                # a nested subscript; a bare test `d[k] == 0` is a read)
+                outer = facts.parents.get(p)
+                call = facts.parents.get(outer) if isinstance(outer, ast.Attribute) else None
+                if isinstance(call, ast.Call) and call.func is outer:
+                    c.inserts.append(site(p, "defaultdict", p.slice, call.args[-1] if call.args else None))
+                elif isinstance(outer, ast.Subscript) and outer.value is p:
+                    c.inserts.append(site(p, "defaultdict", p.slice, None))
         return
     if isinstance(p, ast.Attribute) and p.value is ref:
         call = facts.parents.get(p)

@@ -1408,6 +1408,33 @@ def helper_releases_attr(facts: PythonFacts, fns: Iterable[ast.AST], attrs: set[
     return None
 
 
+def released_in_except_exception(facts: PythonFacts, fn: ast.AST, release_call: ast.AST | None,
+                                 release: Release) -> bool:
+    """Is the token that `release_call` releases (`detach(token)`, `var.reset(token)`;
+    `release` tells a release call) released both in an `except Exception:` handler of
+    `fn` (one that catches ordinary errors but not BaseException) and on the normal path
+    (`else:` or after the `try`)? Then only a BaseException skips it: in sync code
+    KeyboardInterrupt/SystemExit, which end the process; in a coroutine also
+    `CancelledError`, which CTX103/CTX104 still report."""
+    if not (isinstance(release_call, ast.Call) and release(release_call)):
+        return False
+    want = ast.dump(release(release_call)[0])
+    in_handler = plain = False
+    for n in facts.walk(fn):
+        if not isinstance(n, ast.Call):
+            continue
+        got = release(n)
+        if not got or ast.dump(got[0]) != want:
+            continue
+        handler = next((a for a in facts.ancestors(n) if isinstance(a, (ast.ExceptHandler, *FunctionNode))), None)
+        if isinstance(handler, ast.ExceptHandler):
+            if catches_all(handler, include_exception=True) and not catches_all(handler):
+                in_handler = True
+        else:
+            plain = True
+    return in_handler and plain
+
+
 def _fate_of_handoff(h: Handoff) -> TokenFate:
     if h.kind == ACROSS_YIELD:
         return TokenFate("across_yield", h.release, h.owner)
