@@ -361,6 +361,7 @@ NO_FIX: dict[str, str] = {
     "CTX402/bad/functools_cache_property.py": "a property has no setter: the instance cannot rebind it",
     "CTX402/bad/property_over_cache_per_call.py": "a property has no setter: the instance cannot rebind it",
     "CTX104/bad/consumer_token_other_object_pkg": "the token is kept on self: where to detach is the class's choice",
+    "CTX104/bad/token_helper_given_object_releases_nothing.py": "the token is kept on self: where to detach is the class's choice",
     "CTX401/bad/defaultdict_entry_per_request.py": "no fix for a defaultdict: the codemod bounds plain dicts",
     "CTX401/bad/per_user_list_grows_per_call.py": "each entry grows: a bound on the keys would not stop it",
     "CTX403/bad/bound_method_on_callers_model.py": "the rule offers no fix",

@@ -43,6 +43,7 @@ from ctxlint.semantic.python.cleanup import (  # noqa: F401
     cannot_raise, catches_cancellation, field_of, is_contextmanager, is_generator, pos, protected, yields,
 )
 from ctxlint.semantic.python.facts import FunctionNode, PythonFacts
+from ctxlint.semantic.python.syntax import dotted
 from ctxlint.semantic.python.values import CONTEXT, CV_VALUE, ModuleValues, module_values
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
