@@ -176,8 +176,12 @@ def _handled_by_except_all(facts, y: ast.AST, fn, saved: set[str]) -> bool:
                         # a handler that re-raises skips what follows the `try`: it covers
                         # the error path only if it does that cleanup too (`rollback();
                         # raise` with `pool.putconn(conn)` after the `try` leaks the conn)
+                        # (judged for a resource handed back to its pool, `pool.putconn(conn)`:
+                        # an undo of another kind, `restore_database(cleanup=True)`, may well
+                        # include the cleanup, which this module cannot always see)
                         after = _cleanup_in(facts, following_statements(facts, a, fn), saved, y, fn)
-                        if after is not None and not _repeated_in(facts, after, h.body):
+                        if isinstance(after, ast.Call) and is_pool_return_name(last_name(after.func)) \
+                                and not _repeated_in(facts, after, h.body):
                             continue
                     return True
         child = a
