@@ -304,16 +304,12 @@ def _made_after_yield(facts, call: ast.Call, y: ast.AST, fn) -> bool:
     if not names or names & params:
         return False
     for name in names:
-        binds = [n for n in facts.walk(fn) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr,
-                                                            ast.For, ast.AsyncFor, ast.With, ast.AsyncWith))
-                 and any(isinstance(t, ast.Name) and t.id == name for t in ast.walk(
-                     n.target if isinstance(n, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr, ast.For, ast.AsyncFor))
-                     else ast.Tuple(elts=[i.optional_vars for i in n.items if i.optional_vars], ctx=ast.Load())
-                     if isinstance(n, (ast.With, ast.AsyncWith)) else ast.Tuple(elts=n.targets, ctx=ast.Load())))]
-        if not binds or any(pos(b) < pos(y) for b in binds):
+        stores = [n for n in facts.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)]
+        if not stores or any(pos(n) < pos(y) for n in stores):
             return False
+        binds = [facts.parents.get(n) for n in stores]
         if not all(isinstance(b, (ast.Assign, ast.AnnAssign)) and isinstance(b.value, ast.Call) for b in binds):
-            return False
+            return False  # a loop/`with` target, a walrus or a tuple unpacking: not plainly made here
     return True
 
 

@@ -8,6 +8,7 @@ import re
 from ctxlint.findings import UNSAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.cache_keys import scope_kind
+from ctxlint.semantic.python.containers import GROWING_METHODS
 from ctxlint.semantic.python.key_domains import bounded_key_domain
 from ctxlint.semantic.python.registries import (
     DATA_CALLS, PER_EVENT_KINDS, SETUP_NAME, STARTUP_NAME, built_for_key, dedup_key, key_is_fresh, key_text,
@@ -214,25 +215,17 @@ hatchet-sdk's OrderedCompletionQueue (one per task invocation, in a TTL cache).
         return None, None
 
 
-#: Methods that add an element to the list, set or deque they are called on (stdlib docs).
-_GROWING = frozenset({"append", "appendleft", "extend", "extendleft", "insert", "add"})
-
-
 def _appends_to_entry(facts, site) -> bool:
     """Does insertion `site` add to the entry it files rather than replace it: a
     defaultdict read followed by a growing method (`d[k].append(x)`) or a `setdefault`
     whose result is grown (`d.setdefault(k, []).append(x)`)? Each call then makes the
     entry longer, so even a container keyed by a bounded population (users, tenants)
     grows without bound."""
-    node = site.node
-    if site.kind == "defaultdict":
-        outer = facts.parents.get(node)
-    elif site.kind == "setdefault":
-        outer = facts.parents.get(node)
-    else:
+    if site.kind not in ("defaultdict", "setdefault"):
         return False
+    outer = facts.parents.get(site.node)
     call = facts.parents.get(outer) if isinstance(outer, ast.Attribute) else None
-    return isinstance(call, ast.Call) and call.func is outer and outer.attr in _GROWING
+    return isinstance(call, ast.Call) and call.func is outer and outer.attr in GROWING_METHODS
 
 
 def _weak_value(facts, value) -> bool:

@@ -186,10 +186,9 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
                 # `for k in list(c): c[k] = render(tenant_id, k)`: the key is one the
                 # container holds; the values stored into it here are no part of it
                 skip = (sink.container.name,)
-            clo = ck.closure(fn, sink.keys, skip=skip)
-            if ck.hits(fn, clo) or label_use(ck, fn, clo) or scope_object_id(facts, clo):
+            if _scoped(ck, facts, fn, sink.keys, skip):
                 continue
-            if sink.part_of and all(_scoped(ck, facts, outer) for outer in sink.part_of):
+            if sink.part_of and all(_scoped(ck, facts, o.function, o.keys) for o in sink.part_of):
                 continue  # a part of keys that carry the scope themselves (`_make_key` adds the tenant)
             if sink.kind == "hash" and self._digest_only_part(ck, sink, demanded):
                 continue
@@ -340,11 +339,12 @@ def _instance_constant(value: ast.AST | None) -> bool:
                for n in ast.walk(value))
 
 
-def _scoped(ck, facts, sink) -> bool:
-    """Does the key of `sink` reach a scope value (the tenant, the adapter) in its own
-    function, as the check above asks of every key?"""
-    clo = ck.closure(sink.function, sink.keys)
-    return bool(ck.hits(sink.function, clo) or label_use(ck, sink.function, clo) or scope_object_id(facts, clo))
+def _scoped(ck, facts, fn, keys, skip=()) -> bool:
+    """Do the key expressions `keys` of def `fn` reach a scope value (the tenant, the
+    adapter, a label naming one, a scope object's id), through what they are built from
+    (`ck.closure`, leaving out the containers named in `skip`)?"""
+    clo = ck.closure(fn, keys, skip=skip)
+    return bool(ck.hits(fn, clo) or label_use(ck, fn, clo) or scope_object_id(facts, clo))
 
 
 def _chained_digest(ck, fn, sink) -> ast.AST | None:

@@ -38,6 +38,9 @@ INSERT_METHODS = frozenset({"setdefault", "append", "appendleft", "add", "update
 #: Method calls that remove entries.
 REMOVE_METHODS = frozenset({"pop", "popitem", "popleft", "clear", "discard", "remove",
                             "__delitem__", "difference_update", "intersection_update"})
+#: Methods that add elements to the list/set/deque they are called on (stdlib docs):
+#: an entry grown so (`d[k].append(x)`) gets longer on every call.
+GROWING_METHODS = frozenset({"append", "appendleft", "add", "insert", "extend", "extendleft", "update"})
 #: Method-name words that mean an eviction call on the container (`self.cache.expire()`).
 EVICT_WORDS = frozenset({"evict", "expire", "prune", "trim", "purge", "cleanup", "shrink",
                          "gc", "collect", "reset", "free", "release", "drop"})

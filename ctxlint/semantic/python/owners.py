@@ -42,6 +42,7 @@ from typing import Callable, Iterable
 from ctxlint.semantic.python.cleanup import (  # noqa: F401
     cannot_raise, catches_cancellation, field_of, is_contextmanager, is_generator, pos, protected, yields,
 )
+from ctxlint.semantic.python.containers import GROWING_METHODS
 from ctxlint.semantic.python.facts import FunctionNode, PythonFacts
 from ctxlint.semantic.python.syntax import dotted
 from ctxlint.semantic.python.values import CONTEXT, CV_VALUE, ModuleValues, module_values
@@ -882,8 +883,6 @@ def calls_closure(facts: PythonFacts, fns: Iterable[ast.AST], limit: int = 40) -
     return out
 
 
-#: Methods that add to a list/set/deque they are called on (stdlib docs).
-_GROWING_METHODS = frozenset({"append", "appendleft", "add", "insert", "extend", "extendleft", "update"})
 
 
 def takes_from_current(facts: PythonFacts, expr: ast.AST, fn: ast.AST, var_keys: frozenset[str],
@@ -965,7 +964,7 @@ def _local_sources(facts: PythonFacts, values: ModuleValues, fn: ast.AST, b: tup
             out.append(n.value)
         elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and values.binding(n.target) == b:
             return None
-        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _GROWING_METHODS \
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in GROWING_METHODS \
                 and isinstance(n.func.value, ast.Name) and values.binding(n.func.value) == b:
             return None
     return out
@@ -1334,7 +1333,8 @@ def token_fate(facts: PythonFacts, call: ast.Call, fn: ast.AST, release: Release
         kind, rel = class_releases_attrs(facts, cls, {b}, release, entry=entry, follow_calls=True)
         if kind == EXHAUSTION_ONLY:
             return TokenFate("exhaustion_only", rel, cls)
-        if kind != RELEASED and entry is None and isinstance(t.value, ast.Name):
+        if kind != RELEASED and entry is None and isinstance(t.value, ast.Name) \
+                and facts.enclosing_class(fn) is not cls:  # (cls's own methods were scanned above)
             rel = helper_releases_attr(facts, (fn,), {t.attr}, release)
             if rel is not None:
                 return TokenFate("ok", rel, cls)
