@@ -93,7 +93,9 @@ def project_findings(paths: list[str], files: list, config: Config, rules: list,
        and resolves their environments' template directories.
     2. Lints template files under those directories that discovery did not list
        (`.html`, `.txt`, `.md`, ... — TEMPLATE_DIR_SUFFIXES) when the directory lies
-       under a directory named on the command line.
+       under a directory named on the command line. Such a file that does not parse
+       as Jinja is skipped unless a render call names it: it may belong to another
+       engine (Tornado, Django) that shares the directory.
     3. Re-lints templates whose environment sets custom delimiters (replacing the
        per-file findings made with the default ones).
     4. CTX304: links each render call with literal keyword names to its template file
@@ -198,10 +200,16 @@ def project_findings(paths: list[str], files: list, config: Config, rules: list,
                 if parse_template(text, tuple(sorted(opts.items())))[1] is None:
                     targets[rp] = (sf.display, opts, False)
                     break
+    # A file found only by walking a loader directory is a template of ours only if it
+    # parses, or if a render call names it: directories are shared with other engines
+    # (dask's http/templates holds Tornado templates beside the one Jinja page it loads).
+    named = {(d / rs.template).resolve() for rs, _where, dirs in sites if rs.template for d in dirs}
     texts: dict[Path, str] = {}
     for rp, (display, opts, added) in targets.items():
         text = _read_text(rp, config, hooks)
         if text is None:
+            continue
+        if added and rp not in named and parse_template(text, tuple(sorted(opts.items())))[1] is not None:
             continue
         texts[rp] = text
         res.findings.extend(_lint_template(display, text, jinja_rules, config, opts, hooks))

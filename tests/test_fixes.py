@@ -321,6 +321,7 @@ NO_FIX: dict[str, str] = {
     "CTX107/bad/ensure_future_of_task_kept_nowhere.py": "only the plain statement gets a fix",
     "CTX107/bad/unread_task_frame_awaits_other_work.py": "only the plain statement gets a fix",
     "CTX106/bad/reraising_handler_skips_pool_return.py": "the cleanup follows an enclosing try, not the yield's block",
+    "CTX106/bad/atomic_write_mkstemp_scratch_left.py": "the cleanup follows an enclosing with, not the yield's block",
     "CTX104/bad/token_cleared_without_reset_on_close.py": "the token is kept on self: where to detach is the class's choice",
     "CTX401/bad/entries_written_from_another_table.py":
         "the codemod declines: no lookup of the container has a miss path, so a bound would lose entries",

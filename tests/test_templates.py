@@ -136,6 +136,21 @@ def test_loader_dir_files_are_linted_as_jinja(tmp_path):
     assert res.files == 3 + 0  # app.py, page.html, notes.md
 
 
+def test_loader_dir_file_of_another_engine_is_not_a_parse_error(tmp_path):
+    """A loader directory shared with Tornado's templates (dask's http/templates): a file
+    no render call names and that does not parse as Jinja is not ours; one a render call
+    names is, and its syntax error is CTX000."""
+    tornado = "{% for w in workers %}<li>{{ w }}</li>\n{% end %}\n"
+    _write(tmp_path, {
+        "app.py": APP.format(extra="", name="page.html", more=""),
+        "templates/page.html": "<p>{{ question }}</p>\n",
+        "templates/workers.html": tornado,
+    })
+    assert _keys(_lint(tmp_path), tmp_path) == []
+    _write(tmp_path, {"app.py": APP.format(extra="", name="workers.html", more="")})
+    assert _keys(_lint(tmp_path), tmp_path) == [("templates/workers.html", 2, "CTX000")]
+
+
 def test_call_site_delimiters_are_respected(tmp_path):
     extra = ', variable_start_string="[[", variable_end_string="]]"'
     _write(tmp_path, {

@@ -12,6 +12,7 @@ from ctxlint.semantic.python.requests import is_asgi_lifespan, local_assignments
 from ctxlint.semantic.python.values import module_values
 from ctxlint.semantic.python.cleanup import (
     catches_cancellation,
+    field_of,
     exit_stack_cover,
     reraises,
     following_statements,
@@ -149,7 +150,7 @@ huggingface/peft#3475; pylint W0135 (contextmanager-generator-missing-cleanup).
                 what = facts.segment(cleanup).split("\n")[0][:60] or "cleanup"
                 # the codemod moves what follows the `yield` in its own block: only when the
                 # cleanup is there (not after an enclosing `try`, where it would move a commit)
-                same_block = not _try_between(facts, stmt, cleanup, fn)
+                same_block = not _try_between(facts, stmt, cleanup, fn) and _in_moved_block(facts, stmt, cleanup, fn)
                 fix = Fix(description="wrap the `yield` in try/finally and move the cleanup into `finally`",
                           safety=SAFE, codemod="yield_in_finally",
                           data={"line": y.lineno, "col": y.col_offset}) if same_block else None
@@ -200,6 +201,28 @@ def _try_between(facts, stmt: ast.AST, cleanup: ast.AST, fn) -> bool:
     return False
 
 
+def _in_moved_block(facts, stmt: ast.AST, cleanup: ast.AST, fn) -> bool:
+    """Does the cleanup lie in what the codemod moves into `finally`: the statements that
+    follow the `yield`'s statement `stmt` (or the innermost enclosing statement that has
+    any) in its own block? A cleanup after an enclosing `with` (`os.unlink(tmp)` past
+    `with tmp.open() as f: yield f; f.flush()`) is not, and moving the flush instead
+    would fix nothing."""
+    inside = set(map(id, facts.ancestors(cleanup))) | {id(cleanup)}
+    node = stmt
+    while node is not fn:
+        parent = facts.parents.get(node)
+        if parent is None:
+            return False
+        fld = field_of(parent, node)
+        if fld is not None:
+            seq = getattr(parent, fld)
+            idx = next(k for k, x in enumerate(seq) if x is node)
+            if seq[idx + 1:]:
+                return any(id(x) in inside for x in seq[idx + 1:])
+        node = parent
+    return False
+
+
 def _repeated_in(facts, call: ast.AST, stmts) -> bool:
     """Does a call with the same callee text as `call` (`pool.putconn`) occur in `stmts`?"""
     if not isinstance(call, ast.Call):
@@ -245,6 +268,8 @@ def _cleanup_in(facts, stmts, saved: set[str], y: ast.AST | None = None, fn=None
                 if fn is not None and n.args and func_root in facts.imports \
                         and _self_finalizing(facts, _root_name(n.args[0]), fn, y):
                     continue  # `shutil.rmtree(tmpdir.name)` of a TemporaryDirectory: its finalizer does it
+                if y is not None and fn is not None and _in_temporary_directory(facts, n, y, fn):
+                    continue  # `os.unlink(tmp_path)` of a file in the `with TemporaryDirectory()` around the yield
                 if nm == "detach" and not n.args:
                     continue  # tensor.detach(): not a release
                 if y is not None and fn is not None and _made_after_yield(facts, n, y, fn):
@@ -280,6 +305,39 @@ def _cleanup_in(facts, stmts, saved: set[str], y: ast.AST | None = None, fn=None
                     continue  # the yielded object written back: saving the caller's edit, not a restore
                 return n
     return None
+
+
+def _in_temporary_directory(facts, call: ast.Call, y: ast.AST, fn) -> bool:
+    """Does cleanup `call` act on a path inside a temporary directory that a `with
+    tempfile.TemporaryDirectory(...) as d` around the `yield` `y` removes on exit: its
+    receiver or first argument is `d` itself or a local every assignment of which is
+    built from `d` (`tmp_path = Path(d) / name`, `os.path.join(d, name)`)? wandb's
+    `safe_open` writes through a file in such a directory and unlinks it after the
+    `yield`: when the with-body raises, the directory's exit removes the file with it."""
+    dirs: set[str] = set()
+    for a in facts.ancestors(y):
+        if a is fn:
+            break
+        if isinstance(a, (ast.With, ast.AsyncWith)):
+            for item in a.items:
+                if isinstance(item.optional_vars, ast.Name) and isinstance(item.context_expr, ast.Call) \
+                        and (facts.qualname(item.context_expr.func) or "") == "tempfile.TemporaryDirectory":
+                    dirs.add(item.optional_vars.id)
+    if not dirs:
+        return False
+    subject = call.func.value if isinstance(call.func, ast.Attribute) and not (
+        isinstance(call.func.value, ast.Name) and call.func.value.id in facts.imports) else \
+        (call.args[0] if call.args else None)
+    root = _root_name(subject) if subject is not None else None
+    if root is None:
+        return False
+    if root in dirs:
+        return True
+    stores = [facts.parents.get(n) for n in facts.walk(fn) if isinstance(n, ast.Name) and n.id == root
+              and isinstance(n.ctx, ast.Store)]
+    return bool(stores) and all(
+        isinstance(b, ast.Assign) and len(b.targets) == 1 and isinstance(b.targets[0], ast.Name)
+        and any(isinstance(m, ast.Name) and m.id in dirs for m in ast.walk(b.value)) for b in stores)
 
 
 def _made_after_yield(facts, call: ast.Call, y: ast.AST, fn) -> bool:

@@ -148,7 +148,8 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
             # on a path where the scope id is known None (`if user_id is None: return base_id`)
             # the key is the shared bucket by design: there is no id to carry
             demanded = [(sid, text) for sid, text in demanded if not ck.known_none(fn, sink.node, text)
-                        and _bound_before(fn, text, sink.node)]
+                        and _bound_before(fn, text, sink.node)
+                        and not _alternative_input(facts, fn, text, sink.node)]
             if demanded and sink.keys:
                 # a key part already compared with the scope value (`[... for key in c if
                 # key.cache_salt == cache_salt]`, `if k.salt != salt: continue`) carries it
@@ -395,3 +396,51 @@ def _bound_before(fn, text: str, node: ast.AST) -> bool:
         elif isinstance(n, (ast.Import, ast.ImportFrom)):
             bound.extend((n.lineno, n.col_offset) for al in n.names if (al.asname or al.name.split(".")[0]) == root)
     return not bound or min(bound) < where
+
+
+def _alternative_input(facts, fn, text: str, node: ast.AST) -> bool:
+    """Is the scope value `text` (`spawner.user`) rooted in a parameter that defaults to
+    None and that the `if`/`elif` chain around `node` tests only in a later branch
+    (`if oauth_client: return ("oauth", ...) elif spawner: return ("spawner", ...)`)?
+    The chain dispatches on which of several alternative inputs the caller passed
+    (jupyterhub's `_access_cache_key`): in the branch that keys by the first, the other
+    is not an id the key lacks; nor is it in a branch after one that tested it alone
+    (`elif service:` after `elif spawner:`, where the spawner is falsy)."""
+    root = text.split(".")[0].split("[")[0]
+    a = fn.args
+    defaults = dict(zip([x.arg for x in (*a.posonlyargs, *a.args)][::-1], a.defaults[::-1]))
+    defaults.update({x.arg: d for x, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
+    d = defaults.get(root)
+    if not (isinstance(d, ast.Constant) and d.value is None):
+        return False
+    child, cur = node, facts.parents.get(node)
+    while cur is not None and cur is not fn:
+        if isinstance(cur, ast.If) and any(child is b for b in cur.body):
+            tested: set[str] = set()
+            nxt = cur.orelse
+            while len(nxt) == 1 and isinstance(nxt[0], ast.If):
+                tested |= _tested_names(nxt[0].test)
+                nxt = nxt[0].orelse
+            if root in tested and root not in _tested_names(cur.test):
+                return True
+            # an earlier branch of the chain took `elif spawner:`: here it is falsy
+            prev, up = cur, facts.parents.get(cur)
+            while isinstance(up, ast.If) and len(up.orelse) == 1 and up.orelse[0] is prev:
+                if root in _tested_names(up.test) and len(_tested_names(up.test)) == 1:
+                    return True
+                prev, up = up, facts.parents.get(up)
+        child, cur = cur, facts.parents.get(cur)
+    return False
+
+
+def _tested_names(test: ast.AST) -> set[str]:
+    """Names an `if` test checks for presence: `x`, `x is not None`, `x and y`."""
+    if isinstance(test, ast.Name):
+        return {test.id}
+    if isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and len(test.ops) == 1 \
+            and isinstance(test.ops[0], ast.IsNot) and isinstance(test.comparators[0], ast.Constant) \
+            and test.comparators[0].value is None:
+        return {test.left.id}
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return set().union(*(_tested_names(v) for v in test.values))
+    return set()

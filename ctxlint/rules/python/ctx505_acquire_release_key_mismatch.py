@@ -222,6 +222,11 @@ while acquired by the combined digest).
                     if not part and not any(k == "call" for k, _n in acq_sigs):
                         continue  # tuple keys on both sides, spelled from other parts: unknown
                     if not part and isinstance(expr, ast.Name) and expr.id in ck.params(s.function) \
+                            and _callers_pass_acquire_key(ck, s.function, expr.id, acq_sigs):
+                        # `_delete_event(name)`, whose every caller in the module hands it
+                        # the key the acquire side derived (`name = self._normalize_name(name)`)
+                        continue
+                    if not part and isinstance(expr, ast.Name) and expr.id in ck.params(s.function) \
                             and not _helper_input(ck, c, acq, expr.id):
                         # a bare parameter: the caller may pass the helper's result (it
                         # usually does); only the raw input the acquire side transforms
@@ -326,6 +331,42 @@ def _raw_input(ck, c, acq: list[str], sig) -> bool:
                     if words and words == sig[1]:
                         return True
     return False
+
+
+def _callers_pass_acquire_key(ck, fn, param: str, acq_sigs: set) -> bool:
+    """Does every call of release def `fn` in this module (`self.fn(...)` in its class, or
+    `fn(...)` for a module function; at least one) pass, as parameter `param`, a key whose
+    derivation is one of the acquire side's (`acq_sigs`)? The parameter then holds the
+    derived key, whatever the name it shares with a raw input (dask's
+    `EventExtension._delete_event(name)`, called only with `self._normalize_name(name)`)."""
+    facts = ck.facts
+    args = fn.args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
+    cls = facts.enclosing_class(fn)
+    if cls is not None and facts.parents.get(fn) is cls:
+        positional = positional[1:]  # `self` / `cls`
+    index = positional.index(param) if param in positional else None
+    seen = 0
+    for call in facts.nodes(ast.Call):
+        f = call.func
+        if cls is not None:
+            if not (isinstance(f, ast.Attribute) and f.attr == fn.name and isinstance(f.value, ast.Name)
+                    and facts.enclosing_class(call) is cls):
+                continue
+        elif not (isinstance(f, ast.Name) and f.id == fn.name):
+            continue
+        arg = next((k.value for k in call.keywords if k.arg == param), None)
+        if arg is None and index is not None and index < len(call.args) \
+                and not any(isinstance(a, ast.Starred) for a in call.args[:index + 1]):
+            arg = call.args[index]
+        caller = facts.enclosing_function(call)
+        if arg is None or caller is None:
+            return False
+        sig = _key_signature(ck, caller, arg)
+        if sig is None or not any(_same_key(sig, a) for a in acq_sigs):
+            return False
+        seen += 1
+    return seen > 0
 
 
 def _helper_input(ck, c, acq: list[str], param: str) -> bool:

@@ -605,6 +605,16 @@ class CallSites:
             # default (`template: Optional[str] = None`, a slot subclasses fill with their
             # own constant) holds no template text at all
             vals = self.values_of(expr)
+            if vals is None and isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) \
+                    and self._is_instance_ref(expr.value) and (cls := self.f.enclosing_class(expr)) is not None:
+                # `self.graphql_ide_html`, a property of a base class (here or in another
+                # module of the project) returning the package's own file
+                found = self.inherited_property(cls, expr.attr)
+                if found is not None:
+                    owner, prop = found
+                    rets = owner._own_returns(prop)
+                    return bool(rets) and all(r.value is not None and owner.is_trusted_source(r.value, depth + 1)
+                                              for r in rets)
             if isinstance(expr, ast.Attribute) and any(isinstance(v, ast.Constant) and v.value is None
                                                        for v in (vals or ()) if not isinstance(v, tuple)) \
                     and self._stored_from_outside(expr.attr):
@@ -734,13 +744,48 @@ class CallSites:
         walk out of the package directory."""
         if depth > 3:
             return False
-        helper = self._local_function(call.func)
+        owner, helper = self, self._local_function(call.func)
+        if helper is None and isinstance(call.func, ast.Name) and call.func.id in self.f.imports:
+            # `get_graphql_ide_html(...)` imported from another module of the project
+            found = self._imported_module(call.func.id)
+            if found is not None:
+                owner = found[0]
+                helper = next((n for n in owner.f.tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                               and n.name == found[1]), None)
         if helper is None:
             return False
-        rets = self._own_returns(helper)
-        if not rets or not all(r.value is not None and self.is_trusted_source(r.value, depth + 1) for r in rets):
+        rets = owner._own_returns(helper)
+        if not rets or not all(r.value is not None and owner.is_trusted_source(r.value, depth + 1) for r in rets):
             return False
         return not self._outside_argument(call)
+
+    def inherited_property(self, cls: ast.ClassDef, attr: str, depth: int = 0):
+        """The `@property` / `@cached_property` def named `attr` that instances of `cls`
+        read, with the CallSites of the module defining it: `cls`'s class family here
+        first, then its bases imported from other modules of the project (a subscripted
+        generic base, `BaseView[Request]`, counts as `BaseView`), up to 4 modules deep.
+        Returns (CallSites, FunctionDef) or None when no such property is found."""
+        if depth > 4:
+            return None
+        family = self.class_family(cls)
+        for c in family:
+            for n in c.body:
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == attr and any(
+                        last_part(self.f.dotted(d) or "") in ("property", "cached_property") for d in n.decorator_list):
+                    return self, n
+        for c in family:
+            for b in c.bases:
+                b = b.value if isinstance(b, ast.Subscript) else b
+                if not (isinstance(b, ast.Name) and b.id in self.f.imports):
+                    continue
+                found = self._imported_module(b.id)
+                if found is None:
+                    continue
+                other, name = found
+                base = next((n for n in other.f.tree.body if isinstance(n, ast.ClassDef) and n.name == name), None)
+                if base is not None and (got := other.inherited_property(base, attr, depth + 1)) is not None:
+                    return got
+        return None
 
     def _outside_argument(self, expr: ast.AST) -> bool:
         """Does any call in `expr` receive an argument that comes from outside the
@@ -1342,6 +1387,10 @@ class CallSites:
                     info.autoescape = "on"
             elif kw.arg == "loader":
                 info.loader_dirs = self.loader_dirs(kw.value)
+            elif kw.arg is None and info.autoescape == "off-default":
+                setting = self._splat_autoescape(kw.value)
+                if setting is not None:
+                    info.autoescape = setting
         if kind == "sandbox":
             info.autoescape = "on" if info.autoescape == "on" else info.autoescape
         # the binding the env is stored in, for `env.globals[...]`, `env.loader = ...`
@@ -1375,6 +1424,31 @@ class CallSites:
                         else:
                             info.open_globals = True
         return info
+
+    def _splat_autoescape(self, expr: ast.AST) -> str | None:
+        """What a `**opts` splat into an environment says about autoescape: "off-explicit"
+        or "on" where a dict display it holds sets the `autoescape` key, "on" too when the
+        splat cannot be seen through (a parameter, a dict updated with other data: it may
+        set the option, so nothing is claimed), None when every dict it holds is seen and
+        none names the key (the jinja2 default applies). jupyter-server's
+        `jenv_opt = {"autoescape": True}; jenv_opt.update(user_options)` is "on"."""
+        vals = [expr] if isinstance(expr, ast.Dict) else (self.values_of(expr) if isinstance(expr, ast.Name) else None)
+        if not vals or any(isinstance(v, tuple) or not isinstance(v, ast.Dict) for v in vals):
+            return "on"
+        setting = None
+        for v in vals:
+            for k, x in zip(v.keys, v.values):
+                if k is None:
+                    return "on"  # `{**defaults, ...}`: unseen keys
+                if isinstance(k, ast.Constant) and k.value == "autoescape":
+                    off = isinstance(x, ast.Constant) and x.value in (False, None)
+                    setting = "off-explicit" if off and setting != "on" else "on"
+        if isinstance(expr, ast.Name) and setting is None and any(
+                isinstance(c.func, ast.Attribute) and c.func.attr in ("update", "setdefault", "__setitem__")
+                and isinstance(c.func.value, ast.Name) and c.func.value.id == expr.id
+                for c in self.f.nodes(ast.Call)):
+            return "on"  # filled by other code too: it may set the option
+        return setting
 
     def env_of(self, expr: ast.AST, depth: int = 0) -> EnvInfo | None:
         """The EnvInfo an expression (the receiver of from_string/get_template) refers to."""

@@ -153,9 +153,16 @@ def returns_graph_tensor(facts, call: ast.Call) -> bool:
     return False
 
 
-def returns_reduced(facts, call: ast.AST) -> bool:
+def returns_reduced(facts, call: ast.AST, depth: int = 2) -> bool:
     """Is `call` a call of same-file functions whose every return is reduced
-    (`return loss.detach()`)?"""
+    (`return loss.detach()`), or is itself such a call (up to `depth` helpers deep:
+    torchrl's `update()` returns `update_all(...)` or `update_qloss(...)`, each
+    `.detach()`ed)? A receiver-only method on the result (`update(batch).clone()`,
+    `.float()`, `.cpu()`) keeps it free of history: autograd has nothing to record
+    on a detached tensor."""
+    while isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+            and call.func.attr in RECEIVER_ONLY_METHODS and isinstance(call.func.value, ast.Call):
+        call = call.func.value
     if not isinstance(call, ast.Call):
         return False
     defs = same_file_callees(facts, call)
@@ -167,7 +174,9 @@ def returns_reduced(facts, call: ast.AST) -> bool:
         return False
     for d in defs:
         rets = [r for r in facts.walk(d) if isinstance(r, ast.Return) and r.value is not None]
-        if not rets or not all(reduced(r.value) for r in rets):
+        if not rets or not all(reduced(r.value) or (depth > 0 and r.value is not call
+                                                    and returns_reduced(facts, r.value, depth - 1))
+                               for r in rets):
             return False
     return True
 
