@@ -63,7 +63,9 @@ def is_hook_registration(call: ast.AST, facts=None) -> bool:
     if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
             and HOOK_REGISTRATION.match(call.func.attr)):
         return False
-    if facts is None or TORCH_HOOKS.match(call.func.attr):
+    if facts is None:
+        return True
+    if TORCH_HOOKS.match(call.func.attr) and _torch_hook_arguments(call):
         return True
     from ctxlint.semantic.python.project_index import resolve_call
     try:
@@ -71,6 +73,19 @@ def is_hook_registration(call: ast.AST, facts=None) -> bool:
     except (RecursionError, ValueError):
         return False
     return fn is not None and isinstance(fn, _FUNCS)
+
+
+def _torch_hook_arguments(call: ast.Call) -> bool:
+    """Could `call`'s arguments be those of one of torch's hook registrations? Each takes
+    the hook callable first and at most one more positional argument
+    (`register_full_backward_hook(hook, prepend=False)`; the rest are keyword-only:
+    PyTorch docs, `torch.nn.Module` / `torch.Tensor`). A string first (authlib's
+    `grant.register_hook("after_validate_token_request", self.validate)`, a named
+    callback list) or three positional arguments is another library's API."""
+    if len(call.args) > 2:
+        return False
+    first = call.args[0] if call.args else None
+    return not (isinstance(first, ast.Constant) and isinstance(first.value, (str, bytes)))
 
 
 def returns_no_handle(facts, call: ast.Call, depth: int = 2) -> bool:
