@@ -6,9 +6,10 @@ import ast
 
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.syntax import FunctionNode
-from ctxlint.semantic.python.hooks import hook_methods, runs_once
+from ctxlint.semantic.python.hooks import ONCE_PER_OBJECT, hook_methods, once_guard, runs_once
+from ctxlint.semantic.python.project_index import named_elsewhere
 from ctxlint.semantic.python.tensors import (
-    NON_ACTIVATION_ATTR_HINTS, PLAIN_ATTRS, PLAIN_METHODS, is_plain_data, plain_locals,
+    NON_ACTIVATION_ATTR_HINTS, PLAIN_ATTRS, PLAIN_METHODS, is_plain_data, plain_locals, reduced,
 )
 from ctxlint.semantic.python.registries import (
     names_in,
@@ -131,12 +132,15 @@ huggingface/transformers issues on output-capturing hooks holding tensors.
                         continue  # plain data (`h` of `b, c, h, w = x.shape`) holds no activation
                     if first_read.get(t.attr, 10**9) <= n.lineno:
                         continue  # read back before the store: a cache, not a leak
+                    if once_guard(facts, n, m) is not None:
+                        continue  # `if self.first: self.masks = ...; self.first = False`: set once per object
                     if any(_exclusive_branches(facts, n, r) for r in reads.get(t.attr, ())):
                         continue  # a later call's other branch reuses it: deliberate state
+                    what = "the activation stays alive" if reduced(n.value) else \
+                        "the activation (and its autograd graph) stays alive"
                     yield facts.finding(self, t,
                                         f"`{m.name}()` stores a per-call tensor on `{selfname}.{t.attr}` and no "
-                                        f"method clears it: the activation (and its autograd graph) stays alive "
-                                        f"until the next call")
+                                        f"method clears it: {what} until the next call")
 
 
 def _exclusive_branches(facts, a: ast.AST, b: ast.AST) -> bool:
@@ -164,8 +168,10 @@ def _is_static_or_class(facts, fn) -> bool:
 
 def _cleared_attrs(facts, methods) -> set[str]:
     """Attributes some method that can run after construction sets to None or deletes.
-    A default set in `__init__` (or in a method only `__init__` calls: `runs_once`)
-    is no clearing: it runs before the first forward, never after one (a function it
+    A default set in `__init__` (or in a method only `__init__` calls: `runs_once`, and
+    that no other module of the project names: speechbrain's decoders call the
+    attention's `reset()` before each sequence) is no clearing: it runs before the
+    first forward, never after one (a function it
     defines, which runs later, still counts); lazily initialised state is recognised
     by its read-before-store instead."""
     out = set()
@@ -174,7 +180,7 @@ def _cleared_attrs(facts, methods) -> set[str]:
         # installed on a submodule, a hook closure) run later, per call; the outermost
         # nested defs (and classes) are the roots, each walked once with what it holds
         roots = [d for d in facts.walk(m) if isinstance(d, (FunctionNode, ast.ClassDef)) and d is not m] \
-            if runs_once(facts, m) else [m]
+            if runs_once(facts, m) and (m.name in ONCE_PER_OBJECT or not named_elsewhere(facts, m.name)) else [m]
         for n in (x for r in roots for x in facts.walk(r, into_defs=True)):
             if isinstance(n, ast.Assign):
                 for t in n.targets:

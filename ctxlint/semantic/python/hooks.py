@@ -417,6 +417,7 @@ def once_guard(facts, node: ast.AST, fn: ast.AST) -> ast.If | None:
     hooks piling up on a shared model."""
     cleared = flags_cleared_in(fn.body)
     owners = _flag_owners(facts, node)
+    owners_self = ast.dump(ast.Name(id="self", ctx=ast.Load()))
     for a in facts.ancestors(node):
         if a is fn:
             break
@@ -424,6 +425,12 @@ def once_guard(facts, node: ast.AST, fn: ast.AST) -> ast.If | None:
             flags = {f for f in flags_unset_by(a.test) & flags_set_in(a.body) if f not in cleared
                      and f[0] in owners}
             if flags:
+                return a
+            # the inverse: `if self.first: ...; self.first = False`, a first-call flag that
+            # only construction sets (speechbrain's FastDropChunk builds its masks so)
+            first = {f for f in flags_set_by(a.test) & flags_cleared_in(a.body)
+                     if f[0] == owners_self and not _set_after_construction(facts, fn, f)}
+            if first:
                 return a
     # early exits: an `if <flag set>: return|continue|raise` before `node`, in its block
     # or an enclosing one (up to `fn`; `continue` only inside a loop that also holds `node`)
@@ -453,6 +460,19 @@ def once_guard(facts, node: ast.AST, fn: ast.AST) -> ast.If | None:
         if a is fn:
             break
     return None
+
+
+def _set_after_construction(facts, fn: ast.AST, flag) -> bool:
+    """Does any method of `fn`'s class other than `__init__`-like ones (`ONCE_PER_OBJECT`)
+    set `self.<flag>` to something other than a falsy constant? A class without one
+    (or a `fn` outside a class) cannot re-arm a first-call flag."""
+    cls = facts.parents.get(fn)
+    if not isinstance(cls, ast.ClassDef):
+        return True
+    for m in cls.body:
+        if isinstance(m, _FUNCS) and m.name not in ONCE_PER_OBJECT and flag in flags_set_in(m.body):
+            return True
+    return False
 
 
 def _inside(facts, node: ast.AST, stmts: list) -> bool:
