@@ -198,7 +198,7 @@ SOURCES = {
     'ctxlint.rules.python.ctx503_cache_key_unstable_identity': (12037, 'dc529b919f3a8e32'),
     'ctxlint.rules.python.ctx504_cache_key_parts_untagged': (11200, 'e102bbd377ba35ca'),
     'ctxlint.rules.python.ctx505_acquire_release_key_mismatch': (20746, '411e7386776b087f'),
-    'ctxlint.rules.python.ctx601_grad_history_accumulation': (24255, '208a1ab5aff2aa5e'),
+    'ctxlint.rules.python.ctx601_grad_history_accumulation': (25830, '41a0f9c8422855f3'),
     'ctxlint.semantic.go.cancel': (7042, '897f959d70f3283b'),
     'ctxlint.semantic.go.cfg': (12357, '7e2d525a4963b8b0'),
     'ctxlint.semantic.go.ctx': (12050, 'ed100a784025f5db'),

@@ -126,6 +126,8 @@ mechanics" (only floating-point and complex tensors require grad; no_grad record
             val = _tensor_value(facts, x, fn, stmt)
             if val is None:
                 continue
+            if fn is not None and isinstance(acc, ast.Name) and _backpropagated_after(facts, fn, persistent, acc.id):
+                continue  # `loss += part` ... `self.manual_backward(loss)` after the loop: a combined loss
             method = "item" if "loss" in val.lower() and not isinstance(node, ast.Call) else "detach"
             fix = Fix(description=f"accumulate `.{method}()` of the value", safety=SAFE,
                       codemod="detach_accumulation",
@@ -135,6 +137,32 @@ mechanics" (only floating-point and complex tensors require grad; no_grad record
                                 "a training loop without `.item()`/`.detach()`: every step's autograd graph stays "
                                 "reachable", fix=fix)
 
+
+
+#: Calls that back-propagate their first argument: `Tensor.backward` aside, a
+#: LightningModule's `manual_backward(loss)` and accelerate's / a strategy's
+#: `backward(loss)` (Lightning and accelerate docs).
+_BACKPROP_CALLS = frozenset({"backward", "manual_backward"})
+
+
+def _backpropagated_after(facts, fn, loops: list, name: str) -> bool:
+    """Is the local accumulator `name` back-propagated in `fn` after the outermost of
+    `loops` ends (`loss.backward()`, `(loss / n).backward()`, `self.manual_backward(loss)`,
+    `accelerator.backward(loss)`), outside nested defs? Then the graphs it sums are kept on
+    purpose until that one backward (nemo's combined SSL loss, summed over a batch's
+    parts): the harm the rule names is the point, and detaching would break training."""
+    if not loops:
+        return False
+    end = max(getattr(lp, "end_lineno", lp.lineno) for lp in loops)
+    for n in facts.walk(fn):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _BACKPROP_CALLS):
+            continue
+        if n.lineno <= end:
+            continue
+        subjects = [n.func.value, *n.args[:1]]  # `loss.backward(g)`, `self.manual_backward(loss)`
+        if any(isinstance(m, ast.Name) and m.id == name for sub in subjects for m in ast.walk(sub)):
+            return True
+    return False
 
 
 def _accumulation(node) -> tuple[ast.AST | None, ast.AST | None]:
