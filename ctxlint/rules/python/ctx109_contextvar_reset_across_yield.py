@@ -28,8 +28,9 @@ resolved by import, `semantic.python.driven.LIBRARY_DRIVEN_GENERATORS`), or a
 generator that such an override only returns. httpx starts it, sends each response
 into it and closes it inside the one `send()` call, so every step runs in that
 call's Context. Likewise a generator decorated with tornado's `gen.coroutine` or
-`tornado.testing.gen_test` (`driven.LIBRARY_DRIVEN_DECORATORS`): tornado's `Runner`
-runs every step through the one Context it captured at the start.
+`tornado.testing.gen_test`, or with Twisted's `defer.inlineCallbacks`
+(`driven.LIBRARY_DRIVEN_DECORATORS`): tornado's `Runner` and Twisted's
+`_inlineCallbacks` run every step through the one Context they captured at the start.
 
 ## Why is this bad
 Each step of a generator runs in the Context of whoever resumes it. A streaming

@@ -102,7 +102,8 @@ huggingface/transformers issues on output-capturing hooks holding tensors.
                 if not args or args[0].arg == "ctx":  # autograd.Function.forward(ctx, ...)
                     continue
                 selfname = args[0].arg
-                inputs = {a.arg for a in args[1:] + m.args.kwonlyargs if not _scalar_annotation(a.annotation)}
+                inputs = {a.arg for a in args[1:] + m.args.kwonlyargs if not _scalar_annotation(a.annotation)
+                          and not _module_annotation(facts, a.annotation)}
                 if m.args.vararg:
                     inputs.add(m.args.vararg.arg)
                 if not inputs:
@@ -117,7 +118,7 @@ huggingface/transformers issues on output-capturing hooks holding tensors.
                 if cleared is None:
                     cleared = _cleared_attrs(facts, methods)
                 plain = plain_locals(facts, m)
-                derived = _derived_locals(body, inputs) - plain
+                derived = _derived_locals(body, inputs, facts) - plain
                 first_read: dict[str, int] = {}
                 reads: dict[str, list] = {}
                 for n in body:
@@ -229,6 +230,21 @@ def _may_be_module(facts, cls: ast.ClassDef) -> bool:
     return cls.name in derived_from
 
 
+#: Annotations of a parameter that is a model, not per-call data: a `torch.nn.Module`
+#: handed to `forward` (torch_geometric's `CaptumExplainer.forward(model, x, ...)`) is
+#: the caller's long-lived model, and an object built around it holds no activation.
+_MODULE_TYPES = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module"})
+
+
+def _module_annotation(facts, ann) -> bool:
+    """Is `ann` `torch.nn.Module` (import-resolved), or `Optional[...]` of it?"""
+    if ann is None:
+        return False
+    if isinstance(ann, ast.Subscript) and (facts.dotted(ann.value) or "").split(".")[-1] == "Optional":
+        ann = ann.slice
+    return (facts.qualname(ann) or "") in _MODULE_TYPES
+
+
 def _scalar_annotation(ann) -> bool:
     """Is `ann` a Python scalar type (`float`, `Optional[float]`, `int | None`, `Union[int, str]`)?"""
     if ann is None:
@@ -247,13 +263,18 @@ def _scalar_annotation(ann) -> bool:
     return False
 
 
-def _derived_locals(body: list, inputs: set[str]) -> set[str]:
+def _derived_locals(body: list, inputs: set[str], facts=None) -> set[str]:
     """Input names plus locals assigned (in order) from expressions that use one's data.
     A use of only an input's metadata (`x.device`, `x.dtype`, `x.shape`, `x.size`:
     `tensors.PLAIN_ATTRS`/`PLAIN_METHODS`) carries none of its values and no graph:
-    `torch.bernoulli(p).to(input.device)` is a fresh mask, not an activation."""
+    `torch.bernoulli(p).to(input.device)` is a fresh mask, not an activation. Nor does an
+    instance of a class of the project (`CaptumModel(model, mask_type, index)`, resolved
+    with `project_index.resolve_class`) that does not derive from `torch.Tensor`: it is
+    an object built around its arguments, not their values."""
     derived = set(inputs)
     for n in body:
+        if isinstance(n, ast.Assign) and facts is not None and _project_object(facts, n.value):
+            continue
         if isinstance(n, ast.Assign):
             used = {x.split(".")[0] for x in names_in(n.value)
                     if not (len(x.split(".")) > 1 and x.split(".")[1] in _METADATA)}
@@ -263,6 +284,23 @@ def _derived_locals(body: list, inputs: set[str]) -> set[str]:
                         if isinstance(el, ast.Name):
                             derived.add(el.id)
     return derived
+
+
+def _project_object(facts, v: ast.AST) -> bool:
+    """Is `v` a call of a class of the project (this module or one it imports) that
+    derives from no `torch.Tensor` (its direct bases, as written)?"""
+    if not isinstance(v, ast.Call) or not isinstance(v.func, (ast.Name, ast.Attribute)):
+        return False
+    from ctxlint.semantic.python.project_index import resolve_class
+    scope = resolve_class(facts, v.func)
+    if scope is None:
+        return False
+    for b in scope.node.bases:
+        parts = ast.unparse(b).split(".")
+        q = ".".join([scope.imports.get(parts[0], parts[0]), *parts[1:]])
+        if q in ("torch.Tensor", "torch._tensor.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter"):
+            return False
+    return True
 
 
 def _is_tensor_from(v: ast.AST, derived: set[str]) -> bool:

@@ -9,7 +9,8 @@ reset in the same Context.
 
 `LIBRARY_DRIVEN_GENERATORS` maps a base class (import-resolved qualified name) to the
 override methods whose generator it drives; `LIBRARY_DRIVEN_DECORATORS` lists the
-decorators that hand a generator to such a driver (tornado's `gen.coroutine`). A
+decorators that hand a generator to such a driver (tornado's `gen.coroutine`, Twisted's
+`inlineCallbacks`). A
 generator *is library-driven* (`library_driven`) when it is such an override of a class
 deriving from a table base (directly, or through bases defined in this module), when
 such a decorator decorates it, or when every call of it in this
@@ -52,8 +53,13 @@ LIBRARY_DRIVEN_GENERATORS: dict[str, frozenset[str]] = {
 #: `tornado.gen.Runner`, which captures `contextvars.copy_context().run` once and runs
 #: every step of the generator through it (tornado/gen.py, `Runner.__init__` and
 #: `Runner.run`: `self.ctx_run = ctx_run`), so each `yield` resumes in the same Context.
+#: Twisted's `defer.inlineCallbacks` does the same since Twisted 21.2: it copies the
+#: Context once and resumes every step with `context.run` (twisted/internet/defer.py,
+#: `inlineCallbacks` / `_inlineCallbacks`; Twisted's own `test_resetWithInlineCallbacks`
+#: asserts that a reset after a `yield` succeeds).
 LIBRARY_DRIVEN_DECORATORS: frozenset[str] = frozenset({
     "tornado.gen.coroutine", "tornado.testing.gen_test",
+    "twisted.internet.defer.inlineCallbacks",
 })
 
 
