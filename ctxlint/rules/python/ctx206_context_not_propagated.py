@@ -12,6 +12,7 @@ from ctxlint.findings import SAFE, Edit, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.asyncness import is_thread_executor
 from ctxlint.semantic.python.calls import call_graph, params_of
+from ctxlint.semantic.python.project_index import project_mentions
 from ctxlint.semantic.python.requests import current_context_at, is_otel_tracer
 from ctxlint.semantic.python.syntax import FunctionNode
 
@@ -278,12 +279,21 @@ class _Job:
         return any(_reapplies(self.facts, d, 0) for d in self.defs)
 
 
+#: What a project's use of a Context looks like in its code: a `ContextVar(...)` made or
+#: annotated, a `copy_context()`, an import of `contextvars` or of OpenTelemetry (whose
+#: current span lives in a ContextVar); not the words in prose.
+_CONTEXT_USE = rb"(?m)\bContextVar\s*[(\[]|\bcopy_context\s*\(|^\s*(?:import|from)\s+(?:contextvars|opentelemetry)\b"
+
+
 def _runner_loses_context(facts, fn, param: str) -> bool:
     """Is there evidence that the generic runner `fn` (it runs its parameter `param`
     in an executor) loses a caller's context?
 
     The helper's in-module call sites decide. With none, it is an exported runner
-    whose callers are elsewhere: every caller's context is lost, report. With some,
+    whose callers are elsewhere: every caller's context is lost, report — when the
+    project has a Context to lose at all (some module of its package tree uses
+    `contextvars` or OpenTelemetry: `_CONTEXT_USE`; sqlmesh's and khoj's runners sit in
+    projects with neither, and their blind reviews found nothing lost). With some,
     the helper runs what those call sites hand it: report only when one of them has
     a current Context of its own (a ContextVar set, a current span, an attached OTel
     context: `requests.current_context_at`) or hands it a callable of this module
@@ -304,7 +314,9 @@ def _runner_loses_context(facts, fn, param: str) -> bool:
         if last == fn.name and cg.resolve(call) is fn:
             sites.append(call)
     if not sites:
-        return True
+        # an exported runner: its callers are elsewhere in the project. Only a project
+        # that has a Context to lose (a ContextVar, an OTel span) loses one there
+        return project_mentions(facts, _CONTEXT_USE)
     for call in sites:
         caller = facts.enclosing_function(call)
         if current_context_at(facts, caller, call) is not None:

@@ -476,6 +476,44 @@ class ClassScope:
         self.here = here  # the module's directory (None: cannot look further)
 
 
+def project_mentions(facts: "PythonFacts", pattern: bytes) -> bool:
+    """Does any `.py` file of this file's project (the package tree `named_elsewhere`
+    scans, this file included) match the bytes regex `pattern`? True, conservatively,
+    when the tree is larger than `_MAX_SCAN_FILES`, a file is too big or unreadable, or
+    the file has no path. Every file looked at is recorded (`note_consulted`). Memoised
+    per file and pattern. Never raises. Used to ask whether a project uses a facility
+    at all (CTX206: does any module set a ContextVar or open a span?)."""
+    return facts.memo(f"project_index.mentions:{pattern!r}", lambda: _scan_mentions(facts, pattern))
+
+
+def _scan_mentions(facts: "PythonFacts", pattern: bytes) -> bool:
+    if not facts.path or not os.path.isfile(facts.path):
+        return True
+    try:
+        me = Path(os.path.abspath(facts.path))
+        top = _top_package(me.parent) or me.parent
+        note_consulted(f"mentions:{top}:{pattern!r}")
+        rx = re.compile(pattern)
+        seen = 0
+        for dirpath, dirnames, filenames in os.walk(top):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "__pycache__")
+            for fname in sorted(filenames):
+                if not fname.endswith(".py"):
+                    continue
+                seen += 1
+                if seen > _MAX_SCAN_FILES:
+                    return True
+                path = Path(dirpath) / fname
+                if path.stat().st_size > _MAX_BYTES:
+                    return True
+                note_consulted(str(path))
+                if rx.search(path.read_bytes()):
+                    return True
+    except (OSError, RecursionError, ValueError, re.error):
+        return True
+    return False
+
+
 def _all_imports(tree: ast.Module) -> dict[str, str]:
     """Local name -> qualified name for the module-level imports of `tree` (`import a.b
     as c`, `from .x import Y as Z`)."""

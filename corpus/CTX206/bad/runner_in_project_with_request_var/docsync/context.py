@@ -1,0 +1,4 @@
+# expect: none
+import contextvars
+
+current_user: contextvars.ContextVar[str | None] = contextvars.ContextVar("current_user", default=None)
