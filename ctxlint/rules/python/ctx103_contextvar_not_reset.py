@@ -150,6 +150,8 @@ leaked-request reports in Django and Starlette middleware.
                 continue  # `var.set(stack[:-1])`, a popped copy: the pop that undoes a push binds nothing new
             if owners.protected(facts, call, fn):
                 continue  # a restoration inside finally/except
+            if _function_local_var(facts, call, fn):
+                continue  # `var = ContextVar("test")` of this call: nothing outside it can read the value
             var = facts.dotted(call.func.value) or facts.segment(call.func.value) or "var"
             var_keys = values.contextvar_keys(call.func.value)
             stmt = facts.enclosing_statement(call)
@@ -214,6 +216,44 @@ leaked-request reports in Django and Starlette middleware.
                           safety=SAFE, codemod="contextvar_reset_finally",
                           data={"line": call.lineno, "col": call.col_offset, "var": var})
             yield facts.finding(self, call, msg, fix=fix)
+
+
+def _function_local_var(facts, call: ast.Call, fn) -> bool:
+    """Is the ContextVar whose `.set()` is `call` a local of `fn` or of a function
+    enclosing it, made there (`var: ContextVar[str] = ContextVar("test")`, bound once)
+    and never handed out of that function (returned, yielded, stored on an attribute or
+    in a container, passed to a call other than a read)? A value set in it can be read
+    only by code of that function (its closures included): when the function returns,
+    the variable is unreachable, and nothing runs next that could see the value
+    (trio's `test_contextvar_support`)."""
+    recv = call.func.value
+    if not isinstance(recv, ast.Name):
+        return False
+    scope = fn
+    while scope is not None:
+        binds = [n for n in facts.walk(scope) if isinstance(n, ast.Name) and n.id == recv.id
+                 and isinstance(n.ctx, ast.Store)]
+        if binds:
+            break
+        scope = facts.enclosing_function(scope)
+    if scope is None or len(binds) != 1:
+        return False
+    stmt = facts.parents.get(binds[0])
+    if not (isinstance(stmt, (ast.Assign, ast.AnnAssign)) and isinstance(stmt.value, ast.Call)
+            and (facts.qualname(stmt.value.func) or "") == "contextvars.ContextVar"):
+        return False
+    for n in facts.walk(scope, into_defs=True):
+        if isinstance(n, ast.Name) and n.id == recv.id and isinstance(n.ctx, ast.Load):
+            parent = facts.parents.get(n)
+            if isinstance(parent, ast.Attribute):
+                continue  # `var.get()`, `var.set(...)`: used in place
+            if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute) \
+                    and parent.func.attr in ("get", "run") and n in parent.args:
+                continue  # `task.context.get(var)`, `ctx.get(var)`: a read
+            if isinstance(parent, ast.Compare):
+                continue  # `var in task.context`
+            return False  # returned, stored, passed on: it may outlive the function
+    return True
 
 
 def _scoped_vars(facts) -> frozenset[str]:

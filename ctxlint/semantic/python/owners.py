@@ -63,6 +63,12 @@ ROUTE_DECORATORS = frozenset({"get", "post", "put", "patch", "delete", "head", "
 #: Callables that start a new thread/process whose Context starts empty and dies with it
 #: (Python docs: `threading.Thread`, `multiprocessing.Process`; PEP 567).
 NEW_CONTEXT_STARTERS = frozenset({"threading.Thread", "multiprocessing.Process", "Thread", "Process"})
+#: Runners that call their first argument in a copy of the caller's Context: a value the
+#: function sets stays in that copy (Python docs, `asyncio.to_thread`: "the current
+#: contextvars.Context is propagated"; trio's `to_thread.run_sync` and anyio's
+#: `to_thread.run_sync` copy the calling task's context into the worker thread, per
+#: their docs on context propagation).
+CONTEXT_COPYING_RUNNERS = frozenset({"asyncio.to_thread", "trio.to_thread.run_sync", "anyio.to_thread.run_sync"})
 #: Calls that only read an argument (passing a resource to them hands nothing over).
 #: Builtins from the Python docs; `set_span_in_context` (OpenTelemetry API) wraps the span
 #: in a context but never ends it.
@@ -1797,7 +1803,8 @@ def runs_in_task_context(facts: PythonFacts, fn: ast.AST) -> bool:
 def fresh_context_functions(facts: PythonFacts) -> set[int]:
     """ids of the defs that run in a Context of their own: `ctx.run(f, ...)` where `ctx`
     holds a `contextvars.Context` (`copy_context()`, `Context()`), `Thread(target=f)` /
-    `Process(target=f)`, and defs that only such defs call."""
+    `Process(target=f)`, `asyncio.to_thread(f, ...)` and the other
+    `CONTEXT_COPYING_RUNNERS`, and defs that only such defs call."""
     def compute():
         values = module_values(facts)
         out: set[int] = set()
@@ -1807,6 +1814,9 @@ def fresh_context_functions(facts: PythonFacts) -> set[int]:
                 for d in values.value(c.args[0]).defs:
                     out.add(id(d))
             q = facts.qualname(c.func) or ""
+            if q in CONTEXT_COPYING_RUNNERS and c.args:
+                for d in values.value(c.args[0]).defs:
+                    out.add(id(d))
             if q in NEW_CONTEXT_STARTERS:
                 for kw in c.keywords:
                     if kw.arg == "target":
