@@ -320,6 +320,8 @@ NO_FIX: dict[str, str] = {
     "CTX106/bad/release_in_try_else_after_yield.py": "the yield already sits in a try: the codemod does not restructure handlers",
     "CTX107/bad/ensure_future_of_task_kept_nowhere.py": "only the plain statement gets a fix",
     "CTX107/bad/unread_task_frame_awaits_other_work.py": "only the plain statement gets a fix",
+    "CTX107/bad/task_local_only_queried.py": "only the plain statement gets a fix",
+    "CTX403/bad/param_hooks_guarded_by_input_flag.py": "the registration ends its block: no finally to remove it in",
     "CTX106/bad/reraising_handler_skips_pool_return.py": "the cleanup follows an enclosing try, not the yield's block",
     "CTX106/bad/atomic_write_mkstemp_scratch_left.py": "the cleanup follows an enclosing with, not the yield's block",
     "CTX104/bad/token_cleared_without_reset_on_close.py": "the token is kept on self: where to detach is the class's choice",

@@ -39,8 +39,10 @@ Flags an asyncio Task whose only strong reference is thrown away:
 - a list/set comprehension or generator expression statement whose element is
   such a call (`[asyncio.create_task(c) for c in coros]`);
 - the task bound to a local name that nothing reads (`_ = asyncio.create_task(...)`,
-  `audit = asyncio.create_task(...)`): the reference ends with the frame, and
-  awaiting other work afterwards does not wait for the task;
+  `audit = asyncio.create_task(...)`), or reads only to query it or hang a callback on
+  it (`log.debug("scheduled %s", task.get_name())`, `task.add_done_callback(cb)`):
+  the reference ends with the frame, and awaiting other work afterwards does not wait
+  for the task;
 - the factory handed to a loop callback API whose return value is dropped:
   `loop.call_soon_threadsafe(asyncio.create_task, coro)` (the exemptions below look
   at `coro`, the argument after the factory).
@@ -217,17 +219,22 @@ of this function"); ruff RUF006; bolna-ai/bolna#462.
         fn = facts.enclosing_function(assign)
         if fn is None or facts.parents.get(assign) is None:
             return None  # module level: a global keeps it
+        queried = False
         for n in facts.walk(fn, into_defs=True):
             if isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names:
                 return None
             if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Store):
+                if _non_retaining_use(facts, n):
+                    queried = True
+                    continue  # `task.get_name()` for a log line: a query keeps no reference
                 return None
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("locals", "vars"):
                 return None
         # the frame keeps the reference only while the function runs: awaiting something
         # else afterwards does not wait for the task, so it can still outlive the frame
-        return facts.finding(self, call, f"`{_what(facts, call)}()` result is bound to `{name}`, which nothing "
-                             f"reads, so the reference ends with the function: {_COSTS}")
+        what = "which is only queried, never kept" if queried else "which nothing reads"
+        return facts.finding(self, call, f"`{_what(facts, call)}()` result is bound to `{name}`, {what}, "
+                             f"so the reference ends with the function: {_COSTS}")
 
     # --------------------------------------------- callbacks that drop tasks
     def _scheduled_callback(self, facts, call: ast.Call):
@@ -254,6 +261,25 @@ of this function"); ruff RUF006; bolna-ai/bolna#462.
 _COSTS = ("nothing awaits the task, so its exception is never retrieved and shutdown cannot cancel "
           "or await it; the loop holds it only weakly, so unless what it waits on keeps it alive "
           "it can be garbage-collected mid-run")
+
+
+#: Task methods that answer a question or register a callback on the task and keep no
+#: reference to it anywhere else (asyncio docs, `Task`/`Future`): the task holds the
+#: callback, not the other way round.
+_NON_RETAINING_METHODS = frozenset({"get_name", "set_name", "done", "cancelled", "get_coro", "get_loop",
+                                    "get_context", "add_done_callback", "remove_done_callback", "print_stack",
+                                    "get_stack"})
+
+
+def _non_retaining_use(facts, name: ast.Name) -> bool:
+    """Is this read of a task local a call of one of its `_NON_RETAINING_METHODS` whose
+    arguments do not mention the task again (`task.get_name()` in a log line)?"""
+    attr = facts.parents.get(name)
+    call = facts.parents.get(attr)
+    return isinstance(attr, ast.Attribute) and attr.value is name and attr.attr in _NON_RETAINING_METHODS \
+        and isinstance(call, ast.Call) and call.func is attr \
+        and not any(isinstance(m, ast.Name) and m.id == name.id
+                    for a in (*call.args, *(k.value for k in call.keywords)) for m in ast.walk(a))
 
 
 def _contained(facts, call: ast.Call) -> bool:

@@ -6,6 +6,7 @@ import ast
 
 from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
+from ctxlint.semantic.python.owners import followed_in_block
 from ctxlint.semantic.python.hooks import (
     MODULE_HOOKS,
     captures_self,
@@ -137,6 +138,8 @@ be used to remove the added hook").
             fix = Fix(description="keep the handle and remove it in finally", safety=SAFE,
                       codemod="keep_hook_handle", data={"line": call.lineno, "col": call.col_offset})
             lost = _local_overwritten_in_loop(facts, call, p, fn)
+            if dropped and not followed_in_block(facts, call):
+                fix = None  # nothing follows in its block: no `finally` to remove it in (the codemod declines)
             if dropped and (per_call or lost):
                 msg = (f"handle of `{f.attr}()` is dropped in `{fn.name}()`, which runs "
                        f"{'per iteration' if in_loop else 'per call'}: the hook is never removed and hooks pile up")

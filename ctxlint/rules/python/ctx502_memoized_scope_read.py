@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from ctxlint.rules import Rule
+from ctxlint.semantic.python.values import module_values
 from ctxlint.semantic.python.cache_keys import (
     SCOPE_KIND_WORDS, ident_words,
 )
@@ -103,7 +104,9 @@ per-request.
     @staticmethod
     def _scope_source(facts, fn, n) -> str | None:
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" \
-                and len(n.args) <= 1 and not n.keywords and facts.is_contextvar(n.func.value):
+                and len(n.args) <= 1 and not n.keywords and (
+                    facts.is_contextvar(n.func.value)
+                    or "contextvar" in module_values(facts).kinds(n.func.value)):  # `USER = _current_user`
             return f"{facts.dotted(n.func.value)}.get()"
         if isinstance(n, (ast.Name, ast.Attribute)) and isinstance(getattr(n, "ctx", None), ast.Load):
             if isinstance(facts.parents.get(n), ast.Attribute):

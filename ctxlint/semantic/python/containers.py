@@ -706,6 +706,12 @@ def _classify(facts: "PythonFacts", ref: ast.AST, c: LongLivedContainer, meth) -
         m = p.attr
         first = call.args[0] if call.args else None
         key = first if m in _KEYED else None
+        if m == "update" and isinstance(first, ast.Dict) and len(call.args) == 1 and not call.keywords \
+                and first.keys and all(k is not None for k in first.keys):
+            # `d.update({sid: session})`: an insertion under each key of the display
+            for k, v in zip(first.keys, first.values):
+                c.inserts.append(site(call, m, k, v))
+            return
         if m in INSERT_METHODS:
             if m == "setdefault" or m == "__setitem__":
                 value = call.args[1] if len(call.args) > 1 else None

@@ -485,9 +485,23 @@ def _flag_owners(facts, node) -> set:
     receiver of the registration and the name at its root (`module` of `module.x.register_...`)."""
     out = {ast.dump(ast.Name(id="self", ctx=ast.Load()))}
     recv = node.func.value if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) else None
+    root = None
     while recv is not None:
         out.add(ast.dump(recv))
+        root = recv
         recv = recv.value if isinstance(recv, (ast.Attribute, ast.Subscript)) else None
+    # a loop variable drawn from an object (`for param in layer.parameters():`): the
+    # object it comes from owns the hooks too, and a flag on it guards them (unsloth's
+    # `layer.__dict__["_unsloth_block_grad_hooks"]`)
+    if isinstance(root, ast.Name):
+        for a in facts.ancestors(node):
+            if isinstance(a, (ast.For, ast.AsyncFor)) and isinstance(a.target, ast.Name) and a.target.id == root.id:
+                src = a.iter.func.value if isinstance(a.iter, ast.Call) and isinstance(a.iter.func, ast.Attribute) \
+                    else a.iter
+                while src is not None:
+                    out.add(ast.dump(src))
+                    src = src.value if isinstance(src, (ast.Attribute, ast.Subscript)) else None
+                break
     return out
 
 
@@ -588,11 +602,18 @@ def _self_store(facts, body: ast.AST, cls, depth: int) -> str | None:
 
 def _local_model(facts, fn: ast.AST, call: ast.Call) -> bool:
     """Is the hooked module built inside `fn` (`encoder = Encoder(...)`)? Its hooks die
-    with it when the call returns."""
+    with it when the call returns. A module reached through a parameter or `self`
+    (`embed = model.get_input_embeddings()`) is part of a model that outlives the call."""
     root = (owner_chain(facts, call.func.value) or "").split(".")[0]
+    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
     for n in facts.walk(fn):
         if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) \
                 and any(isinstance(t, ast.Name) and t.id == root for t in n.targets):
+            f = n.value.func
+            while isinstance(f, (ast.Attribute, ast.Subscript, ast.Call)):
+                f = f.value if not isinstance(f, ast.Call) else f.func
+            if isinstance(f, ast.Name) and (f.id in params or f.id in ("self", "cls")):
+                return False  # `embed = model.get_input_embeddings()`: a part of the caller's model
             return True
     return False
 
