@@ -156,6 +156,10 @@ leaked-request reports in Django and Starlette middleware.
             var_keys = values.contextvar_keys(call.func.value)
             stmt = facts.enclosing_statement(call)
             fate = owners.token_fate(facts, call, fn, owners.reset_release)
+            if fate.kind == "ok" and fate.release is not None and owners.exit_release_success_only(facts, fate.release):
+                yield facts.finding(self, call, f"`{var}` is reset in `__exit__` (line {fate.release.lineno}) only when "
+                                    "the with-body raised nothing: an exception there leaves the value bound")
+                continue
             if fate.kind in ("ok", "across_yield"):
                 continue  # (across_yield: CTX109 reports it)
             enter = owners.enter_exit_of(facts, fn)

@@ -116,6 +116,10 @@ aws/aws-durable-execution-sdk-python#643 (fix PR #650).
             if id(fn) in fresh:
                 continue
             fate = owners.token_fate(facts, call, fn, owners.detach_release)
+            if fate.kind == "ok" and fate.release is not None and owners.exit_release_success_only(facts, fate.release):
+                yield facts.finding(self, call, f"the context is detached in `__exit__` (line {fate.release.lineno}) "
+                                    "only when the with-body raised nothing: an exception there leaves it attached")
+                continue
             if fate.kind != "ok" and _restored_by_enclosing_scope(facts, values, fn, call):
                 continue  # the enclosing span scope's exit resets the context under this attach too
             if fate.kind in ("ok", "across_yield") or (

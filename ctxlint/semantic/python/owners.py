@@ -1800,6 +1800,63 @@ def runs_in_task_context(facts: PythonFacts, fn: ast.AST) -> bool:
     return not any(c is not None and id(c) in awaited for c in callers(facts, fn))
 
 
+def exit_release_success_only(facts: PythonFacts, release: ast.AST) -> bool:
+    """Does the release `release`, in an `__exit__`/`__aexit__`, run only when the
+    with-body raised nothing: inside `if exc_type is None:` (or `if not exc:`), in the
+    `else:` of `if exc_type is not None:`, or after an early `return`/`raise` under such a
+    test that does not release too? An exception in the with-body then leaves the token
+    or context in place (a `__exit__` that detaches only when `exc_type is None`)."""
+    fn = facts.enclosing_function(release)
+    if fn is None or getattr(fn, "name", "") not in ("__exit__", "__aexit__"):
+        return False
+    args = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)][1:]
+    if fn.args.vararg is not None:
+        args.append(fn.args.vararg.arg)
+    exc_names = set(args[:2])
+    if not exc_names:
+        return False
+
+    def raised(test) -> bool | None:
+        """True when `test` holds iff the body raised, False when iff it did not."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            r = raised(test.operand)
+            return None if r is None else not r
+        root = test
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.comparators[0], ast.Constant) \
+                and test.comparators[0].value is None:
+            root = test.left
+            if not (isinstance(root, ast.Name) and root.id in exc_names):
+                return None
+            return isinstance(test.ops[0], ast.IsNot)
+        if isinstance(root, ast.Name) and root.id in exc_names:
+            return True
+        return None
+
+    chain = [release, *facts.ancestors(release)]
+    for i, a in enumerate(chain[1:], 1):
+        child = chain[i - 1]
+        if a is fn:
+            break
+        if isinstance(a, ast.If):
+            r = raised(a.test)
+            if r is False and child in a.body:
+                return True
+            if r is True and child in a.orelse:
+                return True
+        for fld in ("body", "orelse", "finalbody"):
+            block = getattr(a, fld, None)
+            if isinstance(block, list) and child in block:
+                for st in block[:block.index(child)]:
+                    if isinstance(st, ast.If) and raised(st.test) is True and st.body \
+                            and isinstance(st.body[-1], (ast.Return, ast.Raise)):
+                        return True
+    for st in fn.body[:next((k for k, x in enumerate(fn.body) if any(y is x for y in chain)), 0)]:
+        if isinstance(st, ast.If) and raised(st.test) is True and st.body \
+                and isinstance(st.body[-1], (ast.Return, ast.Raise)):
+            return True
+    return False
+
+
 def fresh_context_functions(facts: PythonFacts) -> set[int]:
     """ids of the defs that run in a Context of their own: `ctx.run(f, ...)` where `ctx`
     holds a `contextvars.Context` (`copy_context()`, `Context()`), `Thread(target=f)` /
@@ -1839,7 +1896,8 @@ def fresh_context_functions(facts: PythonFacts) -> set[int]:
 __all__ = [
     "ACROSS_YIELD", "BORROWED", "ESCAPED", "EXHAUSTION_ONLY", "NOT_RELEASED", "RELEASED",
     "Handoff", "TokenFate", "across_yield", "async_only_functions", "catches_all",
-    "class_releases_attrs", "directly_awaited", "enter_exit_of", "exit_closure", "field_of",
+    "class_releases_attrs", "directly_awaited", "enter_exit_of", "exit_closure", "exit_release_success_only",
+    "field_of",
     "followed_in_block", "fresh_context_functions", "calls_closure", "takes_from_current",
     "nothing_raises_between", "cannot_raise", "early_exit_methods", "handoff", "has_risk", "in_tail_position",
     "is_contextmanager", "is_generator", "is_route_handler", "pos", "protected", "reads", "refs",
