@@ -18,7 +18,8 @@ class FormatStringAttributeAccess(Rule):
     fix_safety = UNSAFE
     doc = """\
 ## What it does
-Flags `fmt.format(...)` and `fmt.format_map(...)`, `string.Formatter().format(fmt, ...)`
+Flags `fmt.format(...)` and `fmt.format_map(...)` (also spelled `str.format(fmt, ...)`),
+`string.Formatter().format(fmt, ...)`
 / `.vformat(...)`, and LangChain `PromptTemplate(template=fmt)` (default
 `template_format="f-string"`) / `PromptTemplate`/`ChatPromptTemplate.from_template(fmt)`
 / the text of a `(role, fmt)` message in `ChatPromptTemplate.from_messages([...])`
@@ -100,6 +101,13 @@ llama_index.core.prompts.utils.SafeFormatter (key-only substitution).
         cs = call_sites(facts)
         for call in facts.nodes(ast.Call):
             fn = call.func
+            if isinstance(fn, ast.Attribute) and fn.attr in ("format", "format_map") and isinstance(fn.value, ast.Name) \
+                    and fn.value.id == "str" and "str" not in facts.imports and "str" not in facts.module_assignments:
+                # the unbound spelling, `str.format(fmt, **fields)`: the format string is the first argument
+                if call.args and not isinstance(call.args[0], ast.Starred):
+                    yield from self._check(facts, cs, call, call.args[0], need="evidence",
+                                           what=f"`str.{fn.attr}()`", fix=False)
+                continue
             if isinstance(fn, ast.Attribute) and fn.attr in ("format", "format_map", "vformat"):
                 fk = cs.formatter_kind(fn.value)
                 if fk == "hardened":

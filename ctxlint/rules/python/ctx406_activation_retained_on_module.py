@@ -94,6 +94,7 @@ huggingface/transformers issues on output-capturing hooks holding tensors.
             hooked = hook_methods(facts, cls)
             per_forward = [m for m in methods if id(m) in by_fn and not _is_static_or_class(facts, m)
                            and ((m.name == "forward" and _may_be_module(facts, cls)) or m.name in hooked)]
+            yield from self._helper_stores(facts, cls, methods)
             if not per_forward:
                 continue
             cleared = None
@@ -142,6 +143,60 @@ huggingface/transformers issues on output-capturing hooks holding tensors.
                     yield facts.finding(self, t,
                                         f"`{m.name}()` stores a per-call tensor on `{selfname}.{t.attr}` and no "
                                         f"method clears it: {what} until the next call")
+
+
+    def _helper_stores(self, facts, cls: ast.ClassDef, methods: list):
+        """`forward()` hands a tensor it computed from its inputs to a method of its own
+        class (`self._remember(h)`), which stores that parameter on `self` as it is
+        (`self._last_hidden = hidden`), and no method clears it: reported at the store."""
+        fwd = next((m for m in methods if m.name == "forward" and not _is_static_or_class(facts, m)), None)
+        if fwd is None or not _may_be_module(facts, cls):
+            return
+        args = fwd.args.posonlyargs + fwd.args.args
+        if not args or args[0].arg == "ctx":
+            return
+        selfname = args[0].arg
+        inputs = {a.arg for a in args[1:] + fwd.args.kwonlyargs if not _scalar_annotation(a.annotation)
+                  and not _module_annotation(facts, a.annotation)}
+        if not inputs:
+            return
+        body = list(facts.walk(fwd))
+        derived = _derived_locals(body, inputs, facts) - plain_locals(facts, fwd)
+        by_name = {m.name: m for m in methods}
+        cleared = None
+        done: set[int] = set()
+        for call in body:
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                    and isinstance(call.func.value, ast.Name) and call.func.value.id == selfname):
+                continue
+            helper = by_name.get(call.func.attr)
+            if helper is None or helper is fwd or helper.name in ONCE_PER_OBJECT or _is_static_or_class(facts, helper):
+                continue
+            hparams = [a.arg for a in helper.args.posonlyargs + helper.args.args][1:]
+            if len(hparams) < len(call.args) and helper.args.vararg is None:
+                continue
+            handed = {hparams[i] for i, a in enumerate(call.args[:len(hparams)])
+                      if isinstance(a, ast.Name) and a.id in derived}
+            if not handed:
+                continue
+            hself = (helper.args.posonlyargs + helper.args.args)[0].arg
+            for n in facts.walk(helper):
+                if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Attribute)
+                        and isinstance(n.targets[0].value, ast.Name) and n.targets[0].value.id == hself
+                        and isinstance(n.value, ast.Name) and n.value.id in handed and id(n) not in done):
+                    continue
+                t = n.targets[0]
+                if NON_ACTIVATION_ATTR_HINTS.search(t.attr.lower()):
+                    continue
+                if cleared is None:
+                    cleared = _cleared_attrs(facts, methods)
+                if t.attr in cleared:
+                    continue
+                done.add(id(n))
+                yield facts.finding(self, t,
+                                    f"`forward()` hands a per-call tensor to `{helper.name}()`, which stores it on "
+                                    f"`{hself}.{t.attr}`, and no method clears it: the activation (and its autograd "
+                                    f"graph) stays alive until the next call")
 
 
 def _exclusive_branches(facts, a: ast.AST, b: ast.AST) -> bool:

@@ -260,12 +260,27 @@ def unpicklable_fields(facts: "PythonFacts", cls: ast.ClassDef) -> list[Field]:
 
 
 def class_of_value(facts: "PythonFacts", expr: ast.AST, fn, depth: int = 0) -> ast.ClassDef | None:
-    """The class of this module `expr` (inside `fn`) is an instance of, else None."""
+    """The class of this module `expr` (inside `fn`) is an instance of, else None: a
+    constructor call, a call of a module-level factory every `return` of which makes one
+    class, or a name / `self.` attribute bound to one of those."""
     classes = facts.classes_by_name
     if depth > 3:
         return None
     if isinstance(expr, ast.Call):
-        return classes.get(expr.func.id) if isinstance(expr.func, ast.Name) else None
+        if not isinstance(expr.func, ast.Name):
+            return None
+        if expr.func.id in classes:
+            return classes.get(expr.func.id)
+        # a factory of this module: `build_table(n)` whose every `return` is an instance
+        # of one class of the module (`return LogitBiasTable(n, device)`)
+        factory = next((d for d in facts.tree.body if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))
+                        and d.name == expr.func.id), None)
+        if factory is None or expr.func.id in facts.imports:
+            return None
+        rets = [r for r in facts.walk(factory) if isinstance(r, ast.Return) and r.value is not None]
+        found = {id(c): c for r in rets if (c := class_of_value(facts, r.value, factory, depth + 1)) is not None}
+        return next(iter(found.values())) if rets and len(found) == 1 and all(
+            class_of_value(facts, r.value, factory, depth + 1) is not None for r in rets) else None
     if isinstance(expr, ast.Name):
         if fn is not None:
             a = fn.args
