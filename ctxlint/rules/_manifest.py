@@ -224,7 +224,7 @@ SOURCES = {
     'ctxlint.semantic.python.registries': (69736, '5d6e5d88f24ff067'),
     'ctxlint.semantic.python.requests': (41455, '33b4a8578feec35f'),
     'ctxlint.semantic.python.stores': (5807, 'dd3e5f8eb13a07a2'),
-    'ctxlint.semantic.python.streams': (20024, 'f22ed90fc22a7d11'),
+    'ctxlint.semantic.python.streams': (21932, 'c6dee428c819f325'),
     'ctxlint.semantic.python.syntax': (1472, 'c02561e5eac881ec'),
     'ctxlint.semantic.python.tasks': (42834, '0fa5e7497860023a'),
     'ctxlint.semantic.python.tensors': (34171, '48873ecda1edfc49'),

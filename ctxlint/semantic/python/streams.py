@@ -281,6 +281,15 @@ def acquisitions(facts, fn, graph: CallGraph | None = None) -> list[Acquire]:
             out.append(Acquire(n, stmt, "upstream", facts.dotted(f.value), name,
                                what=f"{facts.segment(f)}(...) without `async with`"))
             continue
+        if name and stmt is not None:
+            handed_back = _handed_back(facts, fn, n, name)
+            if handed_back is not None:
+                # by value: what the call gave is given back to where it came from later
+                # in the stream (`blocks = allocator.reserve(n)` ... `allocator.free(blocks)`),
+                # or closed (`fh = path.open("rb")` ... `fh.close()`)
+                kind, recv = handed_back
+                out.append(Acquire(n, stmt, kind, recv, name, what=f"{facts.segment(f) or 'the call'}()"))
+                continue
     # registry entries: insertions into long-lived containers, directly or through helpers
     for c in facts.long_lived_containers:
         for site in c.inserts:
@@ -318,7 +327,29 @@ def releases_of(facts, fn, acq: Acquire, graph: CallGraph | None = None) -> list
             out.append(n)
         elif acq.kind in ("slot", "connection") and recv == acq.receiver and f.attr == "release":
             out.append(n)  # `sem.release()` after `ok = await sem.acquire()`; `slots.release(rid)`
+        elif acq.kind == "lease" and recv == acq.receiver and any(
+                isinstance(a, ast.Name) and a.id == acq.name for a in (*n.args, *(k.value for k in n.keywords))):
+            out.append(n)  # `allocator.free(blocks)` after `blocks = allocator.reserve(n)`
     return out
+
+
+def _handed_back(facts, fn, call: ast.Call, name: str) -> tuple[str, str | None] | None:
+    """Is the value `name = call` given back later in `fn`: passed to another method of
+    the receiver it came from (`blocks = allocator.reserve(n)` ... `allocator.free(blocks)`:
+    ("lease", "allocator")), or closed itself (`fh = path.open("rb")` ... `fh.close()`:
+    ("handle", None))? A value given back is held until then."""
+    f = call.func
+    recv = facts.dotted(f.value) if isinstance(f, ast.Attribute) else None
+    for n in facts.walk(fn):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)) or pos(n) <= pos(call):
+            continue
+        r = facts.dotted(n.func.value)
+        if r == name and n.func.attr in SELF_RELEASES and not n.args:
+            return "handle", None
+        if recv and r == recv and n.func.attr != f.attr and recv not in ("self", "cls") and any(
+                isinstance(a, ast.Name) and a.id == name for a in (*n.args, *(k.value for k in n.keywords))):
+            return "lease", recv
+    return None
 
 
 def escapes(facts, fn, acq: Acquire, releases_here: bool = False) -> bool:
