@@ -181,7 +181,14 @@ leaked-request reports in Django and Starlette middleware.
                     if owners.is_clear(values, call.args[0]):
                         continue  # clearing a stash back to its empty value (`None`, `()`, `dict()`)
                     if owners.in_tail_position(facts, stmt, fn) or owners.is_context_setter(facts, fn):
-                        continue  # a setter: the caller owns the scope
+                        leaker = _setter_callers_leak(facts, fn, var_keys)
+                        if leaker is None:
+                            continue  # a setter: the caller owns the scope
+                        yield facts.finding(self, call, (
+                            f"token of `{var}.set()` is discarded by the setter `{fn.name}()`, and its caller "
+                            f"`{leaker.name}()` never resets the value: it stays bound after that call, for "
+                            "whatever runs next in this Context (keep the token and reset it in `finally`)"))
+                        continue
                     if _is_latch(facts, values, call, fn, var_keys):
                         continue  # a once-per-Context flag: meant to stay set
                     if _restored_later(facts, call, fn, var_keys) or var_keys & scoped:
@@ -220,6 +227,39 @@ leaked-request reports in Django and Starlette middleware.
                           safety=SAFE, codemod="contextvar_reset_finally",
                           data={"line": call.lineno, "col": call.col_offset, "var": var})
             yield facts.finding(self, call, msg, fix=fix)
+
+
+def _setter_callers_leak(facts, fn, var_keys: frozenset[str]):
+    """The caller that leaves a setter's value bound, else None. A setter's caller owns
+    the scope; when `fn` is called only in this module (its name appears in no other
+    module of the project: `project_index.named_elsewhere`) and every caller is a plain
+    sync def, not itself a setter, not run in a fresh Context, that neither resets,
+    restores nor clears the var (`owners.undoes_in` / `clears_in` over what it runs), no
+    one owns it: the first such caller is returned (`handle(job)` calling
+    `self._enter_tenant(job["tenant_id"])` on a consumer thread). Async callers run in
+    their task's Context and are not counted as leaking."""
+    from ctxlint.semantic.python.project_index import named_elsewhere
+    cs = owners.callers(facts, fn)
+    if not cs or any(c is None for c in cs) or named_elsewhere(facts, fn.name):
+        return None
+    fresh = owners.fresh_context_functions(facts)
+    values = module_values(facts)
+    own_sets = {id(f) for call, f in owners.contextvar_sets(facts)
+                if values.contextvar_keys(call.func.value) & var_keys}
+    for c in cs:
+        if id(c) in own_sets:
+            return None  # the caller sets the var itself: its own set is the one judged
+        if isinstance(c, ast.AsyncFunctionDef) or id(c) in fresh or owners.runs_in_task_context(facts, c):
+            return None
+        if owners.is_context_setter(facts, c):
+            return None
+        scopes = owners.calls_closure(facts, [c])
+        if owners.undoes_in(facts, scopes, var_keys) or owners.clears_in(facts, scopes, var_keys):
+            return None
+        if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "reset"
+               for n in facts.walk(c)):
+            return None
+    return cs[0]
 
 
 def _function_local_var(facts, call: ast.Call, fn) -> bool:
