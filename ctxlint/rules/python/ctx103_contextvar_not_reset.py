@@ -180,15 +180,11 @@ leaked-request reports in Django and Starlette middleware.
                         continue
                     if owners.is_clear(values, call.args[0]):
                         continue  # clearing a stash back to its empty value (`None`, `()`, `dict()`)
+                    leaker = None
                     if owners.in_tail_position(facts, stmt, fn) or owners.is_context_setter(facts, fn):
                         leaker = _setter_callers_leak(facts, fn, var_keys)
                         if leaker is None:
                             continue  # a setter: the caller owns the scope
-                        yield facts.finding(self, call, (
-                            f"token of `{var}.set()` is discarded by the setter `{fn.name}()`, and its caller "
-                            f"`{leaker.name}()` never resets the value: it stays bound after that call, for "
-                            "whatever runs next in this Context (keep the token and reset it in `finally`)"))
-                        continue
                     if _is_latch(facts, values, call, fn, var_keys):
                         continue  # a once-per-Context flag: meant to stay set
                     if _restored_later(facts, call, fn, var_keys) or var_keys & scoped:
@@ -199,6 +195,12 @@ leaked-request reports in Django and Starlette middleware.
                         continue  # a set/undo API pair: its caller owns the lifecycle
                     if _scoped_by_importer(facts, call, fn, var_keys):
                         continue  # an update inside the scope another module of the project opens
+                    if leaker is not None:
+                        yield facts.finding(self, call, (
+                            f"token of `{var}.set()` is discarded by the setter `{fn.name}()`, and its caller "
+                            f"`{leaker.name}()` never resets the value: it stays bound after that call, for "
+                            "whatever runs next in this Context (keep the token and reset it in `finally`)"))
+                        continue
                     msg = (f"token of `{var}.set()` is discarded: the value stays bound after this "
                            "function, for whatever runs next in this Context (keep the token and "
                            "reset it in `finally`)")

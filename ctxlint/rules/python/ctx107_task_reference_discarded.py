@@ -39,8 +39,8 @@ Flags an asyncio Task whose only strong reference is thrown away:
 - a list/set comprehension or generator expression statement whose element is
   such a call (`[asyncio.create_task(c) for c in coros]`);
 - the task bound to a local name that nothing reads (`_ = asyncio.create_task(...)`,
-  `audit = asyncio.create_task(...)`), or reads only to query it or hang a callback on
-  it (`log.debug("scheduled %s", task.get_name())`, `task.add_done_callback(cb)`):
+  `audit = asyncio.create_task(...)`), or reads only to query it, in a function that
+  waits on nothing afterwards (`log.debug("scheduled %s", task.get_name())`):
   the reference ends with the frame, and awaiting other work afterwards does not wait
   for the task;
 - the factory handed to a loop callback API whose return value is dropped:
@@ -232,6 +232,11 @@ of this function"); ruff RUF006; bolna-ai/bolna#462.
                 return None
         # the frame keeps the reference only while the function runs: awaiting something
         # else afterwards does not wait for the task, so it can still outlive the frame
+        if queried and (facts.is_test_code or any(isinstance(n, (ast.Await, ast.Yield, ast.YieldFrom))
+                                                  and pos(n) > pos(assign) for n in facts.walk(fn))):
+            # queried after the frame waits on something (the frame holds it meanwhile), or
+            # in a test, whose subject is the task's state (`self.assertTrue(f.done())`)
+            return None
         what = "which is only queried, never kept" if queried else "which nothing reads"
         return facts.finding(self, call, f"`{_what(facts, call)}()` result is bound to `{name}`, {what}, "
                              f"so the reference ends with the function: {_COSTS}")
@@ -263,12 +268,11 @@ _COSTS = ("nothing awaits the task, so its exception is never retrieved and shut
           "it can be garbage-collected mid-run")
 
 
-#: Task methods that answer a question or register a callback on the task and keep no
-#: reference to it anywhere else (asyncio docs, `Task`/`Future`): the task holds the
-#: callback, not the other way round.
+#: Task methods that only answer a question about the task and keep no reference to it
+#: anywhere (asyncio docs, `Task`/`Future`). A done callback is a protocol of its own
+#: (it may retrieve the exception): a local that gets one is judged as kept.
 _NON_RETAINING_METHODS = frozenset({"get_name", "set_name", "done", "cancelled", "get_coro", "get_loop",
-                                    "get_context", "add_done_callback", "remove_done_callback", "print_stack",
-                                    "get_stack"})
+                                    "get_context", "print_stack", "get_stack"})
 
 
 def _non_retaining_use(facts, name: ast.Name) -> bool:

@@ -188,6 +188,11 @@ huggingface/transformers issues on output-capturing hooks holding tensors.
                 t = n.targets[0]
                 if NON_ACTIVATION_ATTR_HINTS.search(t.attr.lower()):
                     continue
+                if once_guard(facts, n, helper) is not None:
+                    continue  # `if self.graph is None: self.graph = ...; self.surface = x`: set once
+                if any(isinstance(r, ast.Attribute) and isinstance(r.ctx, ast.Load) and r.attr == t.attr
+                       and isinstance(r.value, ast.Name) and r.value.id == hself for r in facts.walk(helper)):
+                    continue  # the helper reads it too (`self.value + v`): state it keeps on purpose
                 if cleared is None:
                     cleared = _cleared_attrs(facts, methods)
                 if t.attr in cleared:

@@ -340,6 +340,8 @@ def _handed_back(facts, fn, call: ast.Call, name: str) -> tuple[str, str | None]
     ("handle", None))? A value given back is held until then."""
     f = call.func
     recv = facts.dotted(f.value) if isinstance(f, ast.Attribute) else None
+    if recv and recv.split(".")[0] in facts.imports:
+        recv = None  # a module's functions (`json.loads` ... `json.dumps(x)`) lend nothing
     for n in facts.walk(fn):
         if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)) or pos(n) <= pos(call):
             continue
