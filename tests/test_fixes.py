@@ -321,6 +321,7 @@ NO_FIX: dict[str, str] = {
     "CTX107/bad/ensure_future_of_task_kept_nowhere.py": "only the plain statement gets a fix",
     "CTX107/bad/unread_task_frame_awaits_other_work.py": "only the plain statement gets a fix",
     "CTX107/bad/task_local_only_queried.py": "only the plain statement gets a fix",
+    "CTX303/bad/tool_factory_given_request_text_pkg": "a prompt class's template gets no codemod",
     "CTX103/bad/setter_helper_caller_never_resets.py": "the reset belongs in the caller: the setter has no block to wrap",
     "CTX303/bad/unbound_str_format_of_prompt_file.py": "the codemod rewrites the bound `fmt.format()` spelling only",
     "CTX103/bad/exit_resets_only_on_success.py": "the reset belongs in __exit__'s own structure: the author's choice",

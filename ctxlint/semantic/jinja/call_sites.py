@@ -639,6 +639,13 @@ class CallSites:
         if isinstance(expr.func, ast.Attribute) and expr.func.attr in ("read", "read_text") \
                 and self._opened_constant_path(expr.func.value, expr):
             return True  # `with (TEMPLATES_DIR / NAME).open() as f: f.read()`: the package's own file
+        if isinstance(expr.func, ast.Attribute) and expr.func.attr == "read" and (
+                isinstance(expr.func.value, ast.Name) or (isinstance(expr.func.value, ast.Call)
+                                                         and (self.f.qualname(expr.func.value.func) or "") in _OPEN_CALLS)) \
+                and self._package_file(expr.func.value) and self._opened_path_fixed(expr.func.value):
+            # `with open(str(importlib_resources.files("pkg") / "t.jinja2")) as f: f.read()`,
+            # `open(_path).read()`: a file the package ships, named by code
+            return True
         if isinstance(expr.func, ast.Attribute) and expr.func.attr in ("read_text", "read", "read_bytes", "decode", "strip", "get_data"):
             for n in ast.walk(expr):
                 if isinstance(n, ast.Name) and n.id in ("__file__", "__name__", "__package__"):
@@ -786,6 +793,41 @@ class CallSites:
                 if base is not None and (got := other.inherited_property(base, attr, depth + 1)) is not None:
                     return got
         return None
+
+    def _opened_path_fixed(self, recv: ast.AST, depth: int = 0) -> bool:
+        """Is the path that `recv` (an `open(P)` call, or a name a `with open(P) as f`
+        binds) opens named by code alone: no parameter of a function and nothing from
+        outside the program reaches `P`, followed through local names? A file name taken
+        from a request (`open(TEMPLATE_DIR / f"{kind}.jinja")` with `kind` a route
+        parameter) can walk out of the package."""
+        opened = None
+        if isinstance(recv, ast.Call) and recv.args:
+            opened = recv.args[0]
+        elif isinstance(recv, ast.Name):
+            for v in self.values_of(recv) or ():
+                if isinstance(v, tuple) and v[0] == "opaque" and isinstance(v[1], (ast.With, ast.AsyncWith)):
+                    for item in v[1].items:
+                        if isinstance(item.optional_vars, ast.Name) and item.optional_vars.id == recv.id \
+                                and isinstance(item.context_expr, ast.Call) and item.context_expr.args:
+                            opened = item.context_expr.args[0]
+        return opened is not None and self._fixed_value(opened, depth)
+
+    def _fixed_value(self, expr: ast.AST, depth: int) -> bool:
+        if depth > 4 or self._outside_argument(expr) or self.external_origin(expr, 2):
+            return False
+        for n in ast.walk(expr):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in ("self", "cls"):
+                vals = self.values_of(n)
+                if vals is None:
+                    continue  # a module name, a builtin, an import
+                for v in vals:
+                    if isinstance(v, tuple):
+                        if v[0] == "param":
+                            return False
+                        continue
+                    if not self._fixed_value(v, depth + 1):
+                        return False
+        return True
 
     def _outside_argument(self, expr: ast.AST) -> bool:
         """Does any call in `expr` receive an argument that comes from outside the
@@ -1055,14 +1097,78 @@ class CallSites:
         fn = self.f.parents.get(self.f.parents.get(arg))
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return False
+        return self._filled_with_constants(fn, arg, 0)
+
+    def _filled_with_constants(self, fn, arg: ast.arg, depth: int) -> bool:
+        """`_callers_pass_literals`, followed through callers that hand on a parameter of
+        their own (`LLMTool.__init__(self, prompt)` calling `create_tool(prompt=prompt)`:
+        then `LLMTool(...)`'s callers decide), up to 3 hops, and to the other modules of the
+        project when no call of this file uses the def."""
+        if depth > 3:
+            return False
         seen = False
-        for val in self._call_site_args(fn, arg):
+        for call, val in self._call_site_calls(fn, arg):
             if val is None:
                 return False
-            if self.literal_values(val) is None and not self.is_trusted_source(val):
+            if self.literal_values(val) is not None or self.is_trusted_source(val):
+                seen = True
+                continue
+            outer = self.f.enclosing_function(call)
+            handed = None
+            if isinstance(val, ast.Name) and outer is not None:
+                handed = next((a for a in (*outer.args.posonlyargs, *outer.args.args, *outer.args.kwonlyargs)
+                               if a.arg == val.id), None)
+            vals = self.values_of(val) if handed is not None else None
+            if not vals or any(not (isinstance(v, tuple) and v[0] == "param" and v[1] is handed) for v in vals):
+                return False  # not simply the caller's own parameter handed on
+            if not self._filled_with_constants(outer, handed, depth + 1):
                 return False
             seen = True
-        return seen
+        return seen or self._project_callers_pass_constants(fn, arg)
+
+    def _project_callers_pass_constants(self, fn, arg: ast.arg) -> bool:
+        """For a module-level def that no call of this file uses: do the other modules of
+        the project that name it (`project_index.files_naming`) call it, at least once,
+        always with the author's own text for `arg` (a literal, a module constant, a
+        package file: judged in that module), and never reference it otherwise? motleycrew's
+        `create_llm_langchain_tool(prompt=...)` is only ever given its callers' template
+        constants. Unknowable (a huge tree, an unreadable file): False."""
+        owner = self.f.parents.get(fn)
+        params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]]
+        if owner is self.f.tree:
+            name = fn.name
+        elif isinstance(owner, ast.ClassDef) and fn.name == "__init__" and self.f.parents.get(owner) is self.f.tree:
+            name, params = owner.name, params[1:]  # `LLMTool(prompt=...)` runs `LLMTool.__init__`
+        else:
+            return False
+        from ctxlint.semantic.python.project_index import files_naming
+        files = files_naming(self.f, name)
+        if not files or len(files) > 20:
+            return False
+        seen = 0
+        for path in files:
+            other = module_call_sites(str(path), self.f.config)
+            if other is None:
+                return False
+            q = other.f.imports.get(name, "")
+            if not q.endswith("." + name):
+                continue  # a same-named function of another module
+            call_funcs = set()
+            for call in other.f.nodes(ast.Call):
+                if isinstance(call.func, ast.Name) and call.func.id == name:
+                    call_funcs.add(id(call.func))
+                    val = _passed_arg(call, params, arg.arg)
+                    if val is None or isinstance(val, ast.Starred) or not (
+                            other.literal_values(val) is not None or other.constant_data(val)
+                            or other.is_trusted_source(val)):
+                        return False
+                    seen += 1
+            for n in other.f.nodes(ast.Name):
+                if n.id == name and isinstance(n.ctx, ast.Load) and id(n) not in call_funcs \
+                        and not isinstance(other.f.parents.get(n), (ast.arg, ast.Subscript)) \
+                        and not _in_annotation(other.f, n):
+                    return False  # handed on: it could be called with anything
+        return seen > 0
 
     def _has_default(self, arg: ast.arg) -> bool:
         fn = self.f.parents.get(self.f.parents.get(arg))
@@ -2144,6 +2250,22 @@ class CallSites:
                         if k:
                             return k
         return None
+
+
+def _in_annotation(facts, node: ast.AST) -> bool:
+    """Is `node` part of a type annotation (a parameter's, an `AnnAssign`'s, a return's)?"""
+    child = node
+    for a in facts.ancestors(node):
+        if isinstance(a, ast.arg) and a.annotation is child:
+            return True
+        if isinstance(a, ast.AnnAssign) and a.annotation is child:
+            return True
+        if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef)) and a.returns is child:
+            return True
+        if isinstance(a, ast.stmt):
+            return False
+        child = a
+    return False
 
 
 def _param_names(fn) -> set[str]:

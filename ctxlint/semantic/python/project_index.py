@@ -421,33 +421,68 @@ def named_elsewhere(facts: "PythonFacts", name: str) -> bool:
 
 
 def _scan_named(facts: "PythonFacts", name: str) -> bool:
+    word = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
+    return _scan_package(facts, ("names", name), word.search, include_self=False)
+
+
+def files_naming(facts: "PythonFacts", name: str) -> list[Path] | None:
+    """The other `.py` files of this file's package tree that spell the word `name`
+    (sorted), or None when that cannot be known (no path, a tree over `_MAX_SCAN_FILES`
+    files, a file over `_MAX_BYTES` or unreadable). Every file looked at is recorded
+    (`note_consulted`). Memoised per file and name. Never raises."""
+    def compute():
+        word = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
+        files = _package_files(facts, ("names", name), include_self=False)
+        if files is None:
+            return None
+        try:
+            return [p for p in files if word.search(p.read_bytes())]
+        except OSError:
+            return None
+    return facts.memo(f"project_index.files_naming:{name}", compute)
+
+
+def _package_files(facts: "PythonFacts", tag: tuple[str, str], include_self: bool) -> list[Path] | None:
+    """The `.py` files of this file's package tree (this file itself only with
+    `include_self`), in walk order; None when the file has no path, the tree holds more
+    than `_MAX_SCAN_FILES` files or one is bigger than `_MAX_BYTES` (a question about
+    them cannot be answered). The question (`tag`: what is asked, of what, recorded as
+    "what:root:of") and every file listed are recorded with `note_consulted`, so a cached
+    result is dropped when they change."""
     if not facts.path or not os.path.isfile(facts.path):
-        return True
+        return None
     try:
         me = Path(os.path.abspath(facts.path))
         top = _top_package(me.parent) or me.parent
-        note_consulted(f"names:{top}:{name}")
-        word = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
-        seen = 0
+        note_consulted(f"{tag[0]}:{top}:{tag[1]}")
+        out: list[Path] = []
         for dirpath, dirnames, filenames in os.walk(top):
             dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "__pycache__")
             for fname in sorted(filenames):
                 if not fname.endswith(".py"):
                     continue
-                seen += 1
-                if seen > _MAX_SCAN_FILES:
-                    return True
                 path = Path(dirpath) / fname
-                if path == me:
+                if len(out) >= _MAX_SCAN_FILES or path.stat().st_size > _MAX_BYTES:
+                    return None
+                if path == me and not include_self:
                     continue
-                if path.stat().st_size > _MAX_BYTES:
-                    return True
                 note_consulted(str(path))
-                if word.search(path.read_bytes()):
-                    return True
+                out.append(path)
+        return out
     except (OSError, RecursionError, ValueError):
+        return None
+
+
+def _scan_package(facts: "PythonFacts", tag: tuple[str, str], matches, include_self: bool) -> bool:
+    """Does `matches(bytes)` hold for a file `_package_files` lists? Conservatively True
+    when the files cannot be listed or one cannot be read."""
+    files = _package_files(facts, tag, include_self)
+    if files is None:
         return True
-    return False
+    try:
+        return any(matches(p.read_bytes()) for p in files)
+    except (OSError, re.error):
+        return True
 
 
 # ------------------------------------------------------------------ methods through base classes
@@ -487,31 +522,11 @@ def project_mentions(facts: "PythonFacts", pattern: bytes) -> bool:
 
 
 def _scan_mentions(facts: "PythonFacts", pattern: bytes) -> bool:
-    if not facts.path or not os.path.isfile(facts.path):
-        return True
     try:
-        me = Path(os.path.abspath(facts.path))
-        top = _top_package(me.parent) or me.parent
-        note_consulted(f"mentions:{top}:{pattern!r}")
         rx = re.compile(pattern)
-        seen = 0
-        for dirpath, dirnames, filenames in os.walk(top):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "__pycache__")
-            for fname in sorted(filenames):
-                if not fname.endswith(".py"):
-                    continue
-                seen += 1
-                if seen > _MAX_SCAN_FILES:
-                    return True
-                path = Path(dirpath) / fname
-                if path.stat().st_size > _MAX_BYTES:
-                    return True
-                note_consulted(str(path))
-                if rx.search(path.read_bytes()):
-                    return True
-    except (OSError, RecursionError, ValueError, re.error):
+    except re.error:
         return True
-    return False
+    return _scan_package(facts, ("mentions", repr(pattern)), rx.search, include_self=True)
 
 
 def _all_imports(tree: ast.Module) -> dict[str, str]:
