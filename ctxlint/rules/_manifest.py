@@ -174,7 +174,7 @@ SOURCES = {
     'ctxlint.rules.jinja.ctx303_format_string_attribute_access': (12631, '0b02fcabb6dc994c'),
     'ctxlint.rules.jinja.ctx304_template_undeclared_variable': (5620, '1e5db660c360c6bd'),
     'ctxlint.rules.jinja.ctx305_jinja_autoescape_disabled': (6167, '96c3a0a76d70cc0e'),
-    'ctxlint.rules.python.ctx103_contextvar_not_reset': (25010, '794b992b1b384177'),
+    'ctxlint.rules.python.ctx103_contextvar_not_reset': (26361, 'df868288b788c1bf'),
     'ctxlint.rules.python.ctx104_otel_context_not_detached': (13619, '0798680be5c60c2a'),
     'ctxlint.rules.python.ctx105_span_not_ended': (15020, '93e8bb8413929921'),
     'ctxlint.rules.python.ctx106_contextmanager_cleanup_not_in_finally': (30761, '8019686289826c8c'),

@@ -236,16 +236,24 @@ def _setter_callers_leak(facts, fn, var_keys: frozenset[str]):
     the scope; when `fn` is called only in this module (its name appears in no other
     module of the project: `project_index.named_elsewhere`) and every caller is a plain
     sync def, not itself a setter, not run in a fresh Context, that neither resets,
-    restores nor clears the var (`owners.undoes_in` / `clears_in` over what it runs), no
-    one owns it: the first such caller is returned (`handle(job)` calling
-    `self._enter_tenant(job["tenant_id"])` on a consumer thread). Async callers run in
-    their task's Context and are not counted as leaking."""
+    restores nor clears the var (`owners.undoes_in` / `clears_in` over what it runs) and
+    that reads it itself afterwards (directly or through what it calls: it binds the
+    value for its own work), no one owns it: the first such caller is returned
+    (`handle(job)` calling `self._enter_tenant(job["tenant_id"])` on a consumer thread,
+    then reading `self.current_tenant()`). Async callers run in their task's Context
+    and are not counted as leaking; a setter handed on as a callback, called with `None`
+    (its own undo) or in a caller's tail position (a setter chain) is not reported."""
     from ctxlint.semantic.python.project_index import named_elsewhere
     cs = owners.callers(facts, fn)
     if not cs or any(c is None for c in cs) or named_elsewhere(facts, fn.name):
         return None
     fresh = owners.fresh_context_functions(facts)
     values = module_values(facts)
+    if values.passed_around(fn):
+        return None  # handed on as a callback (`_RevertibleStatus(msg, get, set)`): callers unknown
+    if any(isinstance(a, ast.Constant) and a.value is None
+           for site in values.calls_to(fn) for a in (*site.args, *(k.value for k in site.keywords))):
+        return None  # `_set_identity(None)` on the exit path: the setter is its own undo
     own_sets = {id(f) for call, f in owners.contextvar_sets(facts)
                 if values.contextvar_keys(call.func.value) & var_keys}
     for c in cs:
@@ -255,12 +263,21 @@ def _setter_callers_leak(facts, fn, var_keys: frozenset[str]):
             return None
         if owners.is_context_setter(facts, c):
             return None
+        if any(facts.enclosing_function(site) is c
+               and owners.in_tail_position(facts, facts.enclosing_statement(site), c)
+               for site in values.calls_to(fn)):
+            return None  # `set_context()` ending with `_set_var(v)`: a setter too, its caller owns the scope
         scopes = owners.calls_closure(facts, [c])
         if owners.undoes_in(facts, scopes, var_keys) or owners.clears_in(facts, scopes, var_keys):
             return None
         if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "reset"
                for n in facts.walk(c)):
             return None
+        reads = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get"
+                    and values.contextvar_keys(n.func.value) & var_keys
+                    for d in scopes if d is not fn for n in facts.walk(d))
+        if not reads:
+            return None  # the caller binds it for others (`start_node_run`): the value is its output
     return cs[0]
 
 
