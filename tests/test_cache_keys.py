@@ -596,3 +596,35 @@ class S:
 """
     assert lines(src, "CTX505") == [12]
     assert lines(src.replace("self.n[item.d] -= 1", "self.n[comb([item.d])] -= 1"), "CTX505") == []
+
+
+def test_digest_derivation_is_memoised_for_recursive_helpers(monkeypatch):
+    """whylogs' constraint interpreter: a method with many returns that calls itself many
+    times. Following its returns for a digest once per call site and depth grew with
+    (calls x returns)^depth (526 s on one file); memoised per (def, key, depth), the
+    number of closure walks stays linear in the module's size. Counted, not timed."""
+    from ctxlint.semantic.python import cache_keys
+    branches = "\n".join(
+        f"    if token == {i!r}:\n"
+        f"        left, i = self._interpret(i + 1)\n"
+        f"        right, i = self._interpret(i)\n"
+        f"        return (left, right, {i}), i"
+        for i in range(30))
+    src = ("def _interpret(self, i):\n"
+           "    token = self._tokens[i]\n"
+           f"{branches}\n"
+           "    return token, i + 1\n")
+    facts = facts_of(src)
+    ck = cache_key_facts(facts)
+    fn = facts.tree.body[0]
+    key = fn.body[0].value  # `self._tokens[i]`
+    calls = {"n": 0}
+    real = cache_keys.CacheKeyFacts.closure
+
+    def counting(self, *a, **k):
+        calls["n"] += 1
+        return real(self, *a, **k)
+
+    monkeypatch.setattr(cache_keys.CacheKeyFacts, "closure", counting)
+    assert ck.digest_derived(fn, key) is False
+    assert calls["n"] < 200, calls["n"]

@@ -740,7 +740,13 @@ class CacheKeyFacts:
 
     def digest_derived(self, fn: ast.AST, key: ast.AST, depth: int = 2) -> bool:
         """Is `key` (followed through `fn`'s locals) a digest, or the result of a same-file
-        function whose returned value is built from one?"""
+        function whose returned value is built from one? Memoised per (def, key, depth):
+        a module with many same-named helpers (whylogs' constraint factories) would
+        otherwise re-walk each helper's closure once per call site."""
+        return self.facts.memo(f"cache_keys.digest_derived.{id(fn)}.{id(key)}.{depth}",
+                               lambda: self._digest_derived(fn, key, depth))
+
+    def _digest_derived(self, fn: ast.AST, key: ast.AST, depth: int) -> bool:
         for n in self.closure(fn, [key]):
             if self.digest_call(n):
                 return True
