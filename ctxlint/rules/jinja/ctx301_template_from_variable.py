@@ -45,6 +45,11 @@ passed to a helper of this module is judged at its calls: a parameter that every
 fills with the author's text (a literal, a constant), with no call from another module
 possible (no other file of the package names the helper), is the author's text.
 
+The author's own text also includes a property of a base class (in another module
+of the project too) or an imported helper that returns a package file, and a file
+the package ships opened by a path code alone names (`open(str(importlib_resources.files(
+"pkg") / "t.jinja2")).read()`; a part taken from a parameter or a request is not).
+
 ## Why is this bad
 A Jinja template is a program. Whoever writes its text can reach
 `cycler.__init__.__globals__.os` and run code on the serving host. Chat templates

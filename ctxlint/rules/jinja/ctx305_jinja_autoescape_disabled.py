@@ -35,6 +35,10 @@ Nothing else counts: a variable's or attribute's name never does, and
 not be escaped). Sandboxed environments and environments with
 `autoescape=True`/`select_autoescape(...)` are not flagged.
 
+A `**options` splat is looked through: a dict display it holds decides
+`autoescape`; a splat that cannot be seen through (a parameter, a dict other code
+updates) may set it, and nothing is reported.
+
 ## Why is this bad
 Without autoescape every `{{ value }}` is written into the page verbatim. Model
 output, retrieved documents and tool output routinely contain `<script>` or

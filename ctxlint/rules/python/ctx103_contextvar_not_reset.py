@@ -94,6 +94,14 @@ function only such coroutines call, a `copy_context().run()` or
 directly (`await handle(req)` in a worker loop) runs in its caller's Context, so its
 discarded token is reported. Nothing is decided by a function's or variable's name.
 
+Also flagged: a token kept for `__exit__` that `__exit__` resets only when the
+with-body raised nothing (`if exc_type is not None: return False` before the reset);
+and a module-private setter whose every caller is a plain sync def that reads the
+value itself afterwards and never resets it (the setter exemption follows the value
+to its callers). Not flagged: a ContextVar made inside the function and never handed
+out (nothing else can read it), and a def run by `asyncio.to_thread` (or trio's /
+anyio's `to_thread.run_sync`), which runs in a copy of the caller's Context.
+
 ## Why is this bad
 A worker thread (WSGI, a thread pool, a Celery worker) runs one request after
 another in the same Context. If a request raises between `set()` and `reset()`,

@@ -63,6 +63,9 @@ value from before that outer token whatever was attached since, so the inner att
 lasts until that scope ends. A `with` of anything else (a lock), an attach after the
 span scope has ended, or a `finally` that resets some other token is still reported.
 
+Also flagged: a token kept for `__exit__` that `__exit__` detaches only when the
+with-body raised nothing (`if exc_type is not None: ... return` before the detach).
+
 ## Why is this bad
 `attach` makes a context current for the running thread/task until `detach`
 restores the previous one. A lost token leaves the job's span current on a

@@ -93,6 +93,10 @@ generator handed to a response that releases its slot or upstream response only
 after its loop is CTX110; a ContextVar reset after a `yield` in a plain generator
 is CTX109.
 
+Not reported: removing a file inside a `with tempfile.TemporaryDirectory() as d`
+that encloses the `yield` (the directory's exit removes it anyway). No fix is offered
+when the cleanup lies outside the block the codemod would wrap.
+
 ## Why is this bad
 The body of the `with` statement runs at the `yield`. If it raises, the
 exception is thrown into the generator at the `yield` and the statements after

@@ -49,6 +49,11 @@ CTX103/CTX109, an OpenTelemetry attach token CTX104, a registry insertion in an
 `async def` that is not a response stream CTX108, cleanup after `yield` in a
 `@contextmanager` CTX106.
 
+A resource is also recognised by what happens to the value: one the stream gives
+back to where it came from later (`blocks = allocator.reserve(n)` ...
+`allocator.free(blocks)`; never a module's functions such as `json.loads`/`dumps`), or
+one it closes itself (`fh = path.open("rb")` ... `fh.close()`).
+
 ## Why is this bad
 When the client disconnects, the server closes the generator at a `yield`
 (`GeneratorExit`) or cancels the task writing the stream (`CancelledError`): the

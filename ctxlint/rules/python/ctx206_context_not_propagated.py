@@ -64,6 +64,10 @@ method delegating to the executor it wraps (`def submit(self, fn, *a): return
 self._inner.submit(fn, *a)`): it is an executor, like `ThreadPoolExecutor`, and
 the copy is its callers' to make.
 
+An exported runner (no call in its module) is reported only in a project that has
+a Context to lose: some module of its package makes a `ContextVar`, calls
+`copy_context()` or imports `contextvars` or OpenTelemetry.
+
 ## Why is this bad
 A worker thread runs in its own, empty Context. The tenant id, request id and
 current span the caller set are not there: the job logs under no tenant, reads

@@ -87,6 +87,12 @@ resolves to nothing of the project (torch's own methods), and a project def that
 return torch's handle (`return super().register_forward_hook(hook)`, `return
 module.register_forward_hook(fn)` on one of its paths).
 
+A `register_hook` whose arguments cannot be torch's (a hook name first, or three
+positional arguments: authlib's grant hooks) is another library's callback table. A
+module reached through a parameter or `self` (`model.get_input_embeddings()`) is part
+of the caller's model; a flag on the object the hooked parameters come from (`for p in
+layer.parameters()` under `layer.__dict__[FLAG]`) guards them.
+
 ## Why is this bad
 A hook lives in the module's hook dict until its handle is removed. Registered
 per call, hooks pile up: each keeps its closure (tensors, scalings, `self`)

@@ -47,6 +47,13 @@ Test code is not checked (`test_*.py`, `*_test.py`, `conftest.py`, modules
 importing `pytest` or `unittest`: `PythonFacts.is_test_code`): a test's fakes and
 fixtures live for one test.
 
+Also followed: a tensor `forward()` computes and hands to a method of its own class
+that stores it on `self` as is (`self._remember(h)`). Not reported: a store under a
+first-call flag nothing re-arms (`if self.first: ...; self.first = False`), one a helper
+also reads back (accumulated state), a parameter annotated `torch.nn.Module` (the
+caller's model) and an instance of a class of the project (an object, not a tensor); a
+clearing method another module calls (a decoder calling `attention.reset()`) counts.
+
 ## Why is this bad
 The stored tensor — and, during training, the whole autograd graph behind it —
 stays alive until the next forward overwrites it. For a large model that is one

@@ -69,6 +69,9 @@ and neither the class nor a base of this module defines `__getstate__`,
 value comes from (the constructor called, the device a tensor is moved to,
 followed through `self.` attributes and parameter defaults), never by its name.
 
+The object's class is followed through a module-level factory whose every `return`
+makes one class of the module (`table = build_table(n); ray.put(table)`).
+
 ## Why is this bad
 Ray pickles every object it sends (cloudpickle). A lock, a loop or a socket
 makes that fail at run time (`TypeError: cannot pickle '_thread.lock' object`),

@@ -100,6 +100,11 @@ and a cache every insertion of which sits past such a guard holds only that scop
 entries, so reading it elsewhere is safe too. A guard that only logs pins nothing, and
 a module-level cache is shared by every instance whatever the guard.
 
+Not reported: a key function that dispatches on which of several optional inputs
+the caller passed (`if client: return ("oauth", client.id) elif server: ...`): in the
+branch keyed by one input, an alternative input tested only in a later branch (or
+already found falsy by an earlier one) is not a missing scope id.
+
 ## Why is this bad
 A cache that outlives one request serves every tenant. If the key does not say
 whose entry it is, tenant B gets tenant A's cached answer, a request with LoRA

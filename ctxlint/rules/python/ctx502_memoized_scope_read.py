@@ -41,6 +41,9 @@ that returns one of these (`def get_tenant(): return _tenant.get()`, followed
 through a local it returns and two levels of such helpers). The finding is at
 the read.
 
+A ContextVar is recognised by value, also through a module-level alias (`USER =
+_current_user`).
+
 ## Why is this bad
 The memo key is the argument tuple only. The first caller's tenant (or user, or
 request) is baked into the cached result and served to every later caller with the

@@ -141,6 +141,10 @@ handle built with its key (`_Timer(seq, ...)`) and released by `handle._seq` aft
 `isinstance` guard.
 The finding is at the release side's key expression.
 
+Not reported: a release def's bare-parameter key whose every call in the module
+passes the key the acquire side derived (`self._delete(name)` after `name =
+self._normalize(name)`).
+
 ## Why is this bad
 The release looks up a key that acquire never stored: the refcount never drops,
 the entry is never evicted, and the cached data (vision embeddings, KV blocks,

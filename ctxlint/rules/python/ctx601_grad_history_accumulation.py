@@ -66,6 +66,11 @@ with_backward: loss_mb.backward(); loss_mb = loss_mb.detach()` then
 Names inside a graph-free part (`self._loss_fn.ignore_index` in the comparison)
 are no hint of a loss.
 
+Not reported: a result a helper hands back `.detach()`ed, also through
+receiver-only methods (`update(batch).clone()`) and a dispatcher that returns other
+such helpers; and an accumulator back-propagated after the loop (`loss += part` ...
+`self.manual_backward(loss)`): the combined loss keeps its parts' graphs on purpose.
+
 ## Why is this bad
 A tensor that requires grad carries its autograd graph. Summing it into a
 running total (or keeping it in a list) makes every step's graph — with the
