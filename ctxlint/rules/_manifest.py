@@ -177,7 +177,7 @@ SOURCES = {
     'ctxlint.rules.python.ctx103_contextvar_not_reset': (26936, 'bdf1459bdb7f25d9'),
     'ctxlint.rules.python.ctx104_otel_context_not_detached': (13785, '6f548a055119d702'),
     'ctxlint.rules.python.ctx105_span_not_ended': (15020, '93e8bb8413929921'),
-    'ctxlint.rules.python.ctx106_contextmanager_cleanup_not_in_finally': (30993, '182d29446429ac24'),
+    'ctxlint.rules.python.ctx106_contextmanager_cleanup_not_in_finally': (31277, 'ba20e9fb07095917'),
     'ctxlint.rules.python.ctx107_task_reference_discarded': (19157, 'c76f677d15a63787'),
     'ctxlint.rules.python.ctx108_registration_not_cancellation_safe': (53407, '3b3a122016f39158'),
     'ctxlint.rules.python.ctx109_contextvar_reset_across_yield': (7423, 'e036cbb988241fba'),

@@ -294,9 +294,11 @@ def _cleanup_in(facts, stmts, saved: set[str], y: ast.AST | None = None, fn=None
                     continue
                 if is_cleanup_name(nm):
                     return n
-                if (nm.startswith("set") or nm == "setattr") and any(
+                builtin_set = isinstance(n.func, ast.Name) and n.func.id in ("set", "frozenset") \
+                    and n.func.id not in facts.imports and n.func.id not in facts.module_assignments
+                if (nm.startswith("set") or nm == "setattr") and not builtin_set and any(
                         isinstance(a, ast.Name) and a.id in saved for a in n.args):
-                    return n
+                    return n  # (the builtin `set(names)` builds a set: it restores nothing)
                 if is_pool_return_name(nm) and any(
                         isinstance(a, ast.Name) and a.id in saved
                         for a in [*n.args, *(k.value for k in n.keywords)]):
