@@ -1005,8 +1005,6 @@ class CallSites:
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or self.f.parents.get(fn) is not self.f.tree:
             return False
         calls = self._call_site_calls(fn, arg)
-        if not calls:
-            return False
         call_funcs = {id(c.func) for c, _ in calls}
         for n in self.f.nodes(ast.Name):
             if n.id == fn.name and isinstance(n.ctx, ast.Load) and id(n) not in call_funcs:
@@ -1018,7 +1016,11 @@ class CallSites:
                     or self.is_trusted_source(val, depth + 1)):
                 return False
         from ctxlint.semantic.python import project_index
-        return not project_index.named_elsewhere(self.f, fn.name)
+        if not project_index.named_elsewhere(self.f, fn.name):
+            return bool(calls)
+        # other modules call it too (feast's `offline_utils.build_point_in_time_query(...,
+        # query_template=MULTIPLE_FEATURE_VIEW_POINT_IN_TIME_JOIN)` from every store)
+        return self._project_callers_pass_constants(fn, arg, known=len(calls))
 
     def _literal_default(self, arg: ast.arg) -> bool:
         """Does parameter `arg` have a default that is a literal or a constant?"""
@@ -1126,7 +1128,7 @@ class CallSites:
             seen = True
         return seen or self._project_callers_pass_constants(fn, arg)
 
-    def _project_callers_pass_constants(self, fn, arg: ast.arg) -> bool:
+    def _project_callers_pass_constants(self, fn, arg: ast.arg, known: int = 0) -> bool:
         """For a module-level def that no call of this file uses: do the other modules of
         the project that name it (`project_index.files_naming`) call it, at least once,
         always with the author's own text for `arg` (a literal, a module constant, a
@@ -1145,17 +1147,25 @@ class CallSites:
         files = files_naming(self.f, name)
         if not files or len(files) > 20:
             return False
+        stem = Path(self.path).stem
         seen = 0
         for path in files:
             other = module_call_sites(str(path), self.f.config)
             if other is None:
                 return False
             q = other.f.imports.get(name, "")
-            if not q.endswith("." + name):
+            ours = q == f"{stem}.{name}" or q.endswith(f".{stem}.{name}")  # imported from this module
+            mods = {m for m, mq in other.f.imports.items() if mq == stem or mq.endswith("." + stem)}
+            if not ours and not mods:
                 continue  # a same-named function of another module
             call_funcs = set()
             for call in other.f.nodes(ast.Call):
-                if isinstance(call.func, ast.Name) and call.func.id == name:
+                direct = isinstance(call.func, ast.Name) and call.func.id == name and ours
+                via_module = isinstance(call.func, ast.Attribute) and call.func.attr == name \
+                    and isinstance(call.func.value, ast.Name) and call.func.value.id in mods
+                if via_module:
+                    call_funcs.add(id(call.func.value))
+                if direct or via_module:
                     call_funcs.add(id(call.func))
                     val = _passed_arg(call, params, arg.arg)
                     if val is None or isinstance(val, ast.Starred) or not (
@@ -1163,12 +1173,16 @@ class CallSites:
                             or other.is_trusted_source(val)):
                         return False
                     seen += 1
-            for n in other.f.nodes(ast.Name):
+            for n in other.f.nodes(ast.Attribute) if mods else ():
+                if n.attr == name and isinstance(n.value, ast.Name) and n.value.id in mods \
+                        and id(n) not in call_funcs and isinstance(n.ctx, ast.Load):
+                    return False  # `callbacks.append(utils.render)`: handed on
+            for n in other.f.nodes(ast.Name) if ours else ():
                 if n.id == name and isinstance(n.ctx, ast.Load) and id(n) not in call_funcs \
                         and not isinstance(other.f.parents.get(n), (ast.arg, ast.Subscript)) \
                         and not _in_annotation(other.f, n):
                     return False  # handed on: it could be called with anything
-        return seen > 0
+        return seen + known > 0
 
     def _has_default(self, arg: ast.arg) -> bool:
         fn = self.f.parents.get(self.f.parents.get(arg))
