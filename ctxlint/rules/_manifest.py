@@ -204,7 +204,7 @@ SOURCES = {
     'ctxlint.semantic.go.ctx': (12050, 'ed100a784025f5db'),
     'ctxlint.semantic.go.escape': (29279, '0a04a71d4e872d1f'),
     'ctxlint.semantic.go.facts': (30360, 'bb0e2f794e5db66d'),
-    'ctxlint.semantic.jinja.call_sites': (134231, '35b304dd80ecd33c'),
+    'ctxlint.semantic.jinja.call_sites': (133661, 'eec5b80575d76e15'),
     'ctxlint.semantic.jinja.templates': (23860, '9538f234c56305c3'),
     'ctxlint.semantic.python.asyncness': (9156, '05b1c1968b6fa639'),
     'ctxlint.semantic.python.cache_keys': (94781, '33c103a1cc24fc26'),

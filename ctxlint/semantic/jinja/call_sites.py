@@ -639,13 +639,6 @@ class CallSites:
         if isinstance(expr.func, ast.Attribute) and expr.func.attr in ("read", "read_text") \
                 and self._opened_constant_path(expr.func.value, expr):
             return True  # `with (TEMPLATES_DIR / NAME).open() as f: f.read()`: the package's own file
-        if isinstance(expr.func, ast.Attribute) and expr.func.attr == "read" and (
-                isinstance(expr.func.value, ast.Name) or (isinstance(expr.func.value, ast.Call)
-                                                         and (self.f.qualname(expr.func.value.func) or "") in _OPEN_CALLS)) \
-                and self._package_file(expr.func.value) and self._opened_path_fixed(expr.func.value):
-            # `with open(str(importlib_resources.files("pkg") / "t.jinja2")) as f: f.read()`,
-            # `open(_path).read()`: a file the package ships, named by code
-            return True
         if isinstance(expr.func, ast.Attribute) and expr.func.attr in ("read_text", "read", "read_bytes", "decode", "strip", "get_data"):
             for n in ast.walk(expr):
                 if isinstance(n, ast.Name) and n.id in ("__file__", "__name__", "__package__"):
@@ -794,41 +787,6 @@ class CallSites:
                     return got
         return None
 
-    def _opened_path_fixed(self, recv: ast.AST, depth: int = 0) -> bool:
-        """Is the path that `recv` (an `open(P)` call, or a name a `with open(P) as f`
-        binds) opens named by code alone: no parameter of a function and nothing from
-        outside the program reaches `P`, followed through local names? A file name taken
-        from a request (`open(TEMPLATE_DIR / f"{kind}.jinja")` with `kind` a route
-        parameter) can walk out of the package."""
-        opened = None
-        if isinstance(recv, ast.Call) and recv.args:
-            opened = recv.args[0]
-        elif isinstance(recv, ast.Name):
-            for v in self.values_of(recv) or ():
-                if isinstance(v, tuple) and v[0] == "opaque" and isinstance(v[1], (ast.With, ast.AsyncWith)):
-                    for item in v[1].items:
-                        if isinstance(item.optional_vars, ast.Name) and item.optional_vars.id == recv.id \
-                                and isinstance(item.context_expr, ast.Call) and item.context_expr.args:
-                            opened = item.context_expr.args[0]
-        return opened is not None and self._fixed_value(opened, depth)
-
-    def _fixed_value(self, expr: ast.AST, depth: int) -> bool:
-        if depth > 4 or self._outside_argument(expr) or self.external_origin(expr, 2):
-            return False
-        for n in ast.walk(expr):
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in ("self", "cls"):
-                vals = self.values_of(n)
-                if vals is None:
-                    continue  # a module name, a builtin, an import
-                for v in vals:
-                    if isinstance(v, tuple):
-                        if v[0] == "param":
-                            return False
-                        continue
-                    if not self._fixed_value(v, depth + 1):
-                        return False
-        return True
-
     def _outside_argument(self, expr: ast.AST) -> bool:
         """Does any call in `expr` receive an argument that comes from outside the
         program (`external_origin`): a file name taken from a request, the environment,
@@ -865,6 +823,8 @@ class CallSites:
                                 if isinstance(c.func, ast.Name) and c.func.id == "open" and c.args:
                                     return self._constant_path(c.args[0], fn)
             return False
+        if isinstance(recv, ast.Call) and (self.f.qualname(recv.func) or "") in _OPEN_CALLS and recv.args:
+            return self._constant_path(recv.args[0], fn)  # `open(_path).read()`
         return self._constant_path(recv, fn)
 
     #: importlib.resources (and its backport) calls that yield a file of a package.
@@ -911,8 +871,17 @@ class CallSites:
             return isinstance(parent, ast.BinOp) or (isinstance(parent, ast.Call) and len(parent.args) > 1)
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Div):
             return self._constant_path(expr.left, fn, depth + 1) and self._constant_path(expr.right, fn, depth + 1)
+        if isinstance(expr, ast.IfExp) and isinstance(self.f.parents.get(expr), ast.BinOp):
+            return self._constant_path(expr.body, fn, depth + 1) and self._constant_path(expr.orelse, fn, depth + 1)
         if isinstance(expr, ast.Call) and (self.f.qualname(expr.func) or "") in ("os.path.join", "pathlib.Path", "Path"):
             return bool(expr.args) and all(self._constant_path(a, fn, depth + 1) for a in expr.args)
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in ("str", "os.fspath") \
+                and len(expr.args) == 1:
+            return self._constant_path(expr.args[0], fn, depth + 1)  # `str(files("pkg") / "t.jinja2")`
+        if isinstance(expr, ast.Call) and (self.f.qualname(expr.func) or "").startswith(
+                ("importlib.resources.files", "importlib_resources.files")) \
+                and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in expr.args):
+            return True  # `importlib.resources.files("distilabel")`: the package's own directory
         if _is_constant_name(expr) and ((isinstance(expr, ast.Name) and self.f.enclosing_function(expr) is None)
                                         or self._module_or_imported(expr)):
             return True
@@ -937,6 +906,12 @@ class CallSites:
         v = part.value
         if _is_constant_name(v) and self._module_or_imported(v):
             return True  # a module or imported constant (an UPPER_CASE local is just a local)
+        if isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name) and self._is_instance_ref(v.value):
+            # `f"{self.aspect}.jinja2"` with `aspect: Literal["helpfulness", ...]` or only
+            # string literals ever assigned: one of the author's names
+            vals = self.values_of(v) or []
+            return bool(vals) and all(_literal_strings(x[1]) if isinstance(x, tuple) and x[0] == "annotation"
+                                      else isinstance(x, ast.Constant) and isinstance(x.value, str) for x in vals)
         if not (isinstance(v, ast.Name) and fn is not None) or v.id in _param_names(fn):
             return False
         binds = []
@@ -2264,6 +2239,13 @@ class CallSites:
                         if k:
                             return k
         return None
+
+
+def _literal_strings(ann: ast.AST) -> bool:
+    """Is `ann` `Literal["a", "b", ...]` (`typing`/`typing_extensions`) of strings only?"""
+    return isinstance(ann, ast.Subscript) and (ast.unparse(ann.value).split(".")[-1] == "Literal") and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, str)
+        for e in (ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]))
 
 
 def _in_annotation(facts, node: ast.AST) -> bool:
