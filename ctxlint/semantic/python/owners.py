@@ -1945,6 +1945,7 @@ def _api_level(facts: PythonFacts, fn) -> bool:
 
 
 def _setter_shape(facts: PythonFacts, fn, depth: int) -> bool:
+    from ctxlint.semantic.python.project_index import imported_contextvar_setter
     values = module_values(facts)
     if is_generator(facts, fn):
         return False
@@ -1954,8 +1955,8 @@ def _setter_shape(facts: PythonFacts, fn, depth: int) -> bool:
             return False
 
     def plain(stmt) -> bool:
-        if isinstance(stmt, ast.Pass) or (isinstance(stmt, ast.Return) and stmt.value is None):
-            return True
+        if isinstance(stmt, (ast.Pass, ast.Global)) or (isinstance(stmt, ast.Return) and stmt.value is None):
+            return True  # `global _STEP`: the function's plain module copy of the value
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
             return True  # docstring
         if isinstance(stmt, ast.Raise):
@@ -2034,6 +2035,9 @@ def _setter_shape(facts: PythonFacts, fn, depth: int) -> bool:
             root = c.func
             while isinstance(root, ast.Attribute):
                 root = root.value
+            if callee is None and isinstance(c.func, ast.Name) and imported_contextvar_setter(facts, c.func):
+                unknown_pending = False  # a setter of another module of the project: a set
+                continue
             if callee is None and isinstance(root, ast.Name) and values.binding(root) is not None \
                     and values.binding(root)[0] != "local":
                 # a function of another module, between two sets (it cannot be the work the

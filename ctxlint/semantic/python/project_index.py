@@ -179,6 +179,56 @@ def _module_of(qual: str, here: Path, facts: "PythonFacts"):
     return mod, tree, name
 
 
+def imported_contextvar_setter(facts: "PythonFacts", callee: ast.AST) -> bool:
+    """Is `callee` (the `func` of a call: an imported name) a top-level plain `def` of
+    another module of the project whose whole effect is binding that module's
+    ContextVars, each once, from its parameters or constants (inspect-ai
+    `set_active_generate_config(config)`: `active_generate_config_context_var.set(config)`)?
+    Read from the other module's tree alone: its statements are only a docstring, `pass`,
+    `global`, assignments of names or constants, and `var.set(x)` of a module-level
+    `var = ContextVar(...)` binding of that module, with `x` a name or a constant; it
+    returns no value. Never raises."""
+    qual = facts.qualname(callee)
+    if not isinstance(callee, ast.Name) or not qual or "." not in qual.lstrip(".") \
+            or callee.id not in facts.imports or not facts.path or not os.path.isfile(facts.path):
+        return False
+    try:
+        got = _module_of(qual, Path(os.path.abspath(facts.path)).parent, facts)
+    except (OSError, RecursionError, ValueError):
+        return False
+    if got is None:
+        return False
+    _mod, tree, name = got
+    defs = [st for st in tree.body if isinstance(st, FunctionNode) and st.name == name]
+    if len(defs) != 1 or not isinstance(defs[0], ast.FunctionDef):
+        return False
+    cvars = set()
+    for st in tree.body:
+        if isinstance(st, (ast.Assign, ast.AnnAssign)) and isinstance(st.value, ast.Call):
+            f = st.value.func
+            if (f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")) == "ContextVar":
+                cvars |= set(_bound_names(st))
+    seen: set[str] = set()
+    simple = (ast.Name, ast.Constant)
+    for st in defs[0].body:
+        if isinstance(st, (ast.Pass, ast.Global)) or (isinstance(st, ast.Return) and st.value is None):
+            continue
+        if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant):
+            continue
+        if isinstance(st, (ast.Assign, ast.AnnAssign)) and isinstance(st.value, simple) and all(
+                isinstance(t, ast.Name) for t in (st.targets if isinstance(st, ast.Assign) else [st.target])):
+            continue
+        c = st.value if isinstance(st, ast.Expr) else None
+        if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "set" \
+                and isinstance(c.func.value, ast.Name) and c.func.value.id in cvars \
+                and c.func.value.id not in seen and len(c.args) == 1 and not c.keywords \
+                and isinstance(c.args[0], simple):
+            seen.add(c.func.value.id)
+            continue
+        return False
+    return bool(seen)
+
+
 def _find(qual: str, here: Path, hops: int, facts: "PythonFacts") -> FunctionNode | None:
     """The top-level def named by `qual` (`module.path.name`) seen from directory `here`
     (the last binding of that name, as Python keeps it)."""
@@ -756,6 +806,50 @@ def resolve_instance_class(facts: "PythonFacts", expr: ast.AST) -> ClassScope | 
         return None
 
 
+def annotated_param_class(facts: "PythonFacts", expr: ast.AST) -> ClassScope | None:
+    """The project class that the parameter `expr` (a Name) is annotated with, in the
+    function it is read in or one enclosing it (`manager: StreamManager`, also
+    `Optional[StreamManager]`, `StreamManager | None` and the string form), when nothing
+    in that function rebinds the parameter. The annotation is the declared type of the
+    value, as a type checker takes it (PEP 484); a subclass the caller passes may override
+    the method, which the declared type does not show. None for anything else. Never
+    raises."""
+    if not isinstance(expr, ast.Name):
+        return None
+    fn = facts.enclosing_function(expr)
+    while fn is not None:
+        a = fn.args
+        for p in (*a.posonlyargs, *a.args, *a.kwonlyargs):
+            if p.arg != expr.id:
+                continue
+            if any(isinstance(n, ast.Name) and n.id == expr.id and isinstance(n.ctx, ast.Store)
+                   for n in facts.walk(fn)):
+                return None
+            ann = _declared_class_expr(p.annotation)
+            return resolve_class(facts, ann) if ann is not None else None
+        fn = facts.enclosing_function(fn)
+    return None
+
+
+def _declared_class_expr(ann: ast.AST | None) -> ast.AST | None:
+    """The Name/Attribute naming one class in the annotation `ann`: `X`, `mod.X`,
+    `Optional[X]`, `X | None`, `"X"`. None for anything else (a union of two classes, a
+    generic container)."""
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+        try:
+            ann = ast.parse(ann.value, mode="eval").body
+        except SyntaxError:
+            return None
+        return ann if isinstance(ann, ast.Name) else None
+    if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
+        parts = [x for x in (ann.left, ann.right) if not (isinstance(x, ast.Constant) and x.value is None)]
+        return _declared_class_expr(parts[0]) if len(parts) == 1 else None
+    if isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute)) \
+            and (ann.value.attr if isinstance(ann.value, ast.Attribute) else ann.value.id) == "Optional":
+        return _declared_class_expr(ann.slice)
+    return ann if isinstance(ann, (ast.Name, ast.Attribute)) else None
+
+
 def resolve_call(facts: "PythonFacts", call: ast.Call) -> FunctionNode | None:
     """The def of this project that `call` runs, also when it lives in another module:
     `super().m()` and `self.m()`/`cls.m()` through the class's bases (`resolve_method`,
@@ -786,6 +880,9 @@ def resolve_call(facts: "PythonFacts", call: ast.Call) -> FunctionNode | None:
             if scope is not None:
                 return resolve_method(facts, scope, f.attr)
             scope = resolve_instance_class(facts, recv)
+            if scope is not None:
+                return resolve_method(facts, scope, f.attr)
+            scope = annotated_param_class(facts, recv)
             if scope is not None:
                 return resolve_method(facts, scope, f.attr)
     got = call_graph(facts).resolve(call)

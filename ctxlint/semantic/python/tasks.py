@@ -483,7 +483,7 @@ def _takes_out_of_container(facts, value: ast.AST, fn: ast.AST) -> bool:
     return False
 
 
-def handles_own_errors(facts, fn: ast.AST) -> bool:
+def handles_own_errors(facts, fn: ast.AST, depth: int = 0) -> bool:
     """Does the coroutine function `fn` catch every `Exception` its awaited work can raise
     and not re-raise it? True when every await of its body (outside nested defs) lies in
     a `try` whose handlers include a bare / `Exception` / `BaseException` one and none
@@ -497,7 +497,13 @@ def handles_own_errors(facts, fn: ast.AST) -> bool:
     must hold an await; a coroutine that never awaits handles its errors when its whole
     body (after the docstring) is such a `try`. Such a task's failure is never lost: the handler logs or records
     it, so the Python docs' "Task exception was never retrieved" cannot happen for the
-    work that talks to the outside world."""
+    work that talks to the outside world.
+
+    A statement whose only await is the awaited call of another coroutine function of
+    the project that itself handles its errors (`return await request_wired_wrapper()`,
+    a nested `async def` whose body is such a `try`; slack-bolt `to_runnable_function`)
+    counts as guarded: the error is caught one frame down (followed three levels deep,
+    `coroutine_def` resolves the call, across modules too)."""
     body = list(fn.body)
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
             and isinstance(body[0].value.value, str):
@@ -507,6 +513,9 @@ def handles_own_errors(facts, fn: ast.AST) -> bool:
     def covered(stmts: list[ast.stmt]) -> bool:
         for st in stmts:
             if not suspends([st]):
+                continue
+            if _delegates_to_handler(facts, st, depth):
+                guarded[0] += 1
                 continue
             if isinstance(st, ast.Try) and _guards_all(st):
                 if suspends(st.body):
@@ -533,6 +542,23 @@ def handles_own_errors(facts, fn: ast.AST) -> bool:
         # (a bare `log.info(...)` body can still raise, and that error is then lost)
         return all(isinstance(st, ast.Try) and _guards_all(st) for st in body)
     return covered(body) and guarded[0] > 0
+
+
+def _delegates_to_handler(facts, st: ast.stmt, depth: int) -> bool:
+    """Is `st` (`await g(...)`, `return await g(...)`, `x = await g(...)`) a statement
+    whose one await is the awaited call of a coroutine function `g` of the project that
+    handles its own errors (`handles_own_errors`), with arguments that await nothing?"""
+    if depth >= 3 or not isinstance(st, (ast.Expr, ast.Return, ast.Assign, ast.AnnAssign)):
+        return False
+    value = st.value
+    if not (isinstance(value, ast.Await) and isinstance(value.value, ast.Call)):
+        return False
+    call = value.value
+    if suspends([ast.Expr(a) for a in (*call.args, *(k.value for k in call.keywords))]) \
+            or suspends([ast.Expr(call.func)]):
+        return False
+    target = coroutine_def(facts, call)
+    return target is not None and handles_own_errors(facts, target, depth + 1)
 
 
 def _guards_all(t: ast.Try) -> bool:
