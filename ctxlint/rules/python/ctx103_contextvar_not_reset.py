@@ -47,7 +47,11 @@ module is followed into: it must reset it); a setter helper whose last statement
 the `set()`; an API setter - a module-level function, or a `@classmethod`/`@staticmethod`
 of a module-level class - that returns nothing and whose whole effect is binding
 ContextVars, each once, from its parameters or to fresh values (crewai
-`apply_execution_context`, bedrock-agentcore `set_request_context`), or each var a
+`apply_execution_context`, bedrock-agentcore `set_request_context`; it may keep a
+`global` plain copy of the value, torchtitan `set_step`, and end with a call of another
+such setter, of this module or imported from another module of the project, inspect-ai
+`init_active_model` calling `set_active_generate_config(config)`; an imported function
+that runs work after its set is still work), or each var a
 loop walks over a snapshot or list of ContextVars, under `if`/`try` at most (structlog
 `clear_contextvars`, asgiref `_restore_context`; one var set per item of a list is
 still reported);

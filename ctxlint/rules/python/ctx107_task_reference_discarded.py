@@ -59,7 +59,12 @@ flagged. A coroutine that never awaits qualifies when its whole body is such a `
 (a bare `log.info(...)` body can still raise, and is flagged). The coroutine's
 `async def` may be a method of a class or module-level singleton imported from
 another module of the project (`create_task(event_bus.publish(e))` with `event_bus =
-EventBus()` in `bus.py`). No failure of the work is lost with the reference. (Known gap: entering an
+EventBus()` in `bus.py`), or of a class a parameter is annotated with (`manager:
+StreamManager` then `create_task(manager.start_stream(...))`). An `await` of another
+such self-handling coroutine of the project counts as guarded (`return await
+wrapper()`, where the nested `wrapper` wraps its work in `try/except Exception`;
+slack-bolt's lazy listeners), followed three levels deep. No failure of the work is
+lost with the reference. (Known gap: entering an
 `async with` is itself an await, and its error, say a failed connect, is not under
 the `try`; ctxlint does not yet tell a non-raising entry, such as a lock or
 `anyio.move_on_after`, from one that can fail.) The coroutine may be built first and
