@@ -276,3 +276,63 @@ def test_template_constants_read_from_another_module_are_not_cached(tmp_path):
     assert lint_paths([str(tmp_path)], config, rules, use_cache=True, jobs=1).findings == []
     consts.write_text("class Box:\n    pass\n\n\nNAME = Box()\n", encoding="utf-8")
     assert [f.line for f in lint_paths([str(tmp_path)], config, rules, use_cache=True, jobs=1).findings] == [6]
+
+
+def test_annotated_parameter_resolves_its_class_methods(tmp_path):
+    """A parameter annotated with a project class (plain, `Optional[...]`, `X | None`,
+    a string) resolves `param.method()` to that class's def; a rebound parameter, a
+    union of two classes or an unannotated one resolves nothing."""
+    _write(tmp_path, "app/__init__.py", "")
+    _write(tmp_path, "app/manager.py", """\
+        class Manager:
+            async def start(self, run_id):
+                return run_id
+
+
+        class Other:
+            async def start(self, run_id):
+                return None
+        """)
+    path = _write(tmp_path, "app/routes.py", """\
+        from typing import Optional
+
+        from app.manager import Manager, Other
+
+
+        async def plain(m: Manager):
+            m.start(1)
+
+
+        async def optional(m: Optional[Manager]):
+            m.start(1)
+
+
+        async def pep604(m: Manager | None):
+            m.start(1)
+
+
+        async def quoted(m: "Manager"):
+            m.start(1)
+
+
+        async def rebound(m: Manager):
+            m = make()
+            m.start(1)
+
+
+        async def union(m: Manager | Other):
+            m.start(1)
+
+
+        async def bare(m):
+            m.start(1)
+        """)
+    facts = _facts(path)
+    got = {}
+    for fn in facts.tree.body:
+        if isinstance(fn, ast.AsyncFunctionDef):
+            call = next(n for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute))
+            target = project_index.resolve_call(facts, call)
+            got[fn.name] = (target.name, target.lineno) if target is not None else None
+    assert got == {"plain": ("start", 2), "optional": ("start", 2), "pep604": ("start", 2),
+                   "quoted": ("start", 2), "rebound": None, "union": None, "bare": None}
