@@ -28,7 +28,10 @@ dunder or name-mangled attributes (`__class__`, `__mro__`, `__subclasses__`,
 `namespace` and `range`, and literal `"{0.__class__}".format(...)` inside a template.
 Reported at the line of the expression, once per expression chain. The read-only
 descriptive dunders `__name__`, `__qualname__`, `__doc__`, `__all__`, `__version__`
-and `__module__` (printed by documentation templates) are not flagged by themselves,
+and `__module__` (printed by documentation templates) and the text conversions
+`__repr__`, `__str__` and `__html__` (`{{ group.__repr__() | e }}`, dask's widget
+templates) are not flagged by themselves (a dunder step off them, `.__class__` or
+`.__globals__`, is),
 nor is a plain `_private` field of the template's own objects (`task._subtasks`).
 
 ## Why is this bad
@@ -116,7 +119,11 @@ def _dunder_findings(rule, facts):
 
 #: Read-only descriptive dunders that documentation templates (pdoc, Sphinx autosummary)
 #: legitimately print; they lead nowhere by themselves, and a walk from them is flagged.
-_DESCRIPTIVE = frozenset({"__name__", "__qualname__", "__doc__", "__all__", "__version__", "__module__"})
+_DESCRIPTIVE = frozenset({"__name__", "__qualname__", "__doc__", "__all__", "__version__", "__module__",
+                          # the text conversions (`{{ group.__repr__() | e }}` in dask's widget
+                          # templates, the Markup protocol's `__html__`): a string, from which
+                          # any further dunder step (`.__class__`) is flagged on its own
+                          "__repr__", "__str__", "__html__"})
 
 
 def _escapes(name: str) -> bool:

@@ -66,6 +66,11 @@ span scope has ended, or a `finally` that resets some other token is still repor
 Also flagged: a token kept for `__exit__` that `__exit__` detaches only when the
 with-body raised nothing (`if exc_type is not None: ... return` before the detach).
 
+Nor an attach restored by value: `previous = context.get_current()` read before it and
+`attach(previous)` as a statement of a later `try`'s `finally` (pydantic-ai
+`attach_captured_context`, held across a `yield` that may be finalised in another Context,
+where `detach(token)` raises); that re-attach is itself the restore and is not reported.
+
 ## Why is this bad
 `attach` makes a context current for the running thread/task until `detach`
 restores the previous one. A lost token leaves the job's span current on a
@@ -125,6 +130,8 @@ aws/aws-durable-execution-sdk-python#643 (fix PR #650).
                 continue
             if fate.kind != "ok" and _restored_by_enclosing_scope(facts, values, fn, call):
                 continue  # the enclosing span scope's exit resets the context under this attach too
+            if fate.kind != "ok" and _reattaches_captured(facts, fn, call):
+                continue  # `previous = get_current()` ... `finally: attach(previous)`: restored by value
             if fate.kind in ("ok", "across_yield") or (
                     fate.kind == "discarded" and owners.runs_in_task_context(facts, fn)):
                 continue  # (a coroutine's attach dies with its task's Context)
@@ -161,6 +168,53 @@ aws/aws-durable-execution-sdk-python#643 (fix PR #650).
                           codemod="otel_detach_finally",
                           data={"line": call.lineno, "col": call.col_offset, "detach": detach})
             yield facts.finding(self, call, msg, fix=fix)
+
+
+def _captured_current(facts, fn: ast.AST, name: str, before: ast.AST) -> bool:
+    """Is `name` a local of `fn` bound exactly once, to `opentelemetry.context.get_current()`,
+    by a statement that runs before the node `before`?"""
+    binds = [n for n in facts.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)]
+    if len(binds) != 1:
+        return False
+    st = facts.parents.get(binds[0])
+    return isinstance(st, ast.Assign) and len(st.targets) == 1 and st.targets[0] is binds[0] \
+        and isinstance(st.value, ast.Call) and not st.value.args \
+        and (facts.qualname(st.value.func) or "").endswith("context.get_current") \
+        and (st.lineno, st.col_offset) < (before.lineno, before.col_offset)
+
+
+def _reattaches_captured(facts, fn: ast.AST, call: ast.Call) -> bool:
+    """Is the attach `call` part of a restore-by-value pair, pydantic-ai's
+    `attach_captured_context` (a token detached in another Context raises, so the author
+    re-attaches the saved context instead)?
+    - `call` is itself `attach(previous)` with `previous = context.get_current()` read
+      earlier in `fn`: it puts back what was current, as `var.set(previous)` does for a
+      ContextVar (CTX103), and leaves nothing new attached;
+    - or a later statement of `call`'s own block is a `try` whose `finally` runs
+      `attach(previous)`, as a statement of its own, with `previous` read by
+      `get_current()` before `call`: every exit of that `try` puts the saved context back.
+    OpenTelemetry's `attach` sets the runtime ContextVar to the given context
+    (opentelemetry-python `ContextVarsRuntimeContext.attach`), so re-attaching the
+    captured one restores it exactly, whatever was attached in between."""
+    def restore_of(c) -> bool:
+        return isinstance(c, ast.Call) and (facts.qualname(c.func) or "").endswith("attach") \
+            and len(c.args) == 1 and isinstance(c.args[0], ast.Name)
+    if restore_of(call) and _captured_current(facts, fn, call.args[0].id, call):
+        return True
+    stmt = facts.enclosing_statement(call)
+    parent = facts.parents.get(stmt)
+    block = next((getattr(parent, f) for f in ("body", "orelse", "finalbody")
+                  if stmt in getattr(parent, f, ())), None) if parent is not None else None
+    if block is None:
+        return False
+    for st in block[block.index(stmt) + 1:]:
+        if not isinstance(st, ast.Try):
+            continue
+        for fst in st.finalbody:
+            c = fst.value if isinstance(fst, ast.Expr) else None
+            if restore_of(c) and _captured_current(facts, fn, c.args[0].id, call):
+                return True
+    return False
 
 
 def _restored_by_enclosing_scope(facts, values, fn: ast.AST, call: ast.Call) -> bool:

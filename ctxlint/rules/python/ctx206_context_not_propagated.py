@@ -68,6 +68,10 @@ An exported runner (no call in its module) is reported only in a project that ha
 a Context to lose: some module of its package makes a `ContextVar`, calls
 `copy_context()` or imports `contextvars` or OpenTelemetry.
 
+A call of the project's own function reached through an imported module
+(`_utils.run_in_executor(cb, arg)`, pydantic-ai) is not the loop's method of that name:
+it is judged in its own module, where it calls the loop.
+
 ## Why is this bad
 A worker thread runs in its own, empty Context. The tenant id, request id and
 current span the caller set are not there: the job logs under no tenant, reads
@@ -115,6 +119,8 @@ OpenTelemetry Python context docs (trace context lost across a thread hop); agen
             if not isinstance(f, ast.Attribute) or f.attr not in ("run_in_executor", "submit", "map"):
                 continue
             fn = facts.enclosing_function(call)
+            if _project_function(facts, call):
+                continue  # `_utils.run_in_executor(cb, arg)`: the project's own helper, judged where it calls the loop
             if f.attr == "run_in_executor":
                 idx = 1
                 submitted = call.args[1] if len(call.args) > 1 else next(
@@ -165,6 +171,18 @@ OpenTelemetry Python context docs (trace context lost across a thread hop); agen
             "it sees the worker's empty Context, not the caller's values"
         return (f"`{job.label}` {reads}, but `{what}` runs it in a worker thread without a copy of the Context: "
                 f"{sees} (use `asyncio.to_thread` or `contextvars.copy_context().run`)")
+
+
+def _project_function(facts, call: ast.Call) -> bool:
+    """Is `call` (`mod.run_in_executor(...)`, `helpers.submit(...)`) a call of a def of this
+    project, reached through an imported module (`project_index.resolve_function`), not
+    the asyncio loop's or an Executor's method? pydantic-ai's `_utils.run_in_executor(fn,
+    arg)` copies the Context itself; whatever it does is judged in its own module."""
+    from ctxlint.semantic.python.project_index import resolve_function
+    recv = call.func.value if isinstance(call.func, ast.Attribute) else None
+    if not isinstance(recv, ast.Name) or recv.id not in facts.imports:
+        return False
+    return resolve_function(facts, call.func) is not None
 
 
 def _default_or_thread_pool(facts, call: ast.Call, fn) -> bool:
