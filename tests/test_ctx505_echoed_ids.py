@@ -159,3 +159,18 @@ def test_corpus_goods_are_quiet(name):
 
 def test_corpus_near_misses_are_reported():
     assert lines(corpus("bad", "echoed_id_near_misses.py")) == [53, 61, 70, 102]
+
+
+def test_a_sweep_of_the_container_is_named_in_the_message():
+    """disnake `ViewStore`: the mismatched pop is still reported, but the message names
+    the method that sweeps the container instead of claiming the entry is never
+    released; without the sweep the claim stands."""
+    rules = select_rules(["CTX505"], [])
+    src = (ROOT / "corpus/CTX505/bad/release_misses_but_sweep_reclaims.py").read_text()
+    found = engine.lint_text("case.py", src, "python", rules, Config())
+    assert [f.line for f in found] == [25]
+    assert "stays until `__verify_integrity()` sweeps" in found[0].message
+    assert "never released" not in found[0].message
+    unswept = src.replace("        for k in to_remove:\n            del self._views[k]\n", "        return to_remove\n")
+    found = engine.lint_text("case.py", unswept, "python", rules, Config())
+    assert [f.line for f in found] == [24] and "never found and never released" in found[0].message

@@ -197,7 +197,7 @@ SOURCES = {
     'ctxlint.rules.python.ctx502_memoized_scope_read': (7619, 'e2fcfdee0fffd43e'),
     'ctxlint.rules.python.ctx503_cache_key_unstable_identity': (12037, 'dc529b919f3a8e32'),
     'ctxlint.rules.python.ctx504_cache_key_parts_untagged': (11200, 'e102bbd377ba35ca'),
-    'ctxlint.rules.python.ctx505_acquire_release_key_mismatch': (20928, '028213cce6bb038a'),
+    'ctxlint.rules.python.ctx505_acquire_release_key_mismatch': (24991, '0943b2ac3a622b59'),
     'ctxlint.rules.python.ctx601_grad_history_accumulation': (26155, 'ddb1992dd4b3cff2'),
     'ctxlint.semantic.go.cancel': (7042, '897f959d70f3283b'),
     'ctxlint.semantic.go.cfg': (12357, '7e2d525a4963b8b0'),

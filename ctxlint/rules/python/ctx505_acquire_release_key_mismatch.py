@@ -145,6 +145,16 @@ Not reported: a release def's bare-parameter key whose every call in the module
 passes the key the acquire side derived (`self._delete(name)` after `name =
 self._normalize(name)`).
 
+A bare parameter of the release side is compared as a part of the acquire side's key
+only when an acquire-side function takes a parameter of that name too (`pin(tenant,
+adapter)` / `unpin(tenant, adapter)`): a parameter is whatever the caller passes, and a
+name resembling an attribute of the key (`_on_drained(drain_token)` beside
+`f"{run_id}:{self._next_drain_token}"`, pydantic-ai, whose subscriber echoes the whole
+token back) says nothing about its value. When another method removes entries while
+walking the container itself (`for k, (view, _) in self._views.items(): ... del
+self._views[k]`, disnake `ViewStore.__verify_integrity`), the message says the entry
+stays until that sweep, not that it is never released.
+
 ## Why is this bad
 The release looks up a key that acquire never stored: the refcount never drops,
 the entry is never evicted, and the cached data (vision embeddings, KV blocks,
@@ -222,7 +232,15 @@ while acquired by the combined digest).
                         # `_level.set(level)` beside `c[level] = ...`, released by
                         # `_level.get()` (or a property returning it): the same value
                         continue
-                    part = _strict_part(sig, acq_sigs)
+                    # a bare parameter is whatever the caller passes: it is "a part" of the
+                    # acquire side's f-string or tuple only as the same argument of a paired
+                    # signature (`unpin(tenant, adapter)` beside `pin(tenant, adapter)` keying
+                    # `f"{tenant}/{adapter}"`), not because its name resembles an attribute's
+                    # (`_on_drained(drain_token)` beside `f"{run_id}:{self._next_drain_token}"`,
+                    # pydantic-ai, where the peer echoes the whole string back)
+                    bare_param = isinstance(expr, ast.Name) and expr.id in ck.params(s.function)
+                    part = _strict_part(sig, acq_sigs) and (
+                        not bare_param or _paired_parameter(ck, c, acq, expr.id))
                     if not part and not any(k == "call" for k, _n in acq_sigs):
                         continue  # tuple keys on both sides, spelled from other parts: unknown
                     if not part and isinstance(expr, ast.Name) and expr.id in ck.params(s.function) \
@@ -251,7 +269,9 @@ while acquired by the combined digest).
                         f"`{m}()` indexes `{c.name}` by `{key_text(facts, expr)}`, but "
                         f"`{', '.join(acq)}()` keyed it by {acq_desc}"
                         + (", of which it is only a part" if part else "")
-                        + ": the entry is never found and never released; derive both keys from one helper")
+                        + (f": this release never finds the entry, which stays until `{sweep}()` sweeps "
+                           "the container; derive both keys from one helper" if (sweep := _sweeper(facts, c, [m]))
+                           else ": the entry is never found and never released; derive both keys from one helper"))
 
 
 def _foreign_field(ck, fn, expr: ast.AST) -> bool:
@@ -371,6 +391,54 @@ def _callers_pass_acquire_key(ck, fn, param: str, acq_sigs: set) -> bool:
             return False
         seen += 1
     return seen > 0
+
+
+def _container_expr(node: ast.AST) -> ast.AST | None:
+    """The container expression of a removal site's node (`self._views` of
+    `del self._views[k]` or `self._views.pop(k)`)."""
+    if isinstance(node, ast.Subscript):
+        return node.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return node.func.value
+    return None
+
+
+def _sweeper(facts, c, rel: list[str]) -> str | None:
+    """The name of a method (not one of `rel`, the release being reported) that removes entries of the
+    container `c` while walking the container itself (`for k, (view, _) in
+    self._views.items(): ...` then `del self._views[k]`, disnake `ViewStore.__verify_integrity`):
+    a sweep that reclaims what a mismatched release misses. None when there is none."""
+    for s in c.removals:
+        fn, m = s.function, s.method
+        if fn is None or m is None or m.name in rel:
+            continue
+        target = _container_expr(s.node)
+        if target is None:
+            continue
+        want = ast.dump(target)
+        for n in facts.walk(fn):
+            if not isinstance(n, (ast.For, ast.comprehension)):
+                continue
+            it = n.iter
+            if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and not it.args \
+                    and it.func.attr in ("items", "keys", "values"):
+                it = it.func.value
+            if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in ("list", "tuple") \
+                    and len(it.args) == 1:
+                inner = it.args[0]  # `for k in list(self._views):`
+                it = inner.func.value if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) \
+                    and inner.func.attr in ("items", "keys", "values") else inner
+            if ast.dump(it) == want:
+                return m.name
+    return None
+
+
+def _paired_parameter(ck, c, acq: list[str], param: str) -> bool:
+    """Does an acquire-side function of container `c` take a parameter `param` too, so
+    that the release side's parameter of that name is the same argument of a paired API
+    (`pin(tenant, adapter)` / `unpin(tenant, adapter)`)?"""
+    return any(site.method is not None and site.method.name in acq and site.function is not None
+               and param in ck.params(site.function) for site in c.inserts)
 
 
 def _helper_input(ck, c, acq: list[str], param: str) -> bool:
