@@ -12,6 +12,7 @@ from ctxlint.semantic.python.instances import (
     from_parameters,
     in_module_classes,
     is_enum,
+    is_plain_value_type,
     is_torch_module,
     many_instances,
     model_base,
@@ -66,6 +67,14 @@ cache's bound (`maxsize`) and what it keeps.
 Test code is not checked (`test_*.py`, `*_test.py`, `conftest.py`, modules
 importing `pytest` or `unittest`: `PythonFacts.is_test_code`): a test's fakes and
 fixtures live for one test.
+
+Not flagged: a value type whose instances hold only plain immutable data, a
+`typing.NamedTuple` or `@dataclass(frozen=True)` whose fields are all `int`, `float`,
+`bool`, `str`, `bytes` or `None` (also optional or as tuples) and that stores nothing
+else on `self` (textual's `Color(NamedTuple)` of ints and a float,
+`instances.is_plain_value_type`): the cache keys on its value (equal instances share an
+entry) and keeping one alive keeps only those few values. A NamedTuple that carries a
+model or any other object is still judged as above.
 
 ## Why is this bad
 The cache belongs to the function, i.e. to the class, and its keys include
@@ -137,6 +146,8 @@ python/cpython#96851 (docs FAQ "How do I cache method calls?").
                         enum = is_enum(facts, cls)
                     if enum:
                         continue  # the instances are the members, made once at import
+                    if is_plain_value_type(facts, cls):
+                        continue  # a NamedTuple of ints: keyed by value, keeps only those values
                     size = _maxsize(d, q)
                     why = _evidence(facts, cls, fn, size)
                     if why is None:

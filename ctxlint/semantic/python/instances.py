@@ -67,6 +67,11 @@ TORCH_MODULE_BASES: frozenset[str] = frozenset({
 ENUM_BASES: frozenset[str] = frozenset({
     "enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "enum.ReprEnum",
 })
+#: Named-tuple bases (Python docs, typing.NamedTuple): the instance is a tuple of its
+#: fields, hashed and compared by value.
+NAMED_TUPLE_BASES: frozenset[str] = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
+#: Field annotations whose values are plain immutable data (Python docs, built-in types).
+_PLAIN_FIELD_TYPES = frozenset({"int", "float", "bool", "str", "bytes", "complex", "None"})
 #: `torch.*` functions whose result is not a tensor (PyTorch docs, torch).
 NON_TENSOR_TORCH_CALLS = frozenset({
     "device", "dtype", "finfo", "iinfo", "is_tensor", "is_storage", "is_floating_point", "is_complex",
@@ -158,6 +163,42 @@ def is_torch_module(facts, cls: ast.ClassDef) -> bool:
 def is_enum(facts, cls: ast.ClassDef) -> bool:
     """Does the class derive from an `enum` base (`ENUM_BASES`)?"""
     return bool(_derives(facts, cls, ENUM_BASES))
+
+
+def is_plain_value_type(facts, cls: ast.ClassDef) -> bool:
+    """Is `cls` a value type whose instances hold nothing but plain immutable data: a
+    `typing.NamedTuple` subclass, or a `@dataclass(frozen=True)`, whose annotated fields
+    are all `int`/`float`/`bool`/`str`/`bytes`/`complex`/`None` (also `X | None`,
+    `Optional[X]`, `tuple[X, ...]` of those), and whose body assigns no other `self.`
+    attribute? Such an instance is hashed and compared by its field values (equal ones
+    share one cache entry), and keeping it alive keeps only those few values (textual's
+    `Color(NamedTuple)` of ints and a float)."""
+    named = bool(_derives(facts, cls, NAMED_TUPLE_BASES))
+    frozen = any(isinstance(d, ast.Call) and (facts.qualname(d.func) or "").endswith("dataclass")
+                 and any(k.arg == "frozen" and isinstance(k.value, ast.Constant) and k.value.value is True
+                         for k in d.keywords) for d in cls.decorator_list)
+    if not (named or frozen):
+        return False
+    fields = [st for st in cls.body if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name)]
+    if not fields or not all(_plain_annotation(st.annotation) for st in fields):
+        return False
+    return not any(isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)
+                   and isinstance(n.value, ast.Name) and n.value.id == "self" for n in ast.walk(cls))
+
+
+def _plain_annotation(ann: ast.AST | None) -> bool:
+    if isinstance(ann, ast.Constant):
+        return ann.value is None or (isinstance(ann.value, str) and ann.value in _PLAIN_FIELD_TYPES)
+    if isinstance(ann, ast.Name):
+        return ann.id in _PLAIN_FIELD_TYPES
+    if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
+        return _plain_annotation(ann.left) and _plain_annotation(ann.right)
+    if isinstance(ann, ast.Subscript):
+        head = ann.value.attr if isinstance(ann.value, ast.Attribute) else getattr(ann.value, "id", "")
+        parts = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
+        if head in ("Optional", "tuple", "Tuple", "FrozenSet", "frozenset"):
+            return all(isinstance(p, ast.Constant) and p.value is Ellipsis or _plain_annotation(p) for p in parts)
+    return False
 
 
 def subclasses(facts, cls: ast.ClassDef) -> list[ast.ClassDef]:
