@@ -50,6 +50,19 @@ of the project too) or an imported helper that returns a package file, and a fil
 the package ships opened by a path code alone names (`open(str(importlib_resources.files(
 "pkg") / "t.jinja2")).read()`; a part taken from a parameter or a request is not).
 
+The whole text of a file (`f.read()` of `with open(P) as f`, `open(P).read()`,
+`P.read_text()`) is a template file of the deployment, as a `FileSystemLoader`'s
+templates are, and is reported only with positive evidence that the file is chosen or
+written outside the program: a part of its path comes from a request or a route's
+parameter, the environment, input or a parsed config (`external_origin`, as CTX303
+asks), or from a model-hub download (`hf_hub_download`, `snapshot_download`,
+transformers `cached_file`). A path that is the caller's argument or the program's own
+setting (panel's `--basic-login-template`) is the deployer's file. Blind reviews of real
+code judged none of 35 such whole-file reads true (31 wrong: packaged kernel and prompt
+files, operator-named pages). A field of a parsed file (`json.load(f)["chat_template"]`,
+GGUF metadata) is data, not a template file, and is still reported. (Known gap: a model
+directory handed in as a parameter is not followed to the download that filled it.)
+
 ## Why is this bad
 A Jinja template is a program. Whoever writes its text can reach
 `cycler.__init__.__globals__.os` and run code on the serving host. Chat templates
@@ -99,6 +112,9 @@ bandit B701's sibling checks; jinja2 docs "Sandbox".
                 continue  # `env: Environment` admits a SandboxedEnvironment (a subclass): not resolved
             if cs.literal_values(site.src) is not None or cs.is_trusted_source(site.src):
                 continue
+            path = cs.whole_file_path(site.src)
+            if path is not None and not cs.path_from_outside(path):
+                continue  # a template file of the deployment, as a loader's template is
             what = {"Template": "`Template()`", "from_string": "`from_string()`",
                     "render_template_string": "`render_template_string()`"}[site.kind]
             fix = None

@@ -73,6 +73,15 @@ _TEXT_TRANSFORMS = {"json.loads", "tomllib.loads", "toml.loads", "textwrap.deden
 #: Objects holding text from outside: os.environ, sys.argv, sys.stdin, and the current
 #: request of Flask/Quart (flask.globals.request, quart.globals.request).
 EXTERNAL_OBJECTS = {"os.environ", "sys.argv", "sys.stdin", "flask.request", "quart.request"}
+#: Calls that fetch a file from a model hub and return its local path (huggingface_hub
+#: docs, `hf_hub_download`/`snapshot_download`; transformers `utils.cached_file`;
+#: modelscope `snapshot_download`): what lies there is the repository owner's text.
+REMOTE_FILE_CALLS = {
+    "huggingface_hub.hf_hub_download", "huggingface_hub.snapshot_download",
+    "huggingface_hub.file_download.hf_hub_download", "huggingface_hub._snapshot_download.snapshot_download",
+    "transformers.utils.cached_file", "transformers.utils.hub.cached_file",
+    "modelscope.snapshot_download", "modelscope.hub.snapshot_download.snapshot_download",
+}
 #: Classes whose instances hold text from outside: configuration parsers (configparser),
 #: web requests (flask/werkzeug Request, starlette/fastapi Request, django HttpRequest,
 #: aiohttp web.Request), HTTP responses (requests.Response, httpx.Response) and the
@@ -826,6 +835,64 @@ class CallSites:
         if isinstance(recv, ast.Call) and (self.f.qualname(recv.func) or "") in _OPEN_CALLS and recv.args:
             return self._constant_path(recv.args[0], fn)  # `open(_path).read()`
         return self._constant_path(recv, fn)
+
+    def whole_file_path(self, expr: ast.AST, depth: int = 0) -> ast.AST | None:
+        """The path of the file whose whole text `expr` is, or None: `f.read()` of a file
+        bound by `with open(P) as f` / `with P.open() as f` in the enclosing function,
+        `open(P).read()`, `P.read_text()` (also `Path(P).read_text()`), or a local name
+        bound once to one of those. The path expression P is returned as written."""
+        if depth > 2 or expr is None:
+            return None
+        if isinstance(expr, ast.Name):
+            vals = self.values_of(expr)
+            if vals and len(vals) == 1 and not isinstance(vals[0], tuple):
+                return self.whole_file_path(vals[0], depth + 1)
+            return None
+        if not (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and not expr.args
+                and expr.func.attr in ("read", "read_text")):
+            return None
+        recv = expr.func.value
+        if isinstance(recv, ast.Call) and (self.f.qualname(recv.func) or "") in _OPEN_CALLS and recv.args:
+            return recv.args[0]  # `open(P).read()`
+        if expr.func.attr == "read_text":
+            if isinstance(recv, ast.Call) and (self.f.qualname(recv.func) or "").endswith("Path") and recv.args:
+                return recv.args[0]  # `Path(P).read_text()`
+            return recv
+        fn = self.f.enclosing_function(expr)
+        if isinstance(recv, ast.Name) and fn is not None:
+            for w in self.f.walk(fn):
+                if not isinstance(w, (ast.With, ast.AsyncWith)):
+                    continue
+                for item in w.items:
+                    v, c = item.optional_vars, item.context_expr
+                    if isinstance(v, ast.Name) and v.id == recv.id and isinstance(c, ast.Call):
+                        if (self.f.qualname(c.func) or "") in _OPEN_CALLS and c.args:
+                            return c.args[0]
+                        if isinstance(c.func, ast.Attribute) and c.func.attr == "open":
+                            return c.func.value
+        return None
+
+    def path_from_outside(self, path: ast.AST, depth: int = 0) -> bool:
+        """Positive evidence that the file at `path` is chosen or written outside the
+        program: some part of the path expression (a join, an f-string part, a local it
+        is built from) has `external_origin` (a request or a route's parameter, the
+        environment, input, a parsed config) or is a download from a model hub
+        (`REMOTE_FILE_CALLS`). A path from the caller's parameters or the program's own
+        settings is the deployment's file (as a loader's template directory is)."""
+        if depth > 3 or path is None:
+            return False
+        for n in ast.walk(path):
+            if isinstance(n, ast.Call) and (self.f.qualname(n.func) or "") in REMOTE_FILE_CALLS:
+                return True
+            if isinstance(n, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)) and self.external_origin(n, 1):
+                return True
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+                # a local the path is built from (`_path = os.path.join(os.environ[...], ...)`)
+                vals = self.values_of(n)
+                if vals and any(not isinstance(v, tuple) and v is not path and self.path_from_outside(v, depth + 1)
+                                for v in vals):
+                    return True
+        return False
 
     #: importlib.resources (and its backport) calls that yield a file of a package.
     _RESOURCE_PATHS = ("importlib.resources.path", "importlib.resources.as_file",

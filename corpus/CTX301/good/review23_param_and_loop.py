@@ -1,5 +1,8 @@
-# expect: 19 CTX301
-# expect: 25 CTX301
+# expect: none
+"""The template file's name is the caller's argument (or a loop over the author's own
+names): the whole text of a file of the deployment's template directory, the same text
+a `FileSystemLoader` would load. No request, environment or hub download chooses it, so
+nothing outside the program writes the template."""
 from pathlib import Path
 
 from jinja2 import Template

@@ -1,5 +1,6 @@
-# expect: 14 CTX301
-"""`name` is the caller's; only its fallback is a literal joined to the constant dir."""
+# expect: none
+"""`name` is the caller's argument, joined to the deployment's template directory: the
+whole text of that file is a template of the deployment, as a loader's would be."""
 from pathlib import Path
 
 from jinja2 import Template
