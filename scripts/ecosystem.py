@@ -845,7 +845,7 @@ PROJECTS: tuple[Project, ...] = (
     Project("bleak", "pypi", "bleak==3.1.0", "measuring"),
     Project("cerebras-cloud-sdk", "pypi", "cerebras-cloud-sdk==1.91.0", "measuring"),
     Project("deepgram-sdk", "pypi", "deepgram-sdk==7.17.0", "measuring"),
-    Project("disnake", "pypi", "disnake==2.12.2", "measuring"),
+    Project("disnake", "pypi", "disnake==2.12.2", "tuning"),  # verdicts drove a fix (stop 26: CTX505 sweep message)
     Project("distributed", "pypi", "distributed==2026.8.0", "tuning"),  # verdicts drove a fix (stop 26: CTX302 text conversions)
     Project("edgedb", "pypi", "edgedb==2.2.0", "measuring"),
     Project("elevenlabs", "pypi", "elevenlabs==2.78.0", "measuring"),
@@ -857,15 +857,15 @@ PROJECTS: tuple[Project, ...] = (
     Project("jupyter-server", "pypi", "jupyter-server==2.21.1", "measuring"),
     Project("livekit-api", "pypi", "livekit-api==1.2.2", "measuring"),
     Project("mautrix", "pypi", "mautrix==0.21.1", "measuring"),
-    Project("nextcord", "pypi", "nextcord==2.0.0a0", "measuring"),
+    Project("nextcord", "pypi", "nextcord==2.0.0a0", "tuning"),  # verdicts drove a fix (stop 26: CTX505 sweep message)
     Project("nicegui-highcharts", "pypi", "nicegui-highcharts==3.5.0", "measuring"),
-    Project("panel", "pypi", "panel==1.9.4", "measuring"),
+    Project("panel", "pypi", "panel==1.9.4", "tuning"),  # verdicts drove a fix (stop 26: CTX301 whole-file reads)
     Project("pydantic-ai-slim", "pypi", "pydantic-ai-slim==2.68.0", "tuning"),  # verdicts drove fixes (stop 26: CTX104 re-attach restore, CTX206 project helper)
     Project("quart-trio", "pypi", "quart-trio==0.12.0", "measuring"),
     Project("slack-sdk", "pypi", "slack-sdk==3.48.0", "measuring"),
     Project("strawberry-graphql", "pypi", "strawberry-graphql==0.341.2", "measuring"),
     Project("telethon", "pypi", "telethon==1.45.0", "measuring"),
-    Project("textual", "pypi", "textual==8.2.8", "measuring"),
+    Project("textual", "pypi", "textual==8.2.8", "tuning"),  # verdicts drove a fix (stop 26: CTX402 value types)
     Project("twitchio", "pypi", "twitchio==3.3.2", "measuring"),
     Project("whisperx", "pypi", "whisperx==3.8.6", "measuring"),
     # Go, tuning set.
