@@ -1,8 +1,8 @@
-# expect: 38 CTX107
-# expect: 41 CTX107
+# expect: 39 CTX107
+# expect: 42 CTX107
 """Near misses of the guarded-with shape: one coroutine awaits outside its catch-all (in
-the other branch), the other catches only ValueError inside its `with`. Their failures
-are never retrieved from the dropped tasks."""
+the other branch), the other awaits the flush after its `try` inside the `with`. Their
+failures are never retrieved from the dropped tasks."""
 import asyncio
 import contextlib
 
@@ -24,6 +24,7 @@ class CommandPanel:
                 await self.backend.dispatch(command)
             except ValueError as e:
                 out.append(f"bad command: {e}")
+            await out.flush()
 
     async def _refresh(self, kind: str) -> None:
         if kind == "models":

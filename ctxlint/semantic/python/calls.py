@@ -286,13 +286,22 @@ class CallGraph:
         return got
 
     def _nested_defs(self, scope: ast.AST) -> dict[str, ast.AST]:
-        """Defs that are direct children of `scope`, by name (the first wins), memoized."""
+        """Defs that bind a name in `scope` itself, by name (the first wins), memoized: its
+        direct children and the defs under its `if`/`try`/`with`/loop blocks (a def inside
+        an `if` binds a local of the enclosing function all the same), not those of
+        nested functions or classes."""
         got = self._nested.get(id(scope))
         if got is None:
             got = {}
-            for s in ast.iter_child_nodes(scope):
+            stack = list(ast.iter_child_nodes(scope))[::-1]
+            while stack:
+                s = stack.pop()
                 if isinstance(s, FunctionNode):
                     got.setdefault(s.name, s)
+                    continue
+                if isinstance(s, (ast.ClassDef, ast.Lambda)) or not isinstance(s, (ast.stmt, ast.excepthandler)):
+                    continue
+                stack.extend(list(ast.iter_child_nodes(s))[::-1])
             self._nested[id(scope)] = got
         return got
 

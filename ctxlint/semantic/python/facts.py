@@ -81,7 +81,8 @@ class PythonFacts:
 
         State a test keeps lives for one test (a fake's dict, a fixture's registry); the
         rules about growth over a server's lifetime (CTX108, CTX401, CTX402, CTX404,
-        CTX405, CTX406) do not check it, as the Go rules skip `GoFacts.is_test_code`.
+        CTX405, CTX406) and about dropped tasks (CTX107: the test's loop is closed when it
+        ends) do not check it, as the Go rules skip `GoFacts.is_test_code`.
         Rules about values that bleed into the next test (CTX103, CTX106) still do.
         """
         name = self.path.replace("\\", "/").rsplit("/", 1)[-1]
