@@ -1,6 +1,8 @@
 """`PythonFacts.is_test_code` and the rules that skip it: pytest's discovery names and
-a test-driver import (never a directory's name). Growth rules skip test code; a
-ContextVar left set (CTX103) still counts there, since it bleeds into the next test."""
+a test-driver import (never a directory's name). Growth rules and CTX107 skip test code;
+CTX103 and CTX106 skip only the project's own test modules (`is_test_module`), since a
+testing utility a library ships (`aiohttp/pytest_plugin.py`) leaves its leftovers in its
+users' suites."""
 
 from __future__ import annotations
 
@@ -51,3 +53,57 @@ def test_growth_rules_skip_test_code_only():
     assert "CTX401" in codes("store.py")
     assert "CTX401" in codes("tests/store.py")
     assert "CTX401" not in codes("test_store.py")
+
+
+LEFTOVERS = """\
+import asyncio
+import contextlib
+import contextvars
+
+import pytest
+
+current = contextvars.ContextVar("current", default=None)
+settings = {}
+
+
+@contextlib.contextmanager
+def override(key, value):
+    old = settings.get(key)
+    settings[key] = value
+    yield
+    settings[key] = old
+
+
+def bind(value):
+    current.set(value)
+    return run()
+
+
+def run():
+    return current.get()
+
+
+async def worker(job):
+    await job.run()
+
+
+def start(job):
+    asyncio.create_task(worker(job))
+"""
+
+
+def test_leftover_rules_skip_only_the_projects_own_test_modules():
+    codes = lambda path: {f.code for f in engine.lint_text(path, LEFTOVERS, "python", RULES, Config())}  # noqa: E731
+    shipped = codes("pkg/pytest_plugin.py")  # imports pytest: test code, but API of the package
+    assert {"CTX103", "CTX106"} <= shipped and "CTX107" not in shipped
+    for path in ("test_settings.py", "pkg/settings_test.py", "conftest.py"):
+        assert not {"CTX103", "CTX106", "CTX107"} & codes(path), path
+    plain = LEFTOVERS.replace("import pytest\n", "")  # an application module: every rule checks it
+    assert {"CTX103", "CTX106", "CTX107"} <= {f.code for f in engine.lint_text("app.py", plain, "python", RULES, Config())}
+
+
+def test_is_test_module_is_pytest_collection_only():
+    for path in ("test_store.py", "pkg/store_test.py", "conftest.py"):
+        assert _facts(path).is_test_module, path
+    for path in ("pytest_plugin.py", "pkg/testing.py", "tests/fakes.py"):
+        assert not _facts(path, "import pytest\n").is_test_module, path

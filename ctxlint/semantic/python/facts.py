@@ -83,12 +83,26 @@ class PythonFacts:
         rules about growth over a server's lifetime (CTX108, CTX401, CTX402, CTX404,
         CTX405, CTX406) and about dropped tasks (CTX107: the test's loop is closed when it
         ends) do not check it, as the Go rules skip `GoFacts.is_test_code`.
-        Rules about values that bleed into the next test (CTX103, CTX106) still do.
+        Rules about values that bleed into the next test (CTX103, CTX106) skip only the
+        project's own test modules (`is_test_module`), not the testing utilities it ships.
         """
         name = self.path.replace("\\", "/").rsplit("/", 1)[-1]
         if name == "conftest.py" or (name.startswith("test_") and name.endswith(".py")) or name.endswith("_test.py"):
             return True
         return any(self.imports_module(m) for m in ("pytest", "unittest"))
+
+    @cached_property
+    def is_test_module(self) -> bool:
+        """Is this file one of the project's own test modules, by pytest's collection
+        rules (`test_*.py`, `*_test.py`) or its per-directory configuration
+        (`conftest.py`; pytest "Conventions for Python test discovery")? Narrower than
+        `is_test_code`: a testing utility a library ships for its users' tests
+        (`aiohttp/pytest_plugin.py`, `flytekit/core/testing.py`) imports pytest but is
+        API, and its leftovers reach the users' suites; a test module's leftovers reach
+        only the later tests of a run that has already failed (CTX103, CTX106)."""
+        name = self.path.replace("\\", "/").rsplit("/", 1)[-1]
+        return name == "conftest.py" or (name.startswith("test_") and name.endswith(".py")) \
+            or name.endswith("_test.py")
 
     @cached_property
     def lines(self) -> list[str]:
