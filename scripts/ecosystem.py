@@ -837,8 +837,8 @@ PROJECTS: tuple[Project, ...] = (
     Project("aioesphomeapi", "pypi", "aioesphomeapi==46.23.0", "measuring"),
     Project("aiohttp-client-cache", "pypi", "aiohttp-client-cache==0.15.0", "measuring"),
     Project("aiomcache", "pypi", "aiomcache==0.8.2", "measuring"),
-    Project("aiortc", "pypi", "aiortc==1.16.0", "measuring"),
-    Project("ariadne", "pypi", "ariadne==1.1.1", "measuring"),
+    Project("aiortc", "pypi", "aiortc==1.16.0", "tuning"),  # also in round 22 (unpinned; stop 25 tuned on its re-derived kinds)
+    Project("ariadne", "pypi", "ariadne==1.1.1", "tuning"),  # also in round 22 (unpinned; stop 25 tuned on its re-derived kinds)
     Project("asyncua", "pypi", "asyncua==2.1.0", "measuring"),
     Project("axolotl", "pypi", "axolotl==0.19.0", "measuring"),
     Project("betterproto", "pypi", "betterproto==2.0.0b7", "measuring"),
@@ -846,24 +846,24 @@ PROJECTS: tuple[Project, ...] = (
     Project("cerebras-cloud-sdk", "pypi", "cerebras-cloud-sdk==1.91.0", "measuring"),
     Project("deepgram-sdk", "pypi", "deepgram-sdk==7.17.0", "measuring"),
     Project("disnake", "pypi", "disnake==2.12.2", "tuning"),  # verdicts drove a fix (stop 26: CTX505 sweep message)
-    Project("distributed", "pypi", "distributed==2026.8.0", "tuning"),  # verdicts drove a fix (stop 26: CTX302 text conversions)
+    Project("distributed", "pypi", "distributed==2026.8.0", "tuning"),  # also in round 22 (unpinned; stop 25 tuned on its re-derived kinds)
     Project("edgedb", "pypi", "edgedb==2.2.0", "measuring"),
     Project("elevenlabs", "pypi", "elevenlabs==2.78.0", "measuring"),
     Project("ell-ai", "pypi", "ell-ai==0.0.17", "measuring"),
     Project("fastapi-restful", "pypi", "fastapi-restful==0.6.0", "measuring"),
-    Project("fastapi-utils", "pypi", "fastapi-utils==0.8.0", "measuring"),
+    Project("fastapi-utils", "pypi", "fastapi-utils==0.8.0", "tuning"),  # also in round 22 (unpinned; stop 25 tuned on its re-derived kinds)
     Project("hikari", "pypi", "hikari==2.7.0", "measuring"),
     Project("interactions-py", "pypi", "interactions-py==5.16.0", "measuring"),
-    Project("jupyter-server", "pypi", "jupyter-server==2.21.1", "measuring"),
+    Project("jupyter-server", "pypi", "jupyter-server==2.21.1", "tuning"),  # also in round 22 (unpinned; stop 25 tuned on its re-derived kinds)
     Project("livekit-api", "pypi", "livekit-api==1.2.2", "measuring"),
     Project("mautrix", "pypi", "mautrix==0.21.1", "measuring"),
     Project("nextcord", "pypi", "nextcord==2.0.0a0", "tuning"),  # verdicts drove a fix (stop 26: CTX505 sweep message)
     Project("nicegui-highcharts", "pypi", "nicegui-highcharts==3.5.0", "measuring"),
-    Project("panel", "pypi", "panel==1.9.4", "tuning"),  # verdicts drove a fix (stop 26: CTX301 whole-file reads)
+    Project("panel", "pypi", "panel==1.9.4", "tuning"),  # also in round 22 (unpinned; stop 25 tuned on its re-derived kinds)
     Project("pydantic-ai-slim", "pypi", "pydantic-ai-slim==2.68.0", "tuning"),  # verdicts drove fixes (stop 26: CTX104 re-attach restore, CTX206 project helper)
     Project("quart-trio", "pypi", "quart-trio==0.12.0", "measuring"),
     Project("slack-sdk", "pypi", "slack-sdk==3.48.0", "measuring"),
-    Project("strawberry-graphql", "pypi", "strawberry-graphql==0.341.2", "measuring"),
+    Project("strawberry-graphql", "pypi", "strawberry-graphql==0.341.2", "tuning"),  # also in round 22 (unpinned; stop 25 tuned on its re-derived kinds)
     Project("telethon", "pypi", "telethon==1.45.0", "measuring"),
     Project("textual", "pypi", "textual==8.2.8", "tuning"),  # verdicts drove a fix (stop 26: CTX402 value types)
     Project("twitchio", "pypi", "twitchio==3.3.2", "measuring"),
