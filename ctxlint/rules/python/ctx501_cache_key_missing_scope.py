@@ -105,6 +105,11 @@ the caller passed (`if client: return ("oauth", client.id) elif server: ...`): i
 branch keyed by one input, an alternative input tested only in a later branch (or
 already found falsy by an earlier one) is not a missing scope id.
 
+A function builds a key by what its value is and where it goes, whatever it is called:
+it returns builtin `hash()` values (also a list it appends them to, vLLM's chained
+block hashes) or a digest (`hashlib.blake2b(...).hexdigest()`) that a caller uses as a
+container key (an index, a membership test, the key of `get`/`setdefault`/`pop`).
+
 ## Why is this bad
 A cache that outlives one request serves every tenant. If the key does not say
 whose entry it is, tenant B gets tenant A's cached answer, a request with LoRA

@@ -905,7 +905,7 @@ class CacheKeyFacts:
                 if words & KEY_FN_WORDS and words & KEY_BUILDER_WORDS:
                     out.extend(self._builder_sinks(fn, True))
                     done.add(id(fn))
-                elif words & DIGEST_FN_WORDS or self.returns_builtin_hash(fn):
+                elif words & DIGEST_FN_WORDS or self.returns_builtin_hash(fn) or self.digest_used_as_key(fn):
                     out.extend(s for s in self._builder_sinks(fn, False) if s.kind == "hash")
         frontier = list(out)
         for _ in range(4):
@@ -934,6 +934,70 @@ class CacheKeyFacts:
         self._sinks = out
         return out
 
+    def _collects_hashes(self, fn: ast.AST, value: ast.AST) -> bool:
+        """Is the returned `value` a collection of builtin `hash()` results: a list
+        comprehension whose element is one (`[hash(c) for c in chunks]`), or a local list
+        (`out = []`) that `fn` appends such values to (`parent = hash((parent, chunk));
+        out.append(parent)`, vLLM's chained block hashes), the appended name bound to a
+        `hash()` call by some assignment of `fn`?"""
+        if isinstance(value, (ast.ListComp, ast.GeneratorExp)):
+            return self.builtin_hash(value.elt)
+        if not isinstance(value, ast.Name):
+            return False
+        hashed = {n.id for st in self.facts.walk(fn) if isinstance(st, ast.Assign) and self.builtin_hash(st.value)
+                  for n in st.targets if isinstance(n, ast.Name)}
+        for c in self.facts.walk(fn):
+            if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "append" \
+                    and isinstance(c.func.value, ast.Name) and c.func.value.id == value.id and len(c.args) == 1:
+                a = c.args[0]
+                if self.builtin_hash(a) or (isinstance(a, ast.Name) and a.id in hashed):
+                    return True
+        return False
+
+    def digest_used_as_key(self, fn: ast.AST) -> bool:
+        """Does `fn` return a digest (`hashlib.blake2b(...).hexdigest()`, `hash(...)`, a
+        named hash function's result) that a caller in this module uses as a container key:
+        the call's value, directly or through the local it is bound to, indexes a container
+        (`self._blocks[parent]`), is tested for membership (`parent not in self._blocks`) or
+        is the key argument of `get`/`setdefault`/`pop`/`add`/`discard`? What the value is
+        (a digest) and where it goes (a key) make `fn` a key builder, whatever it is called
+        (vLLM's chained prefix-block keys)."""
+        def digest_value(e: ast.AST) -> bool:
+            e = self.resolve(fn, e)[0]
+            while isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) \
+                    and e.func.attr in ("hexdigest", "digest", "intdigest") and not e.args:
+                e = e.func.value
+            return self.digest_call(e)
+        rets = [r for r in self.facts.walk(fn) if isinstance(r, ast.Return) and r.value is not None]
+        if not rets or not all(digest_value(r.value) for r in rets):
+            return False
+        name = getattr(fn, "name", "")
+        for call in self.facts.nodes(ast.Call):
+            f = call.func
+            if not ((isinstance(f, ast.Name) and f.id == name) or (
+                    isinstance(f, ast.Attribute) and f.attr == name and isinstance(f.value, ast.Name)
+                    and f.value.id in ("self", "cls"))):
+                continue
+            caller = self.facts.enclosing_function(call)
+            if caller is None or caller is fn:
+                continue
+            uses = [call]
+            st = self.facts.parents.get(call)
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+                var = st.targets[0].id
+                uses = [n for n in self.facts.walk(caller) if isinstance(n, ast.Name) and n.id == var
+                        and isinstance(n.ctx, ast.Load)]
+            for u in uses:
+                p = self.facts.parents.get(u)
+                if isinstance(p, ast.Subscript) and p.slice is u:
+                    return True
+                if isinstance(p, ast.Compare) and p.left is u and any(isinstance(o, (ast.In, ast.NotIn)) for o in p.ops):
+                    return True
+                if isinstance(p, ast.Call) and p.args and p.args[0] is u and isinstance(p.func, ast.Attribute) \
+                        and p.func.attr in ("get", "setdefault", "pop", "add", "discard"):
+                    return True
+        return False
+
     def returns_builtin_hash(self, fn: ast.AST) -> bool:
         """Does `fn` return the value of the builtin `hash()` itself (`return hash((parent,
         tuple(token_ids), extras))`, also through a plain local)? `hash()` is salted per
@@ -953,7 +1017,7 @@ class CacheKeyFacts:
             for r in self.facts.nodes(ast.Return):
                 f = self.facts.enclosing_function(r) if r.value is not None else None
                 if f is not None and id(f) in hashing and id(f) not in out \
-                        and self.builtin_hash(self.resolve(f, r.value)[0]):
+                        and (self.builtin_hash(self.resolve(f, r.value)[0]) or self._collects_hashes(f, r.value)):
                     out.add(id(f))
             return out
         return id(fn) in self.facts.memo("ck_returns_hash", build)
