@@ -341,3 +341,23 @@ def test_invalid_code_near_newer_syntax_stays_a_parse_error(tmp_path):
     b = tmp_path / "fstring_too_deep.py"
     b.write_text('def fmt(r, width, prec, align):\n    return f"{r:{align}{width:{prec:{width}}}}"\n')
     assert _check_json(a, b)[0] == {("docstring_mentions_type_params.py", "CTX000"), ("fstring_too_deep.py", "CTX000")}
+
+
+def test_project_generator_template_is_a_notice_not_a_parse_error(tmp_path):
+    """Round 27 (agentstack's cookiecutter templates, crawlee's `# % block` templates): a
+    `.py` file Python rejects at a line of Jinja syntax is a template a project generator
+    renders, not Python: a notice, no CTX000. Broken Python whose only `{{` lies far from
+    the error, or in none of its lines, stays a CTX000 finding."""
+    cc = tmp_path / "{{cookiecutter.slug}}" / "main.py"
+    cc.parent.mkdir()
+    cc.write_text("from {{cookiecutter.slug}}.crew import Crew\n\n\ndef run():\n    Crew().kickoff()\n")
+    blocks = tmp_path / "main_parsel.py"
+    blocks.write_text("# % extends 'main.py'\n\n# % block instantiation\ncrawler = Crawler(\n"
+                      "    request_handler=router,\n    {{ self.http_client() }})\n# % endblock\n")
+    far = tmp_path / "far.py"
+    far.write_text('TEMPLATE = "{{ name }}"\n\n\n\n\n\ndef f(:\n    pass\n')
+    broken = tmp_path / "broken.py"
+    broken.write_text("def f(:\n    pass\n")
+    paths, stderr = _check_json(cc, blocks, far, broken)
+    assert paths == {("far.py", "CTX000"), ("broken.py", "CTX000")}
+    assert "project generator" in stderr and "not analysed" in stderr

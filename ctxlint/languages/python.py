@@ -21,6 +21,22 @@ SUFFIXES = (".py", ".pyi")
 _NEWER_SYNTAX = re.compile(r"^\s*type\s+\w+\s*(\[[^\]]*\])?\s*=|\b(def|class)\s+\w+\s*\[", re.M)
 
 
+#: Jinja delimiters as a project generator writes them into a `.py` template
+#: (cookiecutter's `{{cookiecutter.x}}`, copier's `{% if %}`), and jinja2's line
+#: statements behind a Python comment (`# % block import`, crawlee's templates).
+_TEMPLATE_MARK = re.compile(r"\{\{.*?\}\}|\{%-?\s*\w+.*?-?%\}|^\s*#\s?%\s*(?:block|endblock|extends|if|elif|else|endif|for|endfor|include|macro|endmacro|set)\b")
+
+
+def _generator_template(text: str, line: int) -> bool:
+    """Is the line Python rejects (or one of the three lines before it) Jinja template
+    syntax (`{{ ... }}`, `{% ... %}`, a `# % block` line statement)? Such a file is the
+    template a project generator renders into Python, not Python: reporting its syntax
+    as CTX000 would only tell the user that a template is not yet rendered."""
+    lines = text.split("\n")
+    lo, hi = max(line - 4, 0), min(line, len(lines))
+    return any(_TEMPLATE_MARK.search(lines[i]) for i in range(lo, hi))
+
+
 def _newer_grammar(text: str, exc: SyntaxError | None = None) -> bool:
     """Does libcst's parser (the newest grammar it knows) accept `text`? Called only for a
     file this interpreter rejected, and only when the line the error is on holds a newer
@@ -79,6 +95,12 @@ def parse(path: str, text: str, quiet: bool = False) -> tuple[ast.Module | None,
                 from ctxlint.findings import note
                 note(f"line {line}: syntax of a Python newer than {v.major}.{v.minor} ({exc.msg}); "
                      f"not analysed: run ctxlint on that Python to lint this file")
+            return None, None
+        if _generator_template(text, line):
+            if not quiet:
+                from ctxlint.findings import note
+                note(f"line {line}: Jinja template syntax of a project generator (cookiecutter, copier) "
+                     f"where Python does not parse ({exc.msg}); not analysed")
             return None, None
         return None, Finding("CTX000", "parse-error", path, line, col, line, col + 1,
                              f"cannot parse Python: {exc.msg} (no Python grammar up to the newest accepts it)")

@@ -162,7 +162,7 @@ RULES = (
 
 #: module -> (size in bytes, blake2b-64 of the source) when this file was generated.
 SOURCES = {
-    'ctxlint.rules.common.ctx000_parse_error': (1308, '037dd3c0b85717c6'),
+    'ctxlint.rules.common.ctx000_parse_error': (1696, '186fd8f9e5584698'),
     'ctxlint.rules.common.ctx001_unused_noqa': (1821, '10334524b0200d14'),
     'ctxlint.rules.go.ctx101_lost_cancel': (13029, '0acda620ac476f6e'),
     'ctxlint.rules.go.ctx102_defer_cancel_in_loop': (10880, '687b1799705d9b35'),

@@ -20,7 +20,11 @@ Python is parsed with the grammar of the interpreter ctxlint runs on. A file tha
 grammar rejects but a newer Python's accepts (PEP 695 `type` statements and type
 parameters, PEP 701 f-strings; judged by libcst's parser) is valid code, so it is
 no finding: the run prints a notice that the file was not analysed and how to
-lint it (run ctxlint on that Python).
+lint it (run ctxlint on that Python). Nor is a `.py` file that Python rejects at a
+line of Jinja template syntax (`{{cookiecutter.slug}}`, `{% if %}`, a `# % block` line
+statement; within the three lines before the error): it is the template a project
+generator (cookiecutter, copier) renders into Python, and the run prints a notice that
+it was not analysed. A syntax error with no template syntax near it is still reported.
 
 ## Why is this bad
 A file that does not parse is not analysed at all: every other rule is silent on
