@@ -374,6 +374,7 @@ NO_FIX: dict[str, str] = {
     "CTX401/bad/per_user_list_grows_per_call.py": "each entry grows: a bound on the keys would not stop it",
     "CTX403/bad/bound_method_on_callers_model.py": "the rule offers no fix",
     "CTX501/bad/embedding_cache_user.py": "the rule offers no fix",
+    "CTX501/bad/memo_keyed_by_task_name.py": "the key is a bound local read in several places: the codemod declines",
     "CTX501/bad/module_cache_beside_instance_namespace.py":
         "the key is also passed to client.open(): a tuple key would change its type, so the codemod declines",
     "CTX501/bad/setter_switched_adapter.py": "the rule offers no fix",

@@ -105,6 +105,12 @@ the caller passed (`if client: return ("oauth", client.id) elif server: ...`): i
 branch keyed by one input, an alternative input tested only in a later branch (or
 already found falsy by an earlier one) is not a missing scope id.
 
+A key holding the id of one unit of work, generated per run (`task_id`, `job_id`,
+`run_id`, `workflow_run_id`, as `request_id`; skyvern's memo by `task.workflow_run_id or
+task.task_id`), cannot be shared across tenants: it is not reported. A function named
+after the key it looks up with (`get_script_by_cache_key_value`) that only returns what
+it found and a flag (`return None, False`) builds no key.
+
 A function builds a key by what its value is and where it goes, whatever it is called:
 it returns builtin `hash()` values (also a list it appends them to, vLLM's chained
 block hashes) or a digest (`hashlib.blake2b(...).hexdigest()`) that a caller uses as a

@@ -23,7 +23,11 @@ from ctxlint.semantic.python.facts import FunctionNode, PythonFacts
 SCOPE_ID_KINDS: dict[str, str] = {
     **dict.fromkeys(("tenant_id", "tenant", "org_id", "organization_id", "account_id", "workspace_id",
                      "project_id", "customer_id", "namespace"), "tenant"),
-    **dict.fromkeys(("request_id", "req_id", "rid", "seq_id", "sequence_id"), "request"),
+    # ids of one unit of work, generated per run (a task, a job, a workflow run): like a
+    # request id, a key that holds one cannot be shared across tenants (skyvern's memo by
+    # `task.workflow_run_id or task.task_id`)
+    **dict.fromkeys(("request_id", "req_id", "rid", "seq_id", "sequence_id", "task_id", "job_id", "run_id",
+                     "workflow_run_id"), "request"),
     **dict.fromkeys(("user_id", "user", "uid"), "user"),
     **dict.fromkeys(("session_id", "conversation_id", "thread_id"), "session"),
     **dict.fromkeys(("adapter_id", "adapter_name", "lora_id", "lora_int_id", "lora_name", "lora_path",
@@ -902,7 +906,7 @@ class CacheKeyFacts:
         for fns in funcs.values():
             for fn in fns:
                 words = set(ident_words(fn.name))
-                if words & KEY_FN_WORDS and words & KEY_BUILDER_WORDS:
+                if words & KEY_FN_WORDS and words & KEY_BUILDER_WORDS and self._returns_key_shape(fn):
                     out.extend(self._builder_sinks(fn, True))
                     done.add(id(fn))
                 elif words & DIGEST_FN_WORDS or self.returns_builtin_hash(fn) or self.digest_used_as_key(fn):
@@ -953,6 +957,23 @@ class CacheKeyFacts:
                 if self.builtin_hash(a) or (isinstance(a, ast.Name) and a.id in hashed):
                     return True
         return False
+
+    def _returns_key_shape(self, fn: ast.AST) -> bool:
+        """Does some `return` of `fn` give a value that can be a key: a tuple, a string
+        (a literal, an f-string, a `%`/`+` of them, `str.join`), a digest, or a name or call
+        (followed by the builder's own analysis)? A function that only returns what a query
+        found (`return None, False` / `return convert(row), bool(pinned)`, skyvern's
+        `get_workflow_script_by_cache_key_value`) is named after its argument, the key it
+        looks up with, and builds none: the name alone does not make it a builder."""
+        rets = [r.value for r in self.facts.walk(fn) if isinstance(r, ast.Return) and r.value is not None]
+        def keyish(v: ast.AST) -> bool:
+            v = self.resolve(fn, v)[0]
+            if isinstance(v, ast.Tuple):
+                return bool(v.elts) and not all(isinstance(e, ast.Constant) and e.value in (None, False, True)
+                                                for e in v.elts) and not any(
+                    isinstance(e, ast.Call) and (self.facts.qualname(e.func) or "") in ("bool",) for e in v.elts)
+            return not (isinstance(v, ast.Constant) and (v.value is None or isinstance(v.value, bool)))
+        return any(keyish(v) for v in rets)
 
     def digest_used_as_key(self, fn: ast.AST) -> bool:
         """Does `fn` return a digest (`hashlib.blake2b(...).hexdigest()`, `hash(...)`, a
