@@ -89,6 +89,11 @@ async def worker(job):
 
 def start(job):
     asyncio.create_task(worker(job))
+
+
+def test_override():
+    with override("mode", "fast"):
+        assert settings["mode"] == "fast"
 """
 
 
@@ -103,7 +108,15 @@ def test_leftover_rules_skip_only_the_projects_own_test_modules():
 
 
 def test_is_test_module_is_pytest_collection_only():
+    tests = "import pytest\n\n\ndef test_put():\n    assert True\n"
     for path in ("test_store.py", "pkg/store_test.py", "conftest.py"):
-        assert _facts(path).is_test_module, path
+        assert _facts(path, tests).is_test_module, path
+    assert _facts("conftest.py").is_test_module
     for path in ("pytest_plugin.py", "pkg/testing.py", "tests/fakes.py"):
-        assert not _facts(path, "import pytest\n").is_test_module, path
+        assert not _facts(path, tests).is_test_module, path
+    # a module of a test's name that pytest collects nothing from is a library module
+    # (aiohttp's `test_utils.py`: `class TestServer` has an `__init__`)
+    library = "class TestServer:\n    def __init__(self, app):\n        self.app = app\n"
+    assert not _facts("aiohttp/test_utils.py", library).is_test_module
+    assert not _facts("modeling/test_time_augmentation.py", "def augment(x):\n    return x\n").is_test_module
+    assert _facts("test_api.py", "class TestApi:\n    def test_get(self):\n        pass\n").is_test_module

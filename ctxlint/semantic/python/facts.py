@@ -94,15 +94,29 @@ class PythonFacts:
     @cached_property
     def is_test_module(self) -> bool:
         """Is this file one of the project's own test modules, by pytest's collection
-        rules (`test_*.py`, `*_test.py`) or its per-directory configuration
-        (`conftest.py`; pytest "Conventions for Python test discovery")? Narrower than
+        rules (`test_*.py`, `*_test.py` holding a top-level `test*` function or a `Test*`
+        class without `__init__`) or its per-directory configuration (`conftest.py`;
+        pytest "Conventions for Python test discovery")? Narrower than
         `is_test_code`: a testing utility a library ships for its users' tests
         (`aiohttp/pytest_plugin.py`, `flytekit/core/testing.py`) imports pytest but is
         API, and its leftovers reach the users' suites; a test module's leftovers reach
         only the later tests of a run that has already failed (CTX103, CTX106)."""
         name = self.path.replace("\\", "/").rsplit("/", 1)[-1]
-        return name == "conftest.py" or (name.startswith("test_") and name.endswith(".py")) \
-            or name.endswith("_test.py")
+        if name == "conftest.py":
+            return True
+        if not ((name.startswith("test_") and name.endswith(".py")) or name.endswith("_test.py")):
+            return False
+        # pytest collects a top-level `test_*` function, or a `Test*` class without an
+        # `__init__`; a module of that name holding neither (aiohttp's `test_utils.py` of
+        # `TestServer`/`TestClient`, detectron2's `test_time_augmentation.py`) is a library
+        # module that pytest would collect nothing from
+        for st in self.tree.body:
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name.startswith("test"):
+                return True
+            if isinstance(st, ast.ClassDef) and st.name.startswith("Test") and not any(
+                    isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name == "__init__" for m in st.body):
+                return True
+        return False
 
     @cached_property
     def lines(self) -> list[str]:
