@@ -8,6 +8,7 @@ from ctxlint.rules import Rule
 from ctxlint.semantic.python.syntax import FunctionNode
 from ctxlint.semantic.python.hooks import ONCE_PER_OBJECT, hook_methods, once_guard, runs_once
 from ctxlint.semantic.python.project_index import named_elsewhere
+from ctxlint.semantic.python.instances import scalar_annotation
 from ctxlint.semantic.python.tensors import (
     NON_ACTIVATION_ATTR_HINTS, PLAIN_ATTRS, PLAIN_METHODS, is_plain_data, plain_locals, reduced,
 )
@@ -110,7 +111,7 @@ huggingface/transformers issues on output-capturing hooks holding tensors.
                 if not args or args[0].arg == "ctx":  # autograd.Function.forward(ctx, ...)
                     continue
                 selfname = args[0].arg
-                inputs = {a.arg for a in args[1:] + m.args.kwonlyargs if not _scalar_annotation(a.annotation)
+                inputs = {a.arg for a in args[1:] + m.args.kwonlyargs if not scalar_annotation(a.annotation)
                           and not _module_annotation(facts, a.annotation)}
                 if m.args.vararg:
                     inputs.add(m.args.vararg.arg)
@@ -163,7 +164,7 @@ huggingface/transformers issues on output-capturing hooks holding tensors.
         if not args or args[0].arg == "ctx":
             return
         selfname = args[0].arg
-        inputs = {a.arg for a in args[1:] + fwd.args.kwonlyargs if not _scalar_annotation(a.annotation)
+        inputs = {a.arg for a in args[1:] + fwd.args.kwonlyargs if not scalar_annotation(a.annotation)
                   and not _module_annotation(facts, a.annotation)}
         if not inputs:
             return
@@ -275,7 +276,6 @@ def _built_from_self(v: ast.AST, selfname: str) -> bool:
 #: Bases that make no class a torch Module (PEP 3119 ABCs, typing's generics and protocols).
 _PLAIN_BASES = frozenset({"object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Protocol", "typing.Protocol"})
 #: Annotations of Python scalars: a parameter declared so holds no tensor.
-_SCALAR_TYPES = frozenset({"int", "float", "bool", "str", "bytes", "complex", "None"})
 
 
 def _may_be_module(facts, cls: ast.ClassDef) -> bool:
@@ -311,23 +311,6 @@ def _module_annotation(facts, ann) -> bool:
         ann = ann.slice
     return (facts.qualname(ann) or "") in _MODULE_TYPES
 
-
-def _scalar_annotation(ann) -> bool:
-    """Is `ann` a Python scalar type (`float`, `Optional[float]`, `int | None`, `Union[int, str]`)?"""
-    if ann is None:
-        return False
-    if isinstance(ann, ast.Constant):
-        return ann.value is None or (isinstance(ann.value, str) and ann.value.strip() in _SCALAR_TYPES)
-    if isinstance(ann, ast.Name):
-        return ann.id in _SCALAR_TYPES
-    if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
-        return _scalar_annotation(ann.left) and _scalar_annotation(ann.right)
-    if isinstance(ann, ast.Subscript):
-        head = ann.value.attr if isinstance(ann.value, ast.Attribute) else getattr(ann.value, "id", "")
-        if head in ("Optional", "Union"):
-            parts = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
-            return all(_scalar_annotation(p) for p in parts)
-    return False
 
 
 def _derived_locals(body: list, inputs: set[str], facts=None) -> set[str]:

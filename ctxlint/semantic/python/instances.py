@@ -180,24 +180,31 @@ def is_plain_value_type(facts, cls: ast.ClassDef) -> bool:
     if not (named or frozen):
         return False
     fields = [st for st in cls.body if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name)]
-    if not fields or not all(_plain_annotation(st.annotation) for st in fields):
+    if not fields or not all(scalar_annotation(st.annotation, containers=True) for st in fields):
         return False
     return not any(isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)
                    and isinstance(n.value, ast.Name) and n.value.id == "self" for n in ast.walk(cls))
 
 
-def _plain_annotation(ann: ast.AST | None) -> bool:
+def scalar_annotation(ann: ast.AST | None, containers: bool = False) -> bool:
+    """Is `ann` a Python scalar type (`float`, `Optional[float]`, `int | None`,
+    `Union[int, str]`, the string form `"int"`)? With `containers`, an immutable
+    container of such (`tuple[int, ...]`, `frozenset[str]`) counts too. Shared by CTX402
+    (`is_plain_value_type`) and CTX406 (a scalar `forward` argument holds no graph)."""
+    if ann is None:
+        return False
     if isinstance(ann, ast.Constant):
-        return ann.value is None or (isinstance(ann.value, str) and ann.value in _PLAIN_FIELD_TYPES)
+        return ann.value is None or (isinstance(ann.value, str) and ann.value.strip() in _PLAIN_FIELD_TYPES)
     if isinstance(ann, ast.Name):
         return ann.id in _PLAIN_FIELD_TYPES
     if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
-        return _plain_annotation(ann.left) and _plain_annotation(ann.right)
+        return scalar_annotation(ann.left, containers) and scalar_annotation(ann.right, containers)
     if isinstance(ann, ast.Subscript):
         head = ann.value.attr if isinstance(ann.value, ast.Attribute) else getattr(ann.value, "id", "")
         parts = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
-        if head in ("Optional", "tuple", "Tuple", "FrozenSet", "frozenset"):
-            return all(isinstance(p, ast.Constant) and p.value is Ellipsis or _plain_annotation(p) for p in parts)
+        if head in ("Optional", "Union") or (containers and head in ("tuple", "Tuple", "FrozenSet", "frozenset")):
+            return all((containers and isinstance(p, ast.Constant) and p.value is Ellipsis)
+                       or scalar_annotation(p, containers) for p in parts)
     return False
 
 
