@@ -19,7 +19,7 @@ from pathlib import Path
 DEFAULT_SCOPE_IDS: tuple[str, ...] = (
     "tenant_id", "tenant", "org_id", "organization_id", "account_id", "workspace_id",
     "project_id", "customer_id", "namespace",
-    "request_id", "req_id", "rid", "seq_id", "sequence_id", "task_id", "job_id", "run_id", "workflow_run_id",
+    "request_id", "req_id", "rid", "seq_id", "sequence_id",
     "user_id", "user", "uid",
     "session_id", "conversation_id", "thread_id",
     "adapter_id", "adapter_name", "lora_id", "lora_int_id", "lora_name", "lora_path",

@@ -7,7 +7,7 @@ import ast
 from ctxlint.findings import UNSAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.cache_keys import (
-    cache_key_facts, ident_words, scope_kind,
+    PER_RUN_IDS, cache_key_facts, ident_words, scope_kind,
 )
 from ctxlint.semantic.python.keys import (
     KEY_TOKENS, KIND_NOUN, KIND_PLURAL, fix_anchor, key_text, label_use, scope_object_id,
@@ -361,7 +361,15 @@ def _scoped(ck, facts, fn, keys, skip=()) -> bool:
     adapter, a label naming one, a scope object's id), through what they are built from
     (`ck.closure`, leaving out the containers named in `skip`)?"""
     clo = ck.closure(fn, keys, skip=skip)
-    return bool(ck.hits(fn, clo) or label_use(ck, fn, clo) or scope_object_id(facts, clo))
+    return bool(ck.hits(fn, clo) or label_use(ck, fn, clo) or scope_object_id(facts, clo)
+                or _per_run_id(clo))
+
+
+def _per_run_id(nodes) -> bool:
+    """Does the key hold the id of one unit of work (`PER_RUN_IDS`: `task.task_id`,
+    `workflow_run_id`)? Generated per run, it is never shared across tenants."""
+    return any((isinstance(n, ast.Name) and n.id in PER_RUN_IDS)
+               or (isinstance(n, ast.Attribute) and n.attr in PER_RUN_IDS) for n in nodes)
 
 
 def _chained_digest(ck, fn, sink) -> ast.AST | None:

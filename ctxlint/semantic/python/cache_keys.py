@@ -23,11 +23,7 @@ from ctxlint.semantic.python.facts import FunctionNode, PythonFacts
 SCOPE_ID_KINDS: dict[str, str] = {
     **dict.fromkeys(("tenant_id", "tenant", "org_id", "organization_id", "account_id", "workspace_id",
                      "project_id", "customer_id", "namespace"), "tenant"),
-    # ids of one unit of work, generated per run (a task, a job, a workflow run): like a
-    # request id, a key that holds one cannot be shared across tenants (skyvern's memo by
-    # `task.workflow_run_id or task.task_id`)
-    **dict.fromkeys(("request_id", "req_id", "rid", "seq_id", "sequence_id", "task_id", "job_id", "run_id",
-                     "workflow_run_id"), "request"),
+    **dict.fromkeys(("request_id", "req_id", "rid", "seq_id", "sequence_id"), "request"),
     **dict.fromkeys(("user_id", "user", "uid"), "user"),
     **dict.fromkeys(("session_id", "conversation_id", "thread_id"), "session"),
     **dict.fromkeys(("adapter_id", "adapter_name", "lora_id", "lora_int_id", "lora_name", "lora_path",
@@ -36,6 +32,11 @@ SCOPE_ID_KINDS: dict[str, str] = {
     **dict.fromkeys(("mm_hash", "mm_hashes", "image_hash", "image_digest", "image_digests", "mm_digest",
                      "multimodal_hash"), "mm"),
 }
+#: Ids of one unit of work, generated per run (a task, a job, a workflow run). A cache key
+#: that holds one cannot be shared across tenants (skyvern's memo by
+#: `task.workflow_run_id or task.task_id`), so CTX501 counts it as scoping the key; they
+#: are not scope ids a key must carry, nor per-request keys for the growth rules.
+PER_RUN_IDS = frozenset({"task_id", "job_id", "run_id", "workflow_run_id"})
 #: Identifier words -> scope kind (for config-added ids and for naming key parts).
 SCOPE_KIND_WORDS: dict[str, str] = {
     "tenant": "tenant", "org": "tenant", "organization": "tenant", "account": "tenant",
