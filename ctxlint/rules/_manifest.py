@@ -178,7 +178,7 @@ SOURCES = {
     'ctxlint.rules.python.ctx104_otel_context_not_detached': (16987, 'e153a97e2a07ac82'),
     'ctxlint.rules.python.ctx105_span_not_ended': (15020, '93e8bb8413929921'),
     'ctxlint.rules.python.ctx106_contextmanager_cleanup_not_in_finally': (31820, 'b71bb898d4b3307d'),
-    'ctxlint.rules.python.ctx107_task_reference_discarded': (20465, '242dd50d2a391ac1'),
+    'ctxlint.rules.python.ctx107_task_reference_discarded': (20473, '193f28906567e44d'),
     'ctxlint.rules.python.ctx108_registration_not_cancellation_safe': (53407, '3b3a122016f39158'),
     'ctxlint.rules.python.ctx109_contextvar_reset_across_yield': (7423, 'e036cbb988241fba'),
     'ctxlint.rules.python.ctx110_stream_response_not_closed': (12997, 'c61bf8a6aa7c6daf'),
@@ -226,7 +226,7 @@ SOURCES = {
     'ctxlint.semantic.python.stores': (5807, 'dd3e5f8eb13a07a2'),
     'ctxlint.semantic.python.streams': (22077, 'bd42118ad0614ac6'),
     'ctxlint.semantic.python.syntax': (1472, 'c02561e5eac881ec'),
-    'ctxlint.semantic.python.tasks': (46129, '9c4bbddaee5c97c8'),
+    'ctxlint.semantic.python.tasks': (46028, 'd60ee475242d12e1'),
     'ctxlint.semantic.python.tensors': (34171, '48873ecda1edfc49'),
     'ctxlint.semantic.python.values': (50305, '624ab6e5cbf0af97'),
 }

@@ -1,6 +1,8 @@
-# expect: 22 CTX107
-"""mcp-agent's human-input task: the catch-all handler itself awaits a signal to the
-workflow, and that await can fail too; its error ends in a task nobody holds."""
+# expect: none
+"""mcp-agent's human-input task: the catch-all handler reports the error to the workflow
+through an await. The work's failure is handled; that the report itself could fail is
+not counted (blind reviews judged 9 of 10 such tasks harmless: the report goes to an
+`on_error` hook or the workflow that waits for it)."""
 import asyncio
 
 
