@@ -201,13 +201,11 @@ def _reattaches_captured(facts, fn: ast.AST, call: ast.Call) -> bool:
             and len(c.args) == 1 and isinstance(c.args[0], ast.Name)
     if restore_of(call) and _captured_current(facts, fn, call.args[0].id, call):
         return True
-    stmt = facts.enclosing_statement(call)
-    parent = facts.parents.get(stmt)
-    block = next((getattr(parent, f) for f in ("body", "orelse", "finalbody")
-                  if stmt in getattr(parent, f, ())), None) if parent is not None else None
-    if block is None:
+    got = owners.statement_block(facts, call)
+    if got is None:
         return False
-    for st in block[block.index(stmt) + 1:]:
+    block, i = got
+    for st in block[i + 1:]:
         if not isinstance(st, ast.Try):
             continue
         for fst in st.finalbody:

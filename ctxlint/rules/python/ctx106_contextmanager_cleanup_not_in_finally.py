@@ -21,7 +21,6 @@ from ctxlint.semantic.python.cleanup import (
     is_contextmanager,
     is_pool_return_name,
     PROCESS_EXITS,
-    reraises,
     last_name,
     pos,
     protected,

@@ -286,9 +286,6 @@ def _bounded_by_loop(facts, loop, acc, stmt) -> bool:
     name = _acc_root(facts, acc)
     if name is None:
         return False
-    def root(e) -> str | None:  # `input_tensors[chunk]` and `input_tensors[i]` share a root
-        return facts.dotted(e.value if isinstance(e, ast.Subscript) else e)
-    acc_root = root(acc)
     for n in facts.walk(loop):
         # a queue, not a history: the loop also takes entries out of the same container
         # (`output_tensors.append(t)` ... `output_tensors.pop(0)` of a 1F1B pipeline schedule)

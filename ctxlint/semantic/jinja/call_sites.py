@@ -808,39 +808,52 @@ class CallSites:
                         return True
         return False
 
+    def _opened_path(self, recv: ast.AST, at: ast.AST):
+        """The path a file read at `at` was opened from, for the receiver `recv` of its
+        `.read()`/`.read_text()`: (P, withs) for a name bound by `with open(P) as f` /
+        `with P.open() as f` (withs: the `with` statements searched, for a resource name),
+        for `open(P)` / `Path(P)` itself, or for a path object P; None for a name no `with`
+        of the enclosing function opens. Shared by the constant-path check and the
+        whole-file-read facts."""
+        fn = self.f.enclosing_function(at)
+        if isinstance(recv, ast.Name):
+            if fn is None:
+                return None
+            # the `with` around the read binds the file it reads (a def may open several)
+            withs = [a for a in self.f.ancestors(at) if isinstance(a, (ast.With, ast.AsyncWith))]
+            withs += [w for w in self.f.walk(fn) if isinstance(w, (ast.With, ast.AsyncWith))]
+            for w in withs:
+                for item in w.items:
+                    v, c = item.optional_vars, item.context_expr
+                    if isinstance(v, ast.Name) and v.id == recv.id and isinstance(c, ast.Call):
+                        if isinstance(c.func, ast.Attribute) and c.func.attr == "open":
+                            return c.func.value, withs
+                        if (self.f.qualname(c.func) or "") in _OPEN_CALLS and c.args:
+                            return c.args[0], ()
+            return None
+        if isinstance(recv, ast.Call) and (self.f.qualname(recv.func) or "") in _OPEN_CALLS and recv.args:
+            return recv.args[0], ()  # `open(_path).read()`, `Path(p).read_text()`
+        return recv, ()
+
     def _opened_constant_path(self, recv: ast.AST, at: ast.AST) -> bool:
         """Is `recv` a file opened from a constant path: the receiver of `.read()` is a
         path (or a `with P.open() as f` / `with open(P) as f` name, or a local bound to
         such a path) built only from UPPER_CASE module or imported constants and string
         literals (`TEMPLATES_DIR / README_TEMPLATE_NAME`)? Such a path names a file the
         project ships or configures, not text a caller hands in."""
-        fn = self.f.enclosing_function(at)
-        if isinstance(recv, ast.Name) and fn is not None:
-            # the `with` around the read binds the file it reads (a def may open several)
-            withs = [a for a in self.f.ancestors(at) if isinstance(a, (ast.With, ast.AsyncWith))]
-            withs += [w for w in self.f.walk(fn) if isinstance(w, (ast.With, ast.AsyncWith))]
-            for w in withs:
-                if isinstance(w, (ast.With, ast.AsyncWith)):
-                    for item in w.items:
-                        v = item.optional_vars
-                        if isinstance(v, ast.Name) and v.id == recv.id:
-                            c = item.context_expr
-                            if isinstance(c, ast.Call):
-                                if isinstance(c.func, ast.Attribute) and c.func.attr == "open":
-                                    return self._constant_path(c.func.value, fn) or \
-                                        self._package_resource_name(c.func.value, withs)
-                                if isinstance(c.func, ast.Name) and c.func.id == "open" and c.args:
-                                    return self._constant_path(c.args[0], fn)
+        got = self._opened_path(recv, at)
+        if got is None:
             return False
-        if isinstance(recv, ast.Call) and (self.f.qualname(recv.func) or "") in _OPEN_CALLS and recv.args:
-            return self._constant_path(recv.args[0], fn)  # `open(_path).read()`
-        return self._constant_path(recv, fn)
+        path, withs = got
+        fn = self.f.enclosing_function(at)
+        return self._constant_path(path, fn) or bool(withs and self._package_resource_name(path, withs))
 
     def whole_file_path(self, expr: ast.AST, depth: int = 0) -> ast.AST | None:
         """The path of the file whose whole text `expr` is, or None: `f.read()` of a file
         bound by `with open(P) as f` / `with P.open() as f` in the enclosing function,
         `open(P).read()`, `P.read_text()` (also `Path(P).read_text()`), or a local name
-        bound once to one of those. The path expression P is returned as written."""
+        bound once to one of those (`_opened_path`). The path expression P is returned as
+        written."""
         if depth > 2 or expr is None:
             return None
         if isinstance(expr, ast.Name):
@@ -852,25 +865,10 @@ class CallSites:
                 and expr.func.attr in ("read", "read_text")):
             return None
         recv = expr.func.value
-        if isinstance(recv, ast.Call) and (self.f.qualname(recv.func) or "") in _OPEN_CALLS and recv.args:
-            return recv.args[0]  # `open(P).read()`
-        if expr.func.attr == "read_text":
-            if isinstance(recv, ast.Call) and (self.f.qualname(recv.func) or "").endswith("Path") and recv.args:
-                return recv.args[0]  # `Path(P).read_text()`
-            return recv
-        fn = self.f.enclosing_function(expr)
-        if isinstance(recv, ast.Name) and fn is not None:
-            for w in self.f.walk(fn):
-                if not isinstance(w, (ast.With, ast.AsyncWith)):
-                    continue
-                for item in w.items:
-                    v, c = item.optional_vars, item.context_expr
-                    if isinstance(v, ast.Name) and v.id == recv.id and isinstance(c, ast.Call):
-                        if (self.f.qualname(c.func) or "") in _OPEN_CALLS and c.args:
-                            return c.args[0]
-                        if isinstance(c.func, ast.Attribute) and c.func.attr == "open":
-                            return c.func.value
-        return None
+        got = self._opened_path(recv, expr)
+        if got is None and expr.func.attr == "read_text":
+            return recv  # `path.read_text()` of a path held in a local
+        return got[0] if got is not None else None
 
     def path_from_outside(self, path: ast.AST, depth: int = 0) -> bool:
         """Positive evidence that the file at `path` is chosen or written outside the

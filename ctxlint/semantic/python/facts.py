@@ -86,10 +86,16 @@ class PythonFacts:
         Rules about values that bleed into the next test (CTX103, CTX106) skip only the
         project's own test modules (`is_test_module`), not the testing utilities it ships.
         """
+        return self._pytest_name in ("conftest", "test") or any(self.imports_module(m) for m in ("pytest", "unittest"))
+
+    @cached_property
+    def _pytest_name(self) -> str:
+        """"conftest" for `conftest.py`, "test" for a name pytest collects (`test_*.py`,
+        `*_test.py`), else ""."""
         name = self.path.replace("\\", "/").rsplit("/", 1)[-1]
-        if name == "conftest.py" or (name.startswith("test_") and name.endswith(".py")) or name.endswith("_test.py"):
-            return True
-        return any(self.imports_module(m) for m in ("pytest", "unittest"))
+        if name == "conftest.py":
+            return "conftest"
+        return "test" if (name.startswith("test_") and name.endswith(".py")) or name.endswith("_test.py") else ""
 
     @cached_property
     def is_test_module(self) -> bool:
@@ -101,11 +107,8 @@ class PythonFacts:
         (`aiohttp/pytest_plugin.py`, `flytekit/core/testing.py`) imports pytest but is
         API, and its leftovers reach the users' suites; a test module's leftovers reach
         only the later tests of a run that has already failed (CTX103, CTX106)."""
-        name = self.path.replace("\\", "/").rsplit("/", 1)[-1]
-        if name == "conftest.py":
-            return True
-        if not ((name.startswith("test_") and name.endswith(".py")) or name.endswith("_test.py")):
-            return False
+        if self._pytest_name != "test":
+            return self._pytest_name == "conftest"
         # pytest collects a top-level `test_*` function, or a `Test*` class without an
         # `__init__`; a module of that name holding neither (aiohttp's `test_utils.py` of
         # `TestServer`/`TestClient`, detectron2's `test_time_augmentation.py`) is a library

@@ -219,16 +219,23 @@ def in_tail_position(facts: PythonFacts, stmt: ast.stmt, fn: ast.AST) -> bool:
     return True
 
 
-def followed_in_block(facts: PythonFacts, call: ast.Call) -> bool:
-    """Does a statement follow the one holding `call` in its block? (The try/finally
-    codemods wrap those statements; with none there is nothing to protect.)"""
-    stmt = facts.enclosing_statement(call)
+def statement_block(facts: PythonFacts, node: ast.AST) -> tuple[list, int] | None:
+    """(the block, the index in it) of the statement holding `node`: its parent's `body`,
+    `orelse` or `finalbody` list. None for a statement in no such block."""
+    stmt = facts.enclosing_statement(node)
     parent = facts.parents.get(stmt)
     for fld in ("body", "orelse", "finalbody"):
         block = getattr(parent, fld, None)
         if isinstance(block, list) and stmt in block:
-            return block.index(stmt) < len(block) - 1
-    return False
+            return block, block.index(stmt)
+    return None
+
+
+def followed_in_block(facts: PythonFacts, call: ast.Call) -> bool:
+    """Does a statement follow the one holding `call` in its block? (The try/finally
+    codemods wrap those statements; with none there is nothing to protect.)"""
+    got = statement_block(facts, call)
+    return got is not None and got[1] < len(got[0]) - 1
 
 
 def across_yield(facts: PythonFacts, start: ast.AST, fn: ast.AST, release: ast.AST) -> bool:
@@ -1945,7 +1952,7 @@ def _api_level(facts: PythonFacts, fn) -> bool:
 
 
 def _setter_shape(facts: PythonFacts, fn, depth: int) -> bool:
-    from ctxlint.semantic.python.project_index import imported_contextvar_setter
+    from ctxlint.semantic.python.project_index import imported_def
     values = module_values(facts)
     if is_generator(facts, fn):
         return False
@@ -2035,7 +2042,9 @@ def _setter_shape(facts: PythonFacts, fn, depth: int) -> bool:
             root = c.func
             while isinstance(root, ast.Attribute):
                 root = root.value
-            if callee is None and isinstance(c.func, ast.Name) and imported_contextvar_setter(facts, c.func):
+            if callee is None and depth < 3 and isinstance(c.func, ast.Name) \
+                    and (other := imported_def(facts, c.func)) is not None \
+                    and _api_level(other[0], other[1]) and _setter_shape(other[0], other[1], depth + 1):
                 unknown_pending = False  # a setter of another module of the project: a set
                 continue
             if callee is None and isinstance(root, ast.Name) and values.binding(root) is not None \

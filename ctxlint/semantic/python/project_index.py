@@ -179,54 +179,38 @@ def _module_of(qual: str, here: Path, facts: "PythonFacts"):
     return mod, tree, name
 
 
-def imported_contextvar_setter(facts: "PythonFacts", callee: ast.AST) -> bool:
-    """Is `callee` (the `func` of a call: an imported name) a top-level plain `def` of
-    another module of the project whose whole effect is binding that module's
-    ContextVars, each once, from its parameters or constants (inspect-ai
-    `set_active_generate_config(config)`: `active_generate_config_context_var.set(config)`)?
-    Read from the other module's tree alone: its statements are only a docstring, `pass`,
-    `global`, assignments of names or constants, and `var.set(x)` of a module-level
-    `var = ContextVar(...)` binding of that module, with `x` a name or a constant; it
-    returns no value. Never raises."""
+#: PythonFacts of other modules of the project, built on demand: (path) -> (tree, facts).
+_MODULE_FACTS: "dict[str, tuple[ast.Module, PythonFacts]]" = {}
+
+
+def imported_def(facts: "PythonFacts", callee: ast.AST):
+    """(PythonFacts of the other module, its top-level def) for `callee`, a name imported
+    from another module of the project that binds it once, to a plain `def`
+    (`set_active_generate_config` of inspect-ai's `_generate_config.py`), so that the
+    semantic layer can judge that def with the analyses it runs here; None for anything
+    else. The facts are built once per module tree and shared. Never raises."""
     qual = facts.qualname(callee)
     if not isinstance(callee, ast.Name) or not qual or "." not in qual.lstrip(".") \
             or callee.id not in facts.imports or not facts.path or not os.path.isfile(facts.path):
-        return False
+        return None
     try:
         got = _module_of(qual, Path(os.path.abspath(facts.path)).parent, facts)
-    except (OSError, RecursionError, ValueError):
-        return False
-    if got is None:
-        return False
-    _mod, tree, name = got
-    defs = [st for st in tree.body if isinstance(st, FunctionNode) and st.name == name]
-    if len(defs) != 1 or not isinstance(defs[0], ast.FunctionDef):
-        return False
-    cvars = set()
-    for st in tree.body:
-        if isinstance(st, (ast.Assign, ast.AnnAssign)) and isinstance(st.value, ast.Call):
-            f = st.value.func
-            if (f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")) == "ContextVar":
-                cvars |= set(_bound_names(st))
-    seen: set[str] = set()
-    simple = (ast.Name, ast.Constant)
-    for st in defs[0].body:
-        if isinstance(st, (ast.Pass, ast.Global)) or (isinstance(st, ast.Return) and st.value is None):
-            continue
-        if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant):
-            continue
-        if isinstance(st, (ast.Assign, ast.AnnAssign)) and isinstance(st.value, simple) and all(
-                isinstance(t, ast.Name) for t in (st.targets if isinstance(st, ast.Assign) else [st.target])):
-            continue
-        c = st.value if isinstance(st, ast.Expr) else None
-        if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "set" \
-                and isinstance(c.func.value, ast.Name) and c.func.value.id in cvars \
-                and c.func.value.id not in seen and len(c.args) == 1 and not c.keywords \
-                and isinstance(c.args[0], simple):
-            seen.add(c.func.value.id)
-            continue
-        return False
-    return bool(seen)
+        if got is None:
+            return None
+        mod, tree, name = got
+        defs = [st for st in tree.body if isinstance(st, FunctionNode) and st.name == name]
+        if len(defs) != 1 or not isinstance(defs[0], ast.FunctionDef):
+            return None
+        cached = _MODULE_FACTS.get(str(mod))
+        if cached is None or cached[0] is not tree:
+            from ctxlint.semantic.python.facts import PythonFacts
+            if len(_MODULE_FACTS) > 256:
+                _MODULE_FACTS.clear()
+            cached = _MODULE_FACTS[str(mod)] = (tree, PythonFacts(str(mod), mod.read_text(encoding="utf-8"), tree,
+                                                                  facts.config))
+        return cached[1], defs[0]
+    except (OSError, RecursionError, ValueError, UnicodeDecodeError):
+        return None
 
 
 def _find(qual: str, here: Path, hops: int, facts: "PythonFacts") -> FunctionNode | None:
