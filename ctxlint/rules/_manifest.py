@@ -207,7 +207,7 @@ SOURCES = {
     'ctxlint.semantic.jinja.call_sites': (137376, 'd8bf67c1018e9e4e'),
     'ctxlint.semantic.jinja.templates': (23860, '9538f234c56305c3'),
     'ctxlint.semantic.python.asyncness': (9156, '05b1c1968b6fa639'),
-    'ctxlint.semantic.python.cache_keys': (100455, 'e6195511045586dc'),
+    'ctxlint.semantic.python.cache_keys': (101298, '542f6272b46d9ff0'),
     'ctxlint.semantic.python.calls': (24632, 'f07be44b5d4dcc46'),
     'ctxlint.semantic.python.cleanup': (32855, 'c452647c872f2906'),
     'ctxlint.semantic.python.containers': (37905, '41db99767fdf6431'),

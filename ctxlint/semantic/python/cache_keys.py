@@ -11,6 +11,7 @@ file through `cache_key_facts(facts)`; per-function results are memoized.
 from __future__ import annotations
 
 import ast
+import re
 from collections import deque
 from functools import cached_property
 from typing import Iterable
@@ -65,6 +66,9 @@ KEY_BUILDER_WORDS = frozenset({"cache", "cached", "hash", "hashes", "prefix", "b
                                "memo", "extra", "lookup", "dedup", "fingerprint"})
 #: Words in a function name that say its returned digest is a key.
 DIGEST_FN_WORDS = frozenset({"key", "keys", "hash", "hashes", "digest", "digests", "fingerprint"})
+#: Text any digest call of `digest_call` contains (`hash(`, `hashlib.`, `xxh64`, `mmh3`,
+#: `blake2b`, `sha256`, `md5`): a cheap test before walking a file's calls.
+_DIGEST_TEXT = re.compile(r"hash|sha\d|md5|blake|xxh|mmh3")
 #: hashlib / xxhash / mmh3 callables that digest their argument.
 _DIGEST_MODULES = ("hashlib.", "xxhash.", "mmh3.", "blake3.")
 #: Callable names that are hash functions by convention in serving code.
@@ -990,6 +994,16 @@ class CacheKeyFacts:
                     and e.func.attr in ("hexdigest", "digest", "intdigest") and not e.args:
                 e = e.func.value
             return self.digest_call(e)
+        def digesting() -> set[int]:
+            # one pass over the file's calls: only a def that itself calls a digest can
+            # return one (`resolve` follows the def's own locals); a file whose text names
+            # no hash function has none
+            if not _DIGEST_TEXT.search(self.facts.text):
+                return set()
+            return {id(f) for c in self.facts.nodes(ast.Call) if self.digest_call(c)
+                    for f in [self.facts.enclosing_function(c)] if f is not None}
+        if id(fn) not in self.facts.memo("ck_digesting_defs", digesting):
+            return False
         rets = [r for r in self.facts.walk(fn) if isinstance(r, ast.Return) and r.value is not None]
         if not rets or not all(digest_value(r.value) for r in rets):
             return False
