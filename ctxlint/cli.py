@@ -161,7 +161,8 @@ def run_check(args) -> int:
         sf = engine.SourceFile(args.stdin_filename, __import__("pathlib").Path(args.stdin_filename),
                                engine.language_of(args.stdin_filename) or "python")
         findings, notices, _ = engine.lint_bytes(sf, data, config, rules)
-        result = engine.RunResult(findings=findings, notices=[n for n in notices if n != "__internal__"], files=1)
+        notices = [n for n in notices if n != "__internal__" and not n.startswith(engine.DEPENDS_MARKER)]
+        result = engine.RunResult(findings=findings, notices=notices, files=1)
     else:
         try:
             files = engine.discover(args.paths, config, args.exclude)

@@ -78,7 +78,9 @@ class RunResult(Record):
 SKIPPED_MARKER = "__skipped__"
 #: Notice marker: the file's findings read other modules of the project
 #: (`semantic.python.project_index`), so its own content hash cannot key them.
-UNCACHEABLE_MARKER = "__uncacheable__"
+#: A notice starting with this carries, one per line after it, what the file's findings
+#: read of other files (`project_index.note_consulted`); the parent stamps them for the cache.
+DEPENDS_MARKER = "__depends__\n"
 
 
 def too_big_notice(display: str, size: int, limit: int) -> str:
@@ -523,8 +525,11 @@ def lint_bytes(sf: SourceFile, raw: bytes, config: Config, rules: list) -> tuple
         found = lint_text(sf.display, text, sf.language, rules, config)
         notices = [f"{sf.display}: {n}" for n in drain_notices()]
         index = sys.modules.get("ctxlint.semantic.python.project_index")
-        if index is not None and index.take_consulted():
-            notices.append(UNCACHEABLE_MARKER)  # findings depend on other files: no content-hash cache
+        depends = index.take_consulted() if index is not None else ()
+        if depends:  # findings depend on other files: cached with their stamps (`Cache.put`)
+            # a path with a newline cannot travel in the marker: an item no stamp matches
+            items = sorted(d if "\n" not in d else "?unstampable\0\0" for d in depends)
+            notices.append(DEPENDS_MARKER + "\n".join(items))
         return found, notices, True
     except MemoryError:
         # The worker's address-space limit (`memory_guard`) stopped a pathological
@@ -615,8 +620,10 @@ class Cache:
                        digest_size=10).hexdigest()
         self.dir = root / ".ctxlint_cache"
         self.file = self.dir / f"findings-{key}.json"
-        self.data: dict[str, list] = {}
+        self.data: dict[str, list | dict] = {}
         self.dirty = False
+        #: one run's stamps of other files (`project_index.dependency_stamps`' memo)
+        self.stamps: dict = {}
         try:
             self.data = json.loads(self.file.read_text(encoding="utf-8"))
             if not isinstance(self.data, dict):
@@ -640,9 +647,16 @@ class Cache:
         An entry that does not match the schema of `Finding.to_cache` (see
         `valid_entry`) is a miss: the file is linted again and the entry
         overwritten, so a corrupted or hand-edited cache never crashes a run nor
-        serves findings with a null, NaN or string line.
+        serves findings with a null, NaN or string line. An entry whose findings
+        read other files (`{"findings": [...], "depends": {item: stamp}}`) is a
+        miss unless every stamp still holds (`project_index.stamps_hold`).
         """
         entry = self.data.get(digest)
+        if isinstance(entry, dict):
+            from ctxlint.semantic.python.project_index import stamps_hold
+            if not stamps_hold(entry.get("depends"), self.stamps):
+                return None
+            entry = entry.get("findings")
         if entry is None or not valid_entry(entry):
             return None
         try:
@@ -650,10 +664,20 @@ class Cache:
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
 
-    def put(self, digest: str, findings: list[Finding]) -> None:
+    def put(self, digest: str, findings: list[Finding], depends: "list[str] | None" = None) -> None:
         """Record the findings of the file whose `digest` (see `digest`) this is;
-        written by `save`."""
-        self.data[digest] = [f.to_cache() for f in findings]
+        written by `save`. `depends`: what they read of other files (strings of
+        `project_index.note_consulted`), stamped now; nothing is recorded when one
+        cannot be stamped."""
+        rows = [f.to_cache() for f in findings]
+        if depends:
+            from ctxlint.semantic.python.project_index import dependency_stamps
+            stamps = dependency_stamps(depends, self.stamps)
+            if stamps is None:
+                return
+            self.data[digest] = {"findings": rows, "depends": stamps}
+        else:
+            self.data[digest] = rows
         self.dirty = True
 
     def save(self) -> None:
@@ -769,16 +793,16 @@ def lint_paths(paths: list[str], config: Config, rules: list, jobs: int | None =
     def consume(item, out):
         (sf, _, dg), (findings, notices, parsed) = item, out
         internal = "__internal__" in notices
-        uncacheable = UNCACHEABLE_MARKER in notices
+        depends = [n for n in notices if n.startswith(DEPENDS_MARKER)]
         if SKIPPED_MARKER in notices:
             result.skipped.append((sf.display, notices[0]))
-        notices = [n for n in notices if n not in ("__internal__", SKIPPED_MARKER, UNCACHEABLE_MARKER)]
+        notices = [n for n in notices if n not in ("__internal__", SKIPPED_MARKER) and n not in depends]
         result.findings.extend(findings)
         result.notices.extend(notices)
         result.parsed += int(parsed)
         result.internal_errors += int(internal)
-        if cache is not None and dg is not None and not internal and not notices and not uncacheable:
-            cache.put(dg, findings)
+        if cache is not None and dg is not None and not internal and not notices:
+            cache.put(dg, findings, [d for n in depends for d in n[len(DEPENDS_MARKER):].split("\n") if d])
         if progress:
             progress(1)
 

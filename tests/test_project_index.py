@@ -172,6 +172,51 @@ def test_a_finding_that_reads_another_module_is_not_cached(tmp_path):
     assert [(Path(f.path).name, f.line) for f in second.findings] == [("server.py", 5)]
 
 
+def test_a_finding_that_reads_another_module_is_cached_while_that_module_holds(tmp_path):
+    """The warm run serves a dependent file from the cache (nothing re-parsed) while
+    the module it read is unchanged, and re-lints it once that module is edited."""
+    from ctxlint.config import load_config
+    from ctxlint.engine import lint_paths
+    from ctxlint.rules import get_rule
+    _write(tmp_path, "app/__init__.py", "")
+    jobs = _write(tmp_path, "app/jobs.py", "async def job():\n    await work()\n\n\nasync def work():\n    return 1\n")
+    _write(tmp_path, "app/server.py", "import asyncio\nfrom .jobs import job\n\n\ndef start():\n"
+                                     "    asyncio.create_task(job())\n")
+    config, rules = load_config(None, str(tmp_path)), [get_rule("CTX107")]
+    first = lint_paths([str(tmp_path)], config, rules, use_cache=True, jobs=1)
+    assert [(Path(f.path).name, f.line) for f in first.findings] == [("server.py", 6)]
+    second = lint_paths([str(tmp_path)], config, rules, use_cache=True, jobs=1)
+    assert second.parsed == 0 and second.cached == 3
+    assert [(Path(f.path).name, f.line) for f in second.findings] == [("server.py", 6)]
+    jobs.write_text("async def job():\n    try:\n        await work()\n    except Exception:\n        pass\n\n\n"
+                    "async def work():\n    return 1\n", encoding="utf-8")
+    third = lint_paths([str(tmp_path)], config, rules, use_cache=True, jobs=1)
+    assert third.findings == [] and third.parsed == 2  # jobs.py itself and server.py
+
+
+def test_dependency_stamps_cover_trees_lookups_and_files(tmp_path):
+    """A package-tree question is stamped by the tree's listing (a file added anywhere
+    in it changes the stamp), a lookup by the file it finds now, a file by size and mtime."""
+    _write(tmp_path, "pkg/__init__.py", "")
+    mod = _write(tmp_path, "pkg/a.py", "x = 1\n")
+    items = [project_index.question("names", tmp_path / "pkg", "x"),
+             project_index.question("lookup", tmp_path / "pkg", ".b.run"), str(mod)]
+    stamps = project_index.dependency_stamps(items, {})
+    assert set(stamps) == set(items[:2])  # a.py lies in the stamped tree
+    assert stamps[items[1]] == "none"
+    assert project_index.stamps_hold(stamps, {})
+    _write(tmp_path, "pkg/b.py", "def run():\n    pass\n")
+    now = project_index.dependency_stamps(items, {})
+    assert now[items[0]] != stamps[items[0]] and now[items[1]].endswith("b.py")
+    assert not project_index.stamps_hold(stamps, {})
+    other = _write(tmp_path, "elsewhere.py", "y = 2\n")
+    one = project_index.dependency_stamps([str(other)], {})
+    other.write_text("y = 22\n", encoding="utf-8")
+    assert not project_index.stamps_hold(one, {})
+    assert project_index.dependency_stamps(["?what\0is\0this"], {}) is None
+    assert not project_index.stamps_hold({"x": 1}, {}) and not project_index.stamps_hold(None, {})
+
+
 def test_a_module_created_later_is_seen_despite_the_cache(tmp_path):
     """A lookup that found nothing also makes the importer uncacheable."""
     from ctxlint.config import load_config

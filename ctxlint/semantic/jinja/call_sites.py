@@ -1680,13 +1680,13 @@ class CallSites:
         own package tree) and parsed once per run; None when it is not found (a
         third-party module). The lookup marks this file's findings as depending on
         another file (`project_index.note_consulted`: not cached by its own hash)."""
-        from ctxlint.semantic.python.project_index import locate_module, note_consulted
+        from ctxlint.semantic.python.project_index import locate_module, note_consulted, question
         q = self.f.imports.get(name, "")
         module, _, attr = q.rpartition(".")
         if not attr or not module:
             return None
         here = Path(os.path.abspath(self.path)).parent
-        note_consulted(f"lookup:{here}:{q}")  # this file's findings now depend on another file
+        note_consulted(question("lookup", here, q))  # this file's findings now depend on another file
         f = locate_module(module, here)
         if f is None:
             return None

@@ -18,8 +18,9 @@ Nothing is imported or executed.
 
 Every module consulted, and every lookup that found nothing, is recorded
 (`consulted(facts)`, `note_consulted`): findings that depend on another file are
-not cached by the content hash of one file alone (the engine skips the cache for
-such files).
+cached with a stamp of each thing they read (`dependency_stamps`: a module's size
+and mtime, a lookup's answer, a package tree's listing), and served from the cache
+only while every stamp still holds, as a build system keys a target on its inputs.
 
 Parsed modules are kept per process, keyed by path with size and mtime, bounded to
 `_MAX_MODULES` entries, `_MAX_TOTAL_BYTES` of source, and files under `_MAX_BYTES`.
@@ -60,6 +61,106 @@ def note_consulted(what: str) -> None:
     if len(_RUN_CONSULTED) > 4096:  # callers that never drain (LSP, flake8): stay bounded
         _RUN_CONSULTED.clear()
     _RUN_CONSULTED.add(what)
+
+
+def question(kind: str, where: "Path | str", what: str) -> str:
+    """The record of a question about the project (for `note_consulted`): `kind` is
+    "lookup" (which file is module `what` imported from directory `where`?) or a
+    question about every `.py` file of the package tree `where` ("importers",
+    "names", "mentions"). NUL-separated: no path or name holds a NUL."""
+    return f"?{kind}\0{where}\0{what}"
+
+
+def _tree_stamp(top: str) -> str:
+    """Digest of the `.py` listing under `top` (relative path, size, mtime_ns of each
+    file, walked as `_package_files` walks): any file added, removed or edited changes it."""
+    from hashlib import blake2b
+    h = blake2b(digest_size=12)
+    try:
+        for dirpath, dirnames, filenames in os.walk(top):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "__pycache__")
+            for fname in sorted(filenames):
+                if fname.endswith(".py"):
+                    full = os.path.join(dirpath, fname)
+                    try:
+                        st = os.stat(full)
+                    except OSError:
+                        continue
+                    h.update(f"{os.path.relpath(full, top)}:{st.st_size}:{st.st_mtime_ns}\n".encode(
+                        "utf-8", "surrogateescape"))
+    except (OSError, ValueError):
+        return "unreadable"
+    return h.hexdigest()
+
+
+def _file_stamp(path: str) -> str:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return "missing"
+    return f"{st.st_size}:{st.st_mtime_ns}"
+
+
+def dependency_stamps(consulted_items, memo: dict) -> "dict[str, str] | None":
+    """The current stamp of each thing a file's findings were computed from.
+
+    Args:
+        consulted_items: strings recorded by `note_consulted` during one file's lint:
+            absolute file paths, and questions made by `question`.
+        memo: one dict per run, shared by every call (a package tree is listed once
+            per run, however many files asked about it).
+    Returns:
+        {item: stamp}: a file's size and mtime_ns ("missing" when gone), a lookup's
+        answer (the module file it finds now, or "none"), a package-tree question's
+        listing digest (`_tree_stamp`). A file inside a tree already stamped is left
+        out (the tree's digest covers it). None when an item is of no known form: the
+        caller must then not cache. Never raises.
+    """
+    out: dict[str, str] = {}
+    trees: list[str] = []
+    for item in consulted_items:
+        if not item.startswith("?"):
+            continue
+        parts = item[1:].split("\0")
+        if len(parts) != 3:
+            return None
+        kind, where, what = parts
+        if kind == "lookup":
+            key = ("lookup", where, what)
+            if key not in memo:
+                module = what.rpartition(".")[0]
+                try:
+                    found = locate_module(module, Path(where)) if module else None
+                except (OSError, ValueError):
+                    found = None
+                memo[key] = str(found) if found is not None else "none"
+            out[item] = memo[key]
+        elif kind in ("importers", "names", "mentions"):
+            key = ("tree", where)
+            if key not in memo:
+                memo[key] = _tree_stamp(where)
+            out[item] = memo[key]
+            trees.append(where.rstrip(os.sep) + os.sep)
+        else:
+            return None
+    for item in consulted_items:
+        if item.startswith("?"):
+            continue
+        if any(item.startswith(t) for t in trees):
+            continue
+        key = ("file", item)
+        if key not in memo:
+            memo[key] = _file_stamp(item)
+        out[item] = memo[key]
+    return out
+
+
+def stamps_hold(stamps: dict, memo: dict) -> bool:
+    """Do the recorded `stamps` (from `dependency_stamps`) all still hold? Never raises."""
+    if not isinstance(stamps, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                               for k, v in stamps.items()):
+        return False
+    return dependency_stamps(list(stamps), memo) == stamps
 
 
 def consulted(facts: "PythonFacts") -> set[str]:
@@ -167,7 +268,7 @@ def _module_of(qual: str, here: Path, facts: "PythonFacts"):
     module, _, name = qual.rpartition(".")
     if not module or not name or set(module) == {"."}:
         return None
-    note_consulted(f"lookup:{here}:{qual}")
+    note_consulted(question("lookup", here, qual))
     mod = locate_module(module, here)
     if mod is None:
         return None
@@ -402,7 +503,7 @@ def _scan_importers(facts: "PythonFacts", name: str) -> str | None:
         top = _top_package(me.parent)
         if top is None:
             return None
-        note_consulted(f"importers:{top}:{name}")
+        note_consulted(question("importers", top, name))
         seen = 0
         for dirpath, dirnames, filenames in os.walk(top):
             dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "__pycache__")
@@ -488,7 +589,7 @@ def _package_files(facts: "PythonFacts", tag: tuple[str, str], include_self: boo
     try:
         me = Path(os.path.abspath(facts.path))
         top = _top_package(me.parent) or me.parent
-        note_consulted(f"{tag[0]}:{top}:{tag[1]}")
+        note_consulted(question(tag[0], top, tag[1]))
         out: list[Path] = []
         for dirpath, dirnames, filenames in os.walk(top):
             dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "__pycache__")
