@@ -177,7 +177,7 @@ SOURCES = {
     'ctxlint.rules.python.ctx103_contextvar_not_reset': (27799, '8a68a93f87acb292'),
     'ctxlint.rules.python.ctx104_otel_context_not_detached': (16784, 'aed19562eb56d1f3'),
     'ctxlint.rules.python.ctx105_span_not_ended': (15020, '93e8bb8413929921'),
-    'ctxlint.rules.python.ctx106_contextmanager_cleanup_not_in_finally': (31806, '428a9f47da7aa024'),
+    'ctxlint.rules.python.ctx106_contextmanager_cleanup_not_in_finally': (33840, '8b17e73c6d1d2c30'),
     'ctxlint.rules.python.ctx107_task_reference_discarded': (20473, '193f28906567e44d'),
     'ctxlint.rules.python.ctx108_registration_not_cancellation_safe': (53407, '3b3a122016f39158'),
     'ctxlint.rules.python.ctx109_contextvar_reset_across_yield': (7423, 'e036cbb988241fba'),

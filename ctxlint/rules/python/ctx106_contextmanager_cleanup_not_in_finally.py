@@ -74,7 +74,14 @@ check found differences) is not cleanup either. Work in the `else:` of a `try` a
 the `yield` whose `except Exception`/bare handler falls through (handles the error
 without re-raising), and error handling under a flag that is falsy at the `yield`
 (`raise_close_exc = False`, set only by the handlers), are the author's success and
-error paths, unless the call is a release by name or by its summary.
+error paths, unless the call is a release by name or by its summary. So is a call after
+the `yield` in the body of a `try` whose `finally:` does cleanup of its own, when the
+call acts on nothing the generator bound before the `yield` (datasets'
+`incomplete_dir`: `finally: shutil.rmtree(tmp_dir)` cleans up on every path, and
+`shutil.rmtree(dirname)` of the old destination, a parameter, is the commit that swaps
+the new directory in); a release of what the generator acquired before the `yield`
+(`conn.close()` of `conn = pool.connect()` beside `finally: lock.release()`) is still
+reported.
 
 Nor is cleanup that a `contextlib.ExitStack`/`AsyncExitStack` around the `yield`
 already holds: the same callable registered before the `yield` with `callback` /
@@ -525,10 +532,22 @@ def _success_only(facts, n: ast.AST, y: ast.AST, fn, releases: bool = False) -> 
       plain `flag = <constant>`) and only code after
       the `yield` sets otherwise (the `except` handlers, a failed send): the call is
       error handling for what happens after the body, and on the path where the body
-      raises the flag is still falsy, so it would not run there anyway."""
+      raises the flag is still falsy, so it would not run there anyway;
+    - it follows the `yield` in the body of a `try` whose `finally:` does cleanup of its
+      own, and it acts on nothing the generator bound before the `yield` (only
+      parameters, attributes, module names): the author split the exceptional path's
+      cleanup (`finally: shutil.rmtree(tmp_dir)`) from the success path's commit
+      (`shutil.rmtree(dirname)` of the old directory the new one replaces). A release of
+      something acquired before the `yield` (`conn.close()` of `conn = pool.get()`) is
+      still reported: the `finally` does not cover it."""
     for a in facts.ancestors(n):
         if a is fn:
             break
+        if isinstance(a, ast.Try) and a.finalbody and any(y in ast.walk(st) for st in a.body) \
+                and any(n in ast.walk(st) for st in a.body) and pos(n) > pos(y) \
+                and _cleanup_in(facts, a.finalbody, set()) is not None \
+                and not (_names_in(n) & _bound_before(facts, fn, y)):
+            return True
         if not releases and isinstance(a, ast.Try) and any(y in ast.walk(st) for st in a.body) \
                 and any(n in ast.walk(st) for st in a.orelse) \
                 and any(catches_cancellation(h, include_exception=True) and not reraises(h.body) for h in a.handlers):
@@ -537,6 +556,21 @@ def _success_only(facts, n: ast.AST, y: ast.AST, fn, releases: bool = False) -> 
             if _flag_falsy_at(facts, a.test.id, y, fn):
                 return True
     return False
+
+
+def _names_in(n: ast.AST) -> set[str]:
+    """The plain names read anywhere in the expression `n` (receivers and arguments)."""
+    return {x.id for x in ast.walk(n) if isinstance(x, ast.Name)}
+
+
+def _bound_before(facts, fn, y: ast.AST) -> set[str]:
+    """Names `fn` binds itself before the `yield` `y` (assignments, `with ... as`, loop
+    targets): what the generator acquired, as opposed to its parameters."""
+    out: set[str] = set()
+    for x in facts.walk(fn):
+        if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store) and pos(x) < pos(y):
+            out.add(x.id)
+    return out
 
 
 def _flag_falsy_at(facts, flag: str, y: ast.AST, fn) -> bool:
