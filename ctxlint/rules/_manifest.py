@@ -169,7 +169,7 @@ SOURCES = {
     'ctxlint.rules.go.ctx201_context_in_global': (8187, 'fb37b8667559fd84'),
     'ctxlint.rules.go.ctx202_context_in_struct': (21589, 'b16d70a33bc88c66'),
     'ctxlint.rules.go.ctx206_context_not_propagated_go': (16579, 'eb9de811d3b0f06f'),
-    'ctxlint.rules.jinja.ctx301_template_from_variable': (8144, 'f81883f692ce9321'),
+    'ctxlint.rules.jinja.ctx301_template_from_variable': (8535, '6401a50cc9a193d3'),
     'ctxlint.rules.jinja.ctx302_template_dunder_access': (7195, 'b078e52e2bb6da4f'),
     'ctxlint.rules.jinja.ctx303_format_string_attribute_access': (12631, '0b02fcabb6dc994c'),
     'ctxlint.rules.jinja.ctx304_template_undeclared_variable': (5620, '1e5db660c360c6bd'),

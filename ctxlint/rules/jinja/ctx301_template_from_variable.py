@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+
 from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.jinja.call_sites import SANDBOX_NAMES, call_sites, last_part, source_text
@@ -63,6 +65,10 @@ files, operator-named pages). A field of a parsed file (`json.load(f)["chat_temp
 GGUF metadata) is data, not a template file, and is still reported. (Known gap: a model
 directory handed in as a parameter is not followed to the download that filled it.)
 
+A compile whose result is dropped (`env.from_string(text)` as a statement, a syntax
+check that lets `TemplateSyntaxError` propagate) is not reported: compiling runs none of
+the template's expressions; only rendering does.
+
 ## Why is this bad
 A Jinja template is a program. Whoever writes its text can reach
 `cycler.__init__.__globals__.os` and run code on the serving host. Chat templates
@@ -112,6 +118,9 @@ bandit B701's sibling checks; jinja2 docs "Sandbox".
                 continue  # `env: Environment` admits a SandboxedEnvironment (a subclass): not resolved
             if cs.literal_values(site.src) is not None or cs.is_trusted_source(site.src):
                 continue
+            if isinstance(facts.parents.get(site.call), ast.Expr):
+                continue  # compiled and dropped: a syntax check, no template code runs
+
             path = cs.whole_file_path(site.src)
             if path is not None and not cs.path_from_outside(path):
                 continue  # a template file of the deployment, as a loader's template is
