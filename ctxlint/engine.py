@@ -77,9 +77,9 @@ class RunResult(Record):
 #: Marker following a notice in `lint_file`'s notices: the file was skipped for its size.
 SKIPPED_MARKER = "__skipped__"
 #: Notice marker: the file's findings read other modules of the project
-#: (`semantic.python.project_index`), so its own content hash cannot key them.
-#: A notice starting with this carries, one per line after it, what the file's findings
-#: read of other files (`project_index.note_consulted`); the parent stamps them for the cache.
+#: (`semantic.python.project_index`), so its own content hash cannot key them alone. The
+#: notice carries, one per line after the marker, what they read (`note_consulted`'s
+#: strings); `Cache.put` stamps those and keys the entry on them too.
 DEPENDS_MARKER = "__depends__\n"
 
 

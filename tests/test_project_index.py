@@ -214,6 +214,10 @@ def test_dependency_stamps_cover_trees_lookups_and_files(tmp_path):
     other.write_text("y = 22\n", encoding="utf-8")
     assert not project_index.stamps_hold(one, {})
     assert project_index.dependency_stamps(["?what\0is\0this"], {}) is None
+    project_index.take_consulted()
+    for i in range(5000):  # an overflowing record lost items: it must never be cached
+        project_index.note_consulted(f"/nowhere/{i}.py")
+    assert project_index.dependency_stamps(project_index.take_consulted(), {}) is None
     assert not project_index.stamps_hold({"x": 1}, {}) and not project_index.stamps_hold(None, {})
 
 

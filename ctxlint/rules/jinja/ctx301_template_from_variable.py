@@ -120,7 +120,6 @@ bandit B701's sibling checks; jinja2 docs "Sandbox".
                 continue
             if isinstance(facts.parents.get(site.call), ast.Expr):
                 continue  # compiled and dropped: a syntax check, no template code runs
-
             path = cs.whole_file_path(site.src)
             if path is not None and not cs.path_from_outside(path):
                 continue  # a template file of the deployment, as a loader's template is

@@ -53,13 +53,19 @@ _RUN_CONSULTED: set[str] = set()
 _total_bytes = 0
 
 
+#: Recorded when the consulted set overflowed: no stamp matches it (`dependency_stamps`).
+_OVERFLOW = "?overflow\0\0"
+
+
 def note_consulted(what: str) -> None:
     """Record that the current file's findings depend on `what` (another file's path, or
-    a lookup that found nothing: a module created later changes the answer). The
-    engine then does not cache the file by its own hash. Also called by other layers
-    that read sibling files (`semantic.jinja.call_sites`)."""
+    a lookup that found nothing: a module created later changes the answer, or a
+    `question`). The engine then caches the file's findings with a stamp of each
+    (`dependency_stamps`). Also called by other layers that read sibling files
+    (`semantic.jinja.call_sites`)."""
     if len(_RUN_CONSULTED) > 4096:  # callers that never drain (LSP, flake8): stay bounded
         _RUN_CONSULTED.clear()
+        _RUN_CONSULTED.add(_OVERFLOW)  # what was dropped cannot be stamped: never cached
     _RUN_CONSULTED.add(what)
 
 
@@ -169,8 +175,8 @@ def consulted(facts: "PythonFacts") -> set[str]:
 
 
 def take_consulted() -> set[str]:
-    """The modules consulted since the last call, and reset (the engine asks around each
-    file's lint: a file whose findings read another file is not cached by its hash)."""
+    """What was consulted since the last call, and reset (the engine asks around each
+    file's lint: a file whose findings read another file is cached with their stamps)."""
     out = set(_RUN_CONSULTED)
     _RUN_CONSULTED.clear()
     return out
