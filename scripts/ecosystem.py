@@ -956,7 +956,6 @@ PROJECTS: tuple[Project, ...] = (
     Project("python-fasthtml", "pypi", "python-fasthtml==0.14.14", "measuring"),
     Project("solara", "pypi", "solara==1.64.1", "measuring"),
     Project("graphene", "pypi", "graphene==3.4.3", "measuring"),
-    Project("tartiflette", "pypi", "tartiflette==1.4.1", "measuring"),
     Project("xpresso", "pypi", "xpresso==0.46.0", "measuring"),
     Project("lihil", "pypi", "lihil==0.2.41", "measuring"),
     Project("trio-asyncio", "pypi", "trio-asyncio==0.16.0", "measuring"),

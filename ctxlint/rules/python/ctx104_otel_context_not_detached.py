@@ -71,6 +71,11 @@ Nor an attach restored by value: `previous = context.get_current()` read before 
 `attach_captured_context`, held across a `yield` that may be finalised in another Context,
 where `detach(token)` raises); that re-attach is itself the restore and is not reported.
 
+Not checked: the project's own test modules (`test_*.py`, `*_test.py`, `conftest.py`,
+pytest's collection names: `PythonFacts.is_test_module`): an attached context left there
+reaches only the later tests of a run, as CTX103 skips them. A testing utility the package
+ships for its users is still checked.
+
 ## Why is this bad
 `attach` makes a context current for the running thread/task until `detach`
 restores the previous one. A lost token leaves the job's span current on a
@@ -111,6 +116,8 @@ aws/aws-durable-execution-sdk-python#643 (fix PR #650).
 """
 
     def check(self, facts):
+        if facts.is_test_module:
+            return  # the project's own tests: a leftover attach reaches only later tests
         values = module_values(facts)
         fresh = None
         for call in facts.nodes(ast.Call):
