@@ -105,11 +105,12 @@ def per_thread_caches(facts, tls: set[str]) -> set[str]:
             if fn is None:
                 continue  # module level: import time, one thread
             if isinstance(fn, ast.Lambda) or from_parameters(facts, fn, value) \
-                    or not _module_built(facts, value, fn):
+                    or not _module_built(facts, value, fn, tl=tl):
                 ok = False
                 break
             guarded = any(isinstance(a, ast.If) and _absence_test(facts, a.test, tl, fn)
-                          and _in_body(facts, node, a) for a in facts.ancestors_until(node, fn))
+                          and _in_body(facts, node, a) for a in facts.ancestors_until(node, fn)) \
+                or _after_present_exit(facts, node, tl, fn)
             if not guarded:
                 ok = False
                 break
@@ -118,14 +119,76 @@ def per_thread_caches(facts, tls: set[str]) -> set[str]:
     return out
 
 
-def _module_built(facts, value: ast.AST, fn, depth: int = 3) -> bool:
+def _reads(facts, stmt: ast.AST, tl: str) -> bool:
+    """Does `stmt` read an attribute of the thread-local `tl` (`tl.a`, `getattr(tl, "a")`)?"""
+    for n in ast.walk(stmt):
+        if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) and facts.dotted(n.value) == tl:
+            return True
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("getattr", "hasattr") \
+                and n.args and facts.dotted(n.args[0]) == tl:
+            return True
+    return False
+
+
+_ABSENT_ERRORS = ("AttributeError", "LookupError", "KeyError", "Exception")
+
+
+def _present_exit(facts, stmt: ast.AST, tl: str, fn) -> bool:
+    """Is `stmt` an early exit taken while the thread-local `tl` already holds its value,
+    so that the statements after it run only while it has none (or a stale one)?
+    - `if <presence of tl>: return ...` (the negation of `_absence_test`: `if
+      hasattr(tl, "pool"): return tl.pool`);
+    - EAFP: `try:` whose body reads `tl` and `return`s (under any test: a staleness check
+      such as `if tl.loop is loop: return tl.lock`), with a handler for the missing
+      attribute (`except AttributeError: pass`) that falls through (pyrate-limiter's
+      per-loop `asyncio.Lock`)."""
+    if isinstance(stmt, ast.If) and stmt.body and isinstance(stmt.body[-1], ast.Return) and not stmt.orelse:
+        neg = ast.UnaryOp(op=ast.Not(), operand=stmt.test)
+        return _absence_test(facts, neg, tl, fn)
+    if isinstance(stmt, ast.Try) and stmt.handlers and not stmt.finalbody:
+        if not any(_reads(facts, b, tl) for b in stmt.body):
+            return False
+        if not any(isinstance(n, ast.Return) for b in stmt.body for n in ast.walk(b)):
+            return False
+        for h in stmt.handlers:
+            names = [h.type] if not isinstance(h.type, ast.Tuple) else list(h.type.elts)
+            if h.type is None or any((facts.dotted(t) or "") in _ABSENT_ERRORS for t in names):
+                # the handler must fall through to the write: no return/raise in it
+                if not any(isinstance(n, (ast.Return, ast.Raise)) for b in h.body for n in ast.walk(b)):
+                    return True
+    return False
+
+
+def _after_present_exit(facts, node: ast.AST, tl: str, fn) -> bool:
+    """Is the write `node` preceded, in its own block or an enclosing one of `fn`, by a
+    `_present_exit` statement: it runs only while the thread has no value yet?"""
+    stmt = facts.enclosing_statement(node)
+    for a in [stmt, *facts.ancestors_until(stmt, fn)]:
+        parent = facts.parents.get(a)
+        if parent is None:
+            break
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(parent, field, None)
+            if isinstance(block, list) and a in block:
+                if any(_present_exit(facts, prev, tl, fn) for prev in block[:block.index(a)]):
+                    return True
+        if a is fn:
+            break
+    return False
+
+
+def _module_built(facts, value: ast.AST, fn, depth: int = 3, tl: str | None = None) -> bool:
     """Is `value` built only from module-level state: every name in it is an import, a
     module global, a builtin, or a local of `fn` assigned from such (followed `depth`
     levels), never `self`/`cls`, and nothing in it is request-scoped (`flask.g.user`,
-    a `ContextVar.get()`, an OTel span: `requests.request_scoped_value`)?"""
+    a `ContextVar.get()`, an OTel span: `requests.request_scoped_value`)? A read of the
+    thread-local `tl` itself (`lock = tl.lock`, the cached value read back) adds nothing
+    of a request and counts as module-level."""
     from ctxlint.semantic.python.requests import local_assignments, request_scoped_value
     import builtins
     locals_ = local_assignments(facts, fn)
+    if tl is not None and isinstance(value, ast.Attribute) and facts.dotted(value.value) == tl:
+        return True  # the thread's own cached value, read back
     for n in ast.walk(value):
         if isinstance(n, (ast.Attribute, ast.Call, ast.Name)) and request_scoped_value(facts, n, fn):
             return False
@@ -136,7 +199,7 @@ def _module_built(facts, value: ast.AST, fn, depth: int = 3) -> bool:
             if n.id in ("self", "cls"):
                 return False
             if n.id in locals_:
-                if depth <= 0 or not all(_module_built(facts, v, fn, depth - 1) for v in locals_[n.id]):
+                if depth <= 0 or not all(_module_built(facts, v, fn, depth - 1, tl) for v in locals_[n.id]):
                     return False
             elif not (n.id in facts.imports or n.id in facts.module_assignments or hasattr(builtins, n.id)
                       or any(getattr(d, "name", None) == n.id for d in facts.tree.body)):
@@ -182,7 +245,9 @@ Not reported: a thread-local used as a lazily built per-thread cache, where
 every write of the module stores a value built without the writing function's
 parameters, under a test that the thread-local has no value yet (`if not
 hasattr(tl, "pool"): tl.pool = Pool(config.ADDR)`; `pool = getattr(tl, "pool",
-None)` / `if pool is None:`) from module-level state only (imports, module
+None)` / `if pool is None:`; or after an early exit taken while it has one: `if
+hasattr(tl, "pool"): return tl.pool`, or `try: ... return tl.lock except AttributeError:
+pass`, pyrate-limiter's per-loop `asyncio.Lock`) from module-level state only (imports, module
 globals, builtins: not `self`, `flask.g`, a `ContextVar.get()`), or deletes it
 outside the writing function and outside a `finally` (a close). A connection pool, store or exit
 stack made once per thread belongs to that thread's loop, and every task on it
