@@ -8,7 +8,7 @@ import re
 from ctxlint.findings import UNSAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.cache_keys import scope_kind
-from ctxlint.semantic.python.containers import GROWING_METHODS
+from ctxlint.semantic.python.containers import GROWING_METHODS, SHRINKING_METHODS
 from ctxlint.semantic.python.key_domains import bounded_key_domain
 from ctxlint.semantic.python.registries import (
     DATA_CALLS, PER_EVENT_KINDS, SETUP_NAME, STARTUP_NAME, built_for_key, dedup_key, key_is_fresh, key_text,
@@ -39,7 +39,9 @@ object alive). Reading a missing key of a `defaultdict` inserts it
 (`pending[request_id].append(chunk)` files an entry). A container keyed by a
 population (users, tenants, adapters) is reported when each call appends to the
 entry (`events[user_id].append(e)`, `setdefault(user_id, []).append(e)`): the entries
-grow however few keys there are, so no bound on the keys is offered as a fix.
+grow however few keys there are, so no bound on the keys is offered as a fix. Code that
+takes elements back out of the entries (`names[name].remove(user_id)` when a member
+leaves) undoes the appends: the entry does not grow with every call.
 
 A key bound from a lookup of another container of the module (`w =
 self._req_worker.pop(req_id)`, `.get(k)`, `c[k]`) is one of that container's values
@@ -199,7 +201,7 @@ hatchet-sdk's OrderedCompletionQueue (one per task invocation, in a TTL cache).
                 # `register_request(request_id)` is per request even though `register_model` is
                 # not; a per-user/tenant/adapter key leaks when each entry is state built for it
                 return s, f"`{sid}`"
-            if sid and _appends_to_entry(facts, s):
+            if sid and _appends_to_entry(facts, s) and not _entries_shrink(facts, c):
                 # `events[user_id].append(e)` on a defaultdict, `setdefault(user_id, []).append(e)`:
                 # the entry itself grows on every call, however few users there are
                 return s, f"`{sid}` (each call appends to that entry)"
@@ -226,6 +228,20 @@ def _appends_to_entry(facts, site) -> bool:
     outer = facts.parents.get(site.node)
     call = facts.parents.get(outer) if isinstance(outer, ast.Attribute) else None
     return isinstance(call, ast.Call) and call.func is outer and outer.attr in GROWING_METHODS
+
+
+def _entries_shrink(facts, c) -> bool:
+    """Does some code take elements back out of the entries of `c` (`c[k].remove(v)`,
+    `c[k].discard(v)`, `c[k].pop()`, `c.get(k, []).remove(v)`)? Then each append to an
+    entry is undone elsewhere (matrix-nio's `MatrixRoom.names`: a member's id appended
+    under their display name, removed on leave or rename), and an entry does not grow
+    with every call; what is left is one entry per key, judged as any keyed insert."""
+    for site in (*c.inserts, *c.reads):
+        outer = facts.parents.get(site.node)
+        call = facts.parents.get(outer) if isinstance(outer, ast.Attribute) else None
+        if isinstance(call, ast.Call) and call.func is outer and outer.attr in SHRINKING_METHODS:
+            return True
+    return False
 
 
 def _weak_value(facts, value) -> bool:
