@@ -24,8 +24,9 @@ file: a bare name resolves to the module-level def it names (unless the caller
 binds that name locally); `self.m()`/`cls.m()` to the method of the enclosing class
 or of a base class defined in this module; `super().m()` to a base class's method;
 `Class.m()` to that class's method; `x.m()` where `x` is a module-level instance
-of a class of this module (`pool = SlotPool(8)`) to that class's method; a nested
-def called by its name inside its parent. Anything else (other modules, unknown
+of a class of this module (`pool = SlotPool(8)`) to that class's method, and so for a
+local bound once to such a constructor (`updater = PushUpdater(core)`, also read from a
+closure); a nested def called by its name inside its parent. Anything else (other modules, unknown
 receivers) resolves to None: the summary is unknown, never guessed.
 
 Computed lazily and memoized on `PythonFacts` (`call_graph(facts)`): each
@@ -276,6 +277,36 @@ class CallGraph:
             inst = self.module_instances.get(recv.id)
             if inst is not None and not (meth is not None and recv.id in self.local_names(meth)):
                 return self.find_method(inst, f.attr)
+            local = self._local_instance(call, recv.id)
+            if local is not None:
+                return self.find_method(local, f.attr)
+        return None
+
+    def _local_instance(self, node: ast.AST, name: str) -> ast.ClassDef | None:
+        """The class of this module whose instance the local `name` holds where `node`
+        reads it: the innermost def binding `name` (the reading def itself, or an
+        enclosing one for a closure: `updater = PushUpdater(core)` in `setup()`, read by a
+        nested class's method) binds it once, by a plain assignment of a constructor call
+        of that class. A parameter, a loop or `with` target, a second binding, or an
+        unknown constructor gives None: the value is not known."""
+        facts = self.facts
+        scope = facts.enclosing_function(node)
+        while scope is not None:
+            if name in params_of(scope) or name in {p.arg for p in scope.args.kwonlyargs}:
+                return None
+            bindings = [n for n in facts.walk(scope) if isinstance(n, ast.Name) and n.id == name
+                        and isinstance(n.ctx, (ast.Store, ast.Del))]
+            if any(isinstance(n, (ast.Nonlocal, ast.Global)) and name in n.names for n in facts.walk(scope)):
+                bindings = []  # bound in the enclosing scope, not here
+            if bindings:
+                if len(bindings) != 1:
+                    return None
+                stmt = facts.parents.get(bindings[0])
+                if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and stmt.targets[0] is bindings[0]
+                        and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name)):
+                    return None
+                return self.classes.get(stmt.value.func.id)
+            scope = facts.enclosing_function(scope)
         return None
 
     def local_names(self, fn: ast.AST) -> set[str]:
