@@ -66,16 +66,35 @@ def _writes(facts, tls: set[str]) -> dict[str, list[tuple[ast.AST, ast.AST | Non
 
 def _absence_test(facts, test: ast.AST, tl: str, fn) -> bool:
     """Is `test` true only while the thread-local `tl` has no value yet: it is false once
-    some flag of `tl` is set (`not hasattr(tl, "a")`, `getattr(tl, "a", None) is None`,
-    `tl.a is None`, or the same on a local read from `tl`: `flags.flags_unset_by`)?"""
+    a flag of `tl` that `fn` itself fills is set (`not hasattr(tl, "a")`, `getattr(tl,
+    "a", None) is None`, `tl.a is None`, or the same on a local read from `tl`:
+    `flags.flags_unset_by`)? A test of some other attribute (`if not tl.draining:`) says
+    nothing about whether what `fn` builds is there already."""
     from ctxlint.semantic.python.flags import flags_unset_by
     from ctxlint.semantic.python.requests import local_assignments
     try:
         obj = ast.dump(ast.parse(tl, mode="eval").body)
     except SyntaxError:
         return False
+    filled = {repr(a) for a in _attrs_written_by(facts, fn, tl)}
     locals_ = local_assignments(facts, fn) if fn is not None else None
-    return any(o == obj for o, _ in flags_unset_by(test, locals_))
+    return any(o == obj and a in filled for o, a in flags_unset_by(test, locals_))
+
+
+def _attrs_written_by(facts, fn, tl: str) -> set[str]:
+    """The attribute names `fn` (outside nested defs) stores into the thread-local `tl`:
+    `tl.a = v` (also in a tuple target or an augmented assignment) and `setattr(tl, "a", v)`."""
+    if fn is None:
+        return set()
+    out = set()
+    for n in facts.walk(fn):
+        if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) and facts.dotted(n.value) == tl:
+            out.add(n.attr)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "setattr" \
+                and len(n.args) >= 2 and facts.dotted(n.args[0]) == tl \
+                and isinstance(n.args[1], ast.Constant) and isinstance(n.args[1].value, str):
+            out.add(n.args[1].value)
+    return out
 
 
 def per_thread_caches(facts, tls: set[str]) -> set[str]:
@@ -119,13 +138,16 @@ def per_thread_caches(facts, tls: set[str]) -> set[str]:
     return out
 
 
-def _reads(facts, stmt: ast.AST, tl: str) -> bool:
-    """Does `stmt` read an attribute of the thread-local `tl` (`tl.a`, `getattr(tl, "a")`)?"""
-    for n in ast.walk(stmt):
-        if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) and facts.dotted(n.value) == tl:
+def _reads(facts, stmt: ast.AST, tl: str, attrs: set[str]) -> bool:
+    """Does `stmt` (outside nested defs) read one of `attrs` of the thread-local `tl`
+    (`tl.a`, `getattr(tl, "a")`)?"""
+    for n in facts.walk(stmt):
+        if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) and facts.dotted(n.value) == tl \
+                and n.attr in attrs:
             return True
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("getattr", "hasattr") \
-                and n.args and facts.dotted(n.args[0]) == tl:
+                and len(n.args) >= 2 and facts.dotted(n.args[0]) == tl \
+                and isinstance(n.args[1], ast.Constant) and n.args[1].value in attrs:
             return True
     return False
 
@@ -136,26 +158,57 @@ _ABSENT_ERRORS = ("AttributeError", "LookupError", "KeyError", "Exception")
 def _present_exit(facts, stmt: ast.AST, tl: str, fn) -> bool:
     """Is `stmt` an early exit taken while the thread-local `tl` already holds its value,
     so that the statements after it run only while it has none (or a stale one)?
-    - `if <presence of tl>: return ...` (the negation of `_absence_test`: `if
-      hasattr(tl, "pool"): return tl.pool`);
-    - EAFP: `try:` whose body reads `tl` and `return`s (under any test: a staleness check
-      such as `if tl.loop is loop: return tl.lock`), with a handler for the missing
-      attribute (`except AttributeError: pass`) that falls through (pyrate-limiter's
-      per-loop `asyncio.Lock`)."""
+    - `if <presence of tl>: return <the cached value>` (the negation of `_absence_test`:
+      `if hasattr(tl, "pool"): return tl.pool`);
+    - EAFP: `try:` whose body reads back an attribute that `fn` itself stores into `tl`
+      and `return`s that value (`_returns_cached`; under any test: a staleness check such
+      as `if tl.loop is loop: return lock`; a `return` of a nested def does not count,
+      nor `return None` when busy), with a handler for the
+      missing attribute (`except AttributeError: pass`) that falls through
+      (pyrate-limiter's per-loop `asyncio.Lock`).
+    A test or read of another attribute (`if tl.draining: return`) is no such exit: it
+    says nothing about whether what `fn` builds is there."""
+    attrs = _attrs_written_by(facts, fn, tl)
     if isinstance(stmt, ast.If) and stmt.body and isinstance(stmt.body[-1], ast.Return) and not stmt.orelse:
         neg = ast.UnaryOp(op=ast.Not(), operand=stmt.test)
-        return _absence_test(facts, neg, tl, fn)
+        return _absence_test(facts, neg, tl, fn) and _returns_cached(facts, stmt.body[-1], tl, attrs, fn)
     if isinstance(stmt, ast.Try) and stmt.handlers and not stmt.finalbody:
-        if not any(_reads(facts, b, tl) for b in stmt.body):
-            return False
-        if not any(isinstance(n, ast.Return) for b in stmt.body for n in ast.walk(b)):
-            return False
+        own = [b for b in stmt.body if not isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+        if not any(_reads(facts, b, tl, attrs) for b in own):
+            return False  # it must read back what `fn` fills, not some other flag
+        if not any(isinstance(n, ast.Return) and _returns_cached(facts, n, tl, attrs, fn)
+                   for b in own for n in facts.walk(b)):
+            return False  # the early exit hands back the cached value (a return of this def)
         for h in stmt.handlers:
             names = [h.type] if not isinstance(h.type, ast.Tuple) else list(h.type.elts)
             if h.type is None or any((facts.dotted(t) or "") in _ABSENT_ERRORS for t in names):
                 # the handler must fall through to the write: no return/raise in it
                 if not any(isinstance(n, (ast.Return, ast.Raise)) for b in h.body for n in ast.walk(b)):
                     return True
+    return False
+
+
+def _returns_cached(facts, ret: ast.Return, tl: str, attrs: set[str], fn) -> bool:
+    """Does `ret` hand back the thread's cached value: `return tl.a` (`getattr(tl, "a")`)
+    for an attribute `a` that `fn` fills, or a local of `fn` bound from such a read
+    (`lock = tl.lock` ... `return lock`)?"""
+    from ctxlint.semantic.python.requests import local_assignments
+
+    def cached(e) -> bool:
+        if isinstance(e, ast.Attribute) and facts.dotted(e.value) == tl and e.attr in attrs:
+            return True
+        return isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "getattr" \
+            and len(e.args) >= 2 and facts.dotted(e.args[0]) == tl \
+            and isinstance(e.args[1], ast.Constant) and e.args[1].value in attrs
+
+    v = ret.value
+    if v is None:
+        return False
+    if cached(v):
+        return True
+    if isinstance(v, ast.Name):
+        bound = local_assignments(facts, fn).get(v.id, ())
+        return bool(bound) and any(cached(b) for b in bound)
     return False
 
 

@@ -40,8 +40,10 @@ object alive). Reading a missing key of a `defaultdict` inserts it
 population (users, tenants, adapters) is reported when each call appends to the
 entry (`events[user_id].append(e)`, `setdefault(user_id, []).append(e)`): the entries
 grow however few keys there are, so no bound on the keys is offered as a fix. Code that
-takes elements back out of the entries (`names[name].remove(user_id)` when a member
-leaves) undoes the appends: the entry does not grow with every call.
+removes given elements from the entries (`names[name].remove(user_id)` when a member
+leaves) makes them membership collections, not histories: such an entry does not grow
+with every call. An undo's `pop()` or a `clear()` of one key still leaves the others
+growing, and is reported.
 
 A key bound from a lookup of another container of the module (`w =
 self._req_worker.pop(req_id)`, `.get(k)`, `c[k]`) is one of that container's values
@@ -231,11 +233,13 @@ def _appends_to_entry(facts, site) -> bool:
 
 
 def _entries_shrink(facts, c) -> bool:
-    """Does some code take elements back out of the entries of `c` (`c[k].remove(v)`,
-    `c[k].discard(v)`, `c[k].pop()`, `c.get(k, []).remove(v)`)? Then each append to an
-    entry is undone elsewhere (matrix-nio's `MatrixRoom.names`: a member's id appended
-    under their display name, removed on leave or rename), and an entry does not grow
-    with every call; what is left is one entry per key, judged as any keyed insert."""
+    """Does some code take a given element back out of the entries of `c`
+    (`c[k].remove(v)`, `c[k].discard(v)`, `c.get(k, set()).discard(v)`)? Then the
+    entries are membership collections whose elements leave as they came (matrix-nio's
+    `MatrixRoom.names`: a member's id appended under their display name, removed on
+    leave or rename), not histories that grow with every call; what is left is one
+    entry per key, judged as any keyed insert. Trimming (`c[k].pop()` of an undo,
+    `c[k].clear()`) is not such a removal: the appends of every other call stay."""
     for site in (*c.inserts, *c.reads):
         outer = facts.parents.get(site.node)
         call = facts.parents.get(outer) if isinstance(outer, ast.Attribute) else None

@@ -286,26 +286,47 @@ class CallGraph:
         """The class of this module whose instance the local `name` holds where `node`
         reads it: the innermost def binding `name` (the reading def itself, or an
         enclosing one for a closure: `updater = PushUpdater(core)` in `setup()`, read by a
-        nested class's method) binds it once, by a plain assignment of a constructor call
-        of that class. A parameter, a loop or `with` target, a second binding, or an
-        unknown constructor gives None: the value is not known."""
+        nested class's method) binds it exactly once, by a plain assignment of a
+        constructor call of that class, and nothing rebinds it: no parameter (`*x`,
+        `**x` included), loop or `with` target, `except ... as`, import, nested `def` or
+        class of that name, no `nonlocal` rebinding in a nested def, and the class's
+        name is not shadowed on the way. A `global` declaration, a read in a class body
+        that binds the name, or anything unknown gives None: the value is not known."""
         facts = self.facts
+        for a in facts.ancestors(node):
+            if isinstance(a, FunctionNode):
+                break
+            if isinstance(a, ast.ClassDef) and _binds(facts, a, name):
+                return None  # a class body's own binding (visible only in that body)
+            if isinstance(a, ast.Lambda) and name in {p.arg for p in (
+                    *a.args.posonlyargs, *a.args.args, *a.args.kwonlyargs, a.args.vararg, a.args.kwarg)
+                    if p is not None}:
+                return None  # a lambda's parameter
+            if isinstance(a, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)) and any(
+                    isinstance(t, ast.Name) and t.id == name and isinstance(t.ctx, ast.Store)
+                    for g in a.generators for t in ast.walk(g.target)):
+                return None  # a comprehension's own target
         scope = facts.enclosing_function(node)
         while scope is not None:
-            if name in params_of(scope) or name in {p.arg for p in scope.args.kwonlyargs}:
+            if _declares(facts, scope, name, ast.Global):
                 return None
-            bindings = [n for n in facts.walk(scope) if isinstance(n, ast.Name) and n.id == name
-                        and isinstance(n.ctx, (ast.Store, ast.Del))]
-            if any(isinstance(n, (ast.Nonlocal, ast.Global)) and name in n.names for n in facts.walk(scope)):
-                bindings = []  # bound in the enclosing scope, not here
-            if bindings:
-                if len(bindings) != 1:
-                    return None
-                stmt = facts.parents.get(bindings[0])
-                if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and stmt.targets[0] is bindings[0]
-                        and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name)):
-                    return None
-                return self.classes.get(stmt.value.func.id)
+            if not _declares(facts, scope, name, ast.Nonlocal):
+                sites = _binding_sites(facts, scope, name)
+                if sites:
+                    if len(sites) != 1 or _rebound_from_nested(facts, scope, name):
+                        return None
+                    stmt = facts.parents.get(sites[0])
+                    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                            and stmt.targets[0] is sites[0] and isinstance(stmt.value, ast.Call)
+                            and isinstance(stmt.value.func, ast.Name)):
+                        return None
+                    cls_name = stmt.value.func.id
+                    s2 = scope
+                    while s2 is not None:  # the constructor's name must reach the module's class
+                        if _binds(facts, s2, cls_name):
+                            return None
+                        s2 = facts.enclosing_function(s2)
+                    return self.classes.get(cls_name)
             scope = facts.enclosing_function(scope)
         return None
 
@@ -548,6 +569,52 @@ def call_graph(facts: PythonFacts) -> CallGraph:
     """The file's call graph (built once per file, on first use)."""
     return facts.memo("calls.graph", lambda: CallGraph(facts))
 
+
+
+def _binding_sites(facts: PythonFacts, scope: ast.AST, name: str) -> list[ast.AST]:
+    """The nodes that bind `name` in `scope` itself (not in nested defs or classes):
+    parameters (with `*args`/`**kwargs`), assignment, loop, `with` and walrus targets,
+    `del`, `except ... as`, imports, nested `def`/`class` statements, match captures."""
+    out: list[ast.AST] = []
+    a = getattr(scope, "args", None)
+    if a is not None:
+        for p in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg):
+            if p is not None and p.arg == name:
+                out.append(p)
+    for n in facts.walk(scope):
+        if n is scope:
+            continue
+        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, (ast.Store, ast.Del)):
+            out.append(n)
+        elif isinstance(n, ast.ExceptHandler) and n.name == name:
+            out.append(n)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name:
+            out.append(n)
+        elif isinstance(n, (ast.Import, ast.ImportFrom)) and any(
+                (al.asname or al.name.split(".")[0]) == name for al in n.names):
+            out.append(n)
+        elif isinstance(n, (ast.MatchAs, ast.MatchStar)) and getattr(n, "name", None) == name:
+            out.append(n)
+    return out
+
+
+def _binds(facts: PythonFacts, scope: ast.AST, name: str) -> bool:
+    """Does `scope` (a def or a class body) bind `name` itself?"""
+    return bool(_binding_sites(facts, scope, name))
+
+
+def _declares(facts: PythonFacts, scope: ast.AST, name: str, kind: type) -> bool:
+    """Does `scope` itself hold a `global name` / `nonlocal name` (`kind`)?"""
+    return any(isinstance(n, kind) and name in n.names for n in facts.walk(scope))
+
+
+def _rebound_from_nested(facts: PythonFacts, scope: ast.AST, name: str) -> bool:
+    """Does a def nested (at any depth) in `scope` declare `nonlocal name` and bind it?"""
+    for n in facts.walk(scope, into_defs=True):
+        if n is not scope and isinstance(n, FunctionNode) and _declares(facts, n, name, ast.Nonlocal) \
+                and _binding_sites(facts, n, name):
+            return True
+    return False
 
 def _local_names(fn: ast.AST, facts: PythonFacts | None = None) -> set[str]:
     out = set(params_of(fn))

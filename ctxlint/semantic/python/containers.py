@@ -41,8 +41,9 @@ REMOVE_METHODS = frozenset({"pop", "popitem", "popleft", "clear", "discard", "re
 #: Methods that add elements to the list/set/deque they are called on (stdlib docs):
 #: an entry grown so (`d[k].append(x)`) gets longer on every call.
 GROWING_METHODS = frozenset({"append", "appendleft", "add", "insert", "extend", "extendleft", "update"})
-# methods that take elements back out of a collection (an entry's list or set)
-SHRINKING_METHODS = frozenset({"remove", "discard", "pop", "popleft", "popitem", "clear"})
+# methods that take one given element back out of a collection (an entry's list or set):
+# the element's own removal, as on a member's leave; not `pop()`/`clear()`, which trim
+SHRINKING_METHODS = frozenset({"remove", "discard"})
 #: Method-name words that mean an eviction call on the container (`self.cache.expire()`).
 EVICT_WORDS = frozenset({"evict", "expire", "prune", "trim", "purge", "cleanup", "shrink",
                          "gc", "collect", "reset", "free", "release", "drop"})
