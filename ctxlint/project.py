@@ -225,8 +225,8 @@ def project_findings(paths: list[str], files: list, config: Config, rules: list,
         for rs, where, dirs in sites:
             if rs.names is None or (rs.flask and flask_extra_context):
                 continue
-            if rs.env is not None and rs.env.open_globals:
-                continue
+            if (rs.env is not None and rs.env.open_globals) or rs.globals is None:
+                continue  # globals added that cannot be read: the template may see any name
             for d in dirs:
                 cand = (d / rs.template).resolve()
                 if cand.is_file():
@@ -244,7 +244,8 @@ def project_findings(paths: list[str], files: list, config: Config, rules: list,
                 continue
             facts = JinjaFacts(display, text, tree, config, opts)
             found = []
-            for f in rule.check_links(facts, [(rs.names | (rs.env.globals if rs.env else set()), where, rs.flask)
+            for f in rule.check_links(facts, [(rs.names | (rs.env.globals if rs.env else set()) | rs.globals,
+                                               where, rs.flask)
                                               for rs, where, _ in links]):
                 found.append(f)
             res.findings.extend(_post(found, display, text, config, hooks))

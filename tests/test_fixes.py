@@ -317,6 +317,7 @@ RULE_GAPS: dict[str, str] = {}
 #: fails the test, so a fix that starts or stops applying is a visible decision.
 NO_FIX: dict[str, str] = {
     "CTX103/bad/cell_token_overwritten_every_pull.py": "the token lives in a closure cell: no block to wrap",
+    "CTX103/bad/token_stack_in_contextvar_popped_not_reset.py": "the reset belongs in __exit__, a different method from the set: no block to wrap",
     "CTX106/bad/release_in_try_else_after_yield.py": "the yield already sits in a try: the codemod does not restructure handlers",
     "CTX107/bad/ensure_future_of_task_kept_nowhere.py": "only the plain statement gets a fix",
     "CTX107/bad/unread_task_frame_awaits_other_work.py": "only the plain statement gets a fix",
@@ -365,6 +366,7 @@ NO_FIX: dict[str, str] = {
     "CTX401/bad/group_table_filled_with_sibling.py": "the fix declines: list values cannot be held weakly, no miss path",
     "CTX401/bad/key_domain_near_misses.py": "the fix declines: no lookup has a miss path, values not held elsewhere",
     "CTX401/bad/owner_outlives_its_entry.py": "the rule offers no fix for a set",
+    "CTX401/bad/undo_pop_leaves_history_growing.py": "no fix: each entry grows by appends, and a bound on the keys would leave every entry growing",
     "CTX402/bad/unbounded_rope_cache.py": "no fix for unbounded growth: the bound is the author's choice",
     "CTX402/bad/functools_cache_property.py": "a property has no setter: the instance cannot rebind it",
     "CTX402/bad/property_over_cache_per_call.py": "a property has no setter: the instance cannot rebind it",

@@ -36,8 +36,10 @@ parameters, and a default set on the branch taken while the name is missing
 other path reading the render context: that read is reported. Reported in the
 template at the first read of each missing variable that reaches the render
 context, naming the call site. Names added to the template's or its environment's
-globals (`t.globals.update(HELPERS)` on the template, also in the helper that builds
-it; `env.globals["f"] = f`) count as passed. Silent
+globals (`t.globals.update(HELPERS)` on the template, one from `Template(...)` or from
+`env.get_template(...)`, also in the helper that builds it, and through a dict bound
+once in the updating function and not filled further; `env.globals["f"] = f`) count as
+passed. Silent
 when the call passes `**mapping` or a non-literal context, when the environment's
 or the template's globals are extended with names that cannot be read, when the environment is not resolved
 (made lazily in a property, reached through a wrapper class) in a module that adds

@@ -76,8 +76,10 @@ per-Context initialisation: the set runs only when the var holds nothing (`if
 var.get() is None:`, `if not cur:` with `cur = var.get()`, after `assert var.get() is
 None`, in `except LookupError:` of a `try` that reads it) and sets a fresh object (a
 class of this module, `dict()`/`defaultdict(...)`, an empty literal) - a per-Context
-singleton (promptflow `OperationContext.get_instance`); a request value set under the
-same guard is reported;
+singleton (promptflow `OperationContext.get_instance`), also in `__enter__` (kagglehub's
+token stack: `if stack_var.get() is None: stack_var.set([])`); a request value set under
+the same guard is reported; a token appended to the list a ContextVar holds
+(`stack_var.get().append(token)`) is handed to whoever pops it back out and resets it;
 an undo run by a helper: what `__exit__`, a
 close path (`close`/`aclose`/`__del__`) or a `finally` after the set calls (a method
 or a module function, followed through the calls) resets the var, restores it, or sets
@@ -189,6 +191,8 @@ leaked-request reports in Django and Starlette middleware.
                     exits = owners.calls_closure(facts, owners.exit_closure(facts, cls))
                     if owners.undoes_in(facts, exits, var_keys) or owners.clears_in(facts, exits, var_keys):
                         continue
+                    if owners.lazily_initialises(facts, call, fn, var_keys):
+                        continue  # a per-Context singleton (a token stack) created on first entry
                     via = "" if enter_m is fn else f" (run by `{enter_m.name}`)"
                     msg = (f"`{var}.set()` inside `{cls.name}.__enter__`{via} drops its token and "
                            f"`__exit__` neither resets it, restores the previous value nor clears it: the value stays "

@@ -2083,8 +2083,10 @@ class CallSites:
             for origin in self._template_origins(fn.value):
                 ofn = origin.func
                 if isinstance(ofn, ast.Attribute) and ofn.attr == "get_template" and origin.args:
+                    tg = self._template_globals(origin)
                     for tname in self.template_names(origin.args[0]):
-                        out.append(RenderSite(call, names, template=tname, env=self.env_of(ofn.value)))
+                        out.append(RenderSite(call, names, template=tname, env=self.env_of(ofn.value),
+                                              globals=tg))
                 elif id(origin) in lit_by_site:
                     env = self.env_of(ofn.value) if isinstance(ofn, ast.Attribute) else None
                     out.append(RenderSite(call, names, env=env, source=lit_by_site[id(origin)],
@@ -2098,7 +2100,8 @@ class CallSites:
         (`def create_template(src): t = Template(src); t.globals.update(HELPERS)`), or on
         the name `origin` is bound to (`t = Template(SRC)` then `t.globals["f"] = f`).
         The keys come from string subscripts, keyword names, and dict displays with
-        constant keys, also through a module-level name bound once to one. Returns None
+        constant keys, also through a module-level name or a local of the updating def
+        bound once to one and not filled further. Returns None
         when a write's names cannot be read (the template may see any name)."""
         names: set = set()
         scopes: list[ast.AST] = []
@@ -2115,9 +2118,25 @@ class CallSites:
             return (isinstance(node, ast.Attribute) and node.attr == "globals"
                     and (anywhere or (binding is not None and self.f.dotted(node.value) == binding)))
 
-        def dict_keys(expr: ast.AST) -> set | None:
+        def dict_keys(expr: ast.AST, at: ast.AST) -> set | None:
             if isinstance(expr, ast.Name):
-                vals = self.f.module_assignments.get(expr.id) or []
+                fn = self.f.enclosing_function(at)
+                local = self._function_bindings(fn, expr.id) if fn is not None else None
+                if local is not None:
+                    # a local of the def that updates the globals (elyra's `template_vars =
+                    # {...}` then `template.globals.update(template_vars)`), bound once and
+                    # never filled further (a later `d[k] = v` or `d.update(...)`: unknown)
+                    if len(local) != 1 or isinstance(local[0], tuple) or any(
+                            (isinstance(m, ast.Subscript) and isinstance(m.ctx, ast.Store)
+                             and isinstance(m.value, ast.Name) and m.value.id == expr.id)
+                            or (isinstance(m, ast.Call) and isinstance(m.func, ast.Attribute)
+                                and isinstance(m.func.value, ast.Name) and m.func.value.id == expr.id
+                                and m.func.attr in ("update", "setdefault"))
+                            for m in self.f.walk(fn)):
+                        return None
+                    vals = local
+                else:
+                    vals = self.f.module_assignments.get(expr.id) or []
                 if len(vals) != 1:
                     return None
                 expr = vals[0]
@@ -2143,7 +2162,7 @@ class CallSites:
                             return None
                         names.add(kw.arg)
                     for a in n.args:
-                        keys = dict_keys(a)
+                        keys = dict_keys(a, n)
                         if keys is None:
                             return None
                         names |= keys

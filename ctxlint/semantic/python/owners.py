@@ -1566,18 +1566,27 @@ def _shared_container_released(facts: PythonFacts, fn: ast.AST, release: Release
     """A resource put into a container that outlives `fn` and that other functions of the
     module can reach: a module-level list/dict (`_live.setdefault(k, []).append(tok)`),
     or a local list that is (a copy of) a ContextVar's value set back into the var
-    (`stack = list(var.get() or []); stack.append((tok, span)); var.set(stack)`). Is
+    (`stack = list(var.get() or []); stack.append((tok, span)); var.set(stack)`), or the
+    list a ContextVar holds, appended to in place (`var.get().append(tok)`). Is
     some other function of the module taking an element back out of that container
     (`var.get()[:]`, `.pop()`, iteration) and releasing it? Then the container is the
     hand-off to an owner that releases it (apache-burr's OTel bridge: `_enter_span`
     pushes the attach token on a ContextVar stack, `_exit_span` pops and detaches it)."""
     values = module_values(facts)
+    others = [d for d in facts.nodes(ast.FunctionDef, ast.AsyncFunctionDef)
+              if d is not fn and facts.enclosing_function(d) is not fn]
+    if isinstance(container, ast.Call) and isinstance(container.func, ast.Attribute) \
+            and container.func.attr == "get" and not container.args:
+        # the list a ContextVar holds, appended to in place (kagglehub's PackageScope:
+        # `_token_stack_ctx.get().append(token)` in `__enter__`, `.get().pop()` then
+        # `reset(token)` in `__exit__`)
+        ck = frozenset(k for k in values.contextvar_keys(container.func.value) if not k.startswith("readin:"))
+        if ck:
+            return _released_from_var(values, facts, others, release, ck)
     root = _container_root(container)
     b = values.binding(root)
     if b is None:
         return False
-    others = [d for d in facts.nodes(ast.FunctionDef, ast.AsyncFunctionDef)
-              if d is not fn and facts.enclosing_function(d) is not fn]
     if b[0] == "module":
         return any(_releases(values, d, refs(values, d, b), release) for d in others)
     if b[0] != "local":
@@ -1593,6 +1602,14 @@ def _shared_container_released(facts: PythonFacts, fn: ast.AST, release: Release
         var_keys |= frozenset(k for k in v.vars if not k.startswith("readin:"))
     if not var_keys:
         return False
+    return _released_from_var(values, facts, others, release, var_keys)
+
+
+def _released_from_var(values: ModuleValues, facts: PythonFacts, others: list, release: Release,
+                       var_keys: frozenset[str]) -> bool:
+    """Does one of the functions `others` take an element out of the value of one of the
+    ContextVars `var_keys` (`tok = var.get().pop()`, `stack = var.get()`, ...) and release
+    it (`release`), or release a read of that value directly?"""
     for d in others:
         keys: set[tuple] = set()
         for n in facts.walk(d, into_defs=True):
