@@ -1033,7 +1033,7 @@ PROJECTS: tuple[Project, ...] = (
     Project("aiodynamo", "pypi", "aiodynamo==26.4", "measuring"),
     Project("aiogoogle", "pypi", "aiogoogle==5.19.0", "measuring"),
     Project("aiohue", "pypi", "aiohue==4.9.0", "measuring"),
-    Project("aioice", "pypi", "aioice==0.13.0", "measuring"),
+    Project("aioice", "pypi", "aioice==0.13.0", "tuning"),  # verdicts drove fixes (stop 29)
     Project("aioitertools", "pypi", "aioitertools==0.13.0", "measuring"),
     Project("aiomisc", "pypi", "aiomisc==18.0.37", "measuring"),
     Project("aiomonitor", "pypi", "aiomonitor==0.7.1", "measuring"),
@@ -1043,7 +1043,7 @@ PROJECTS: tuple[Project, ...] = (
     Project("asyncclick", "pypi", "asyncclick==8.4.2.1", "measuring"),
     Project("asyncpraw", "pypi", "asyncpraw==8.0.3", "measuring"),
     Project("bellows", "pypi", "bellows==1.2.1", "measuring"),
-    Project("daytona-sdk", "pypi", "daytona-sdk==0.226.1", "measuring"),
+    Project("daytona-sdk", "pypi", "daytona-sdk==0.226.1", "tuning"),  # verdicts drove fixes (stop 29)
     Project("gcloud-aio-auth", "pypi", "gcloud-aio-auth==5.6.0", "measuring"),
     Project("gcloud-aio-pubsub", "pypi", "gcloud-aio-pubsub==8.0.0", "measuring"),
     Project("gcloud-aio-storage", "pypi", "gcloud-aio-storage==9.6.5", "measuring"),

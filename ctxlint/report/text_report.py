@@ -43,9 +43,13 @@ def render(findings: list[Finding], ctx) -> str:
         if unsafe:
             summary += f"\n{unsafe} more fixable with `--fix --unsafe-fixes`."
         out.append(summary)
+    elif ctx.fixed:
+        # as ruff: say what was found and fixed first, so a fixed run does not read as a clean one
+        out.append(f"Found {ctx.fixed} finding{'s' if ctx.fixed != 1 else ''} in {checked} "
+                   f"file{'s' if checked != 1 else ''} ({ctx.fixed} fixed, 0 remaining).")
     else:
         out.append(f"All checks passed ({checked} file{'s' if checked != 1 else ''}"
                    + (f"; {len(ctx.skipped)} skipped)." if ctx.skipped else ")."))
-    if ctx.fixed:
-        out.append(f"Fixed {ctx.fixed} finding{'s' if ctx.fixed != 1 else ''}.")
+    if ctx.fixed and n:
+        out.append(f"Fixed {ctx.fixed} finding{'s' if ctx.fixed != 1 else ''}; {n} remaining.")
     return "\n".join(out)

@@ -101,7 +101,8 @@ def per_thread_caches(facts, tls: set[str]) -> set[str]:
     """Thread-locals used as a lazily built per-thread (per event loop) cache: every write
     of the module stores a value built without the writing function's parameters, under a
     test that the thread-local has no value yet (`if not hasattr(tl, "pool"): tl.pool =
-    Pool(config.ADDR)`), or deletes it. Such a value (a connection pool, a store, an exit
+    Pool(config.ADDR)`), or deletes or clears it (`tl.pool = None` outside that test).
+    Such a value (a connection pool, a store, an exit
     stack) belongs to the thread and its loop, never to one request: every task on the
     loop is meant to share it. A write from a parameter, from `self` or request-scoped
     state (`flask.g.user`, a `ContextVar.get()`), or without the guard (`tl.tenant =
@@ -109,8 +110,19 @@ def per_thread_caches(facts, tls: set[str]) -> set[str]:
     keeps the rule's verdict for that thread-local."""
     from ctxlint.semantic.python.instances import from_parameters
     out = set()
+    def guarded(node, tl, fn) -> bool:
+        return any(isinstance(a, ast.If) and _absence_test(facts, a.test, tl, fn)
+                   and _in_body(facts, node, a) for a in facts.ancestors_until(node, fn)) \
+            or _after_present_exit(facts, node, tl, fn)
+
     for tl, writes in _writes(facts, tls).items():
         ok = True
+        # `tl.a = None` outside a first-use guard clears the cached value, as a delete
+        # does (aioice's per-thread mDNS protocol: closed and set to None by the last
+        # subscriber's unref); under the guard it is part of the initialisation
+        writes = [(n, None) if isinstance(v, ast.Constant) and v.value is None and not isinstance(n, ast.AugAssign)
+                  and facts.enclosing_function(n) is not None
+                  and not guarded(n, tl, facts.enclosing_function(n)) else (n, v) for n, v in writes]
         writers = {id(facts.enclosing_function(n)) for n, v in writes if v is not None}
         for node, value in writes:
             fn = facts.enclosing_function(node)
@@ -127,10 +139,7 @@ def per_thread_caches(facts, tls: set[str]) -> set[str]:
                     or not _module_built(facts, value, fn, tl=tl):
                 ok = False
                 break
-            guarded = any(isinstance(a, ast.If) and _absence_test(facts, a.test, tl, fn)
-                          and _in_body(facts, node, a) for a in facts.ancestors_until(node, fn)) \
-                or _after_present_exit(facts, node, tl, fn)
-            if not guarded:
+            if not guarded(node, tl, fn):
                 ok = False
                 break
         if ok and writes:
@@ -298,7 +307,8 @@ Not reported: a thread-local used as a lazily built per-thread cache, where
 every write of the module stores a value built without the writing function's
 parameters, under a test that the thread-local has no value yet (`if not
 hasattr(tl, "pool"): tl.pool = Pool(config.ADDR)`; `pool = getattr(tl, "pool",
-None)` / `if pool is None:`; or after an early exit taken while it has one: `if
+None)` / `if pool is None:`, a clear `tl.pool = None` outside the test counting as a
+delete; or after an early exit taken while it has one: `if
 hasattr(tl, "pool"): return tl.pool`, or `try: ... return tl.lock except AttributeError:
 pass`, pyrate-limiter's per-loop `asyncio.Lock`) from module-level state only (imports, module
 globals, builtins: not `self`, `flask.g`, a `ContextVar.get()`), or deletes it
