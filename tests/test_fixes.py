@@ -336,6 +336,9 @@ NO_FIX: dict[str, str] = {
     "CTX103/bad/token_in_cell_reset_by_unused_closure.py": "the token lives in a closure cell: no block to wrap",
     "CTX107/bad/ensure_future_of_coroutine_name.py": "only the plain statement gets a fix",
     "CTX103/bad/enter_without_exit_reset.py": "the rule offers no fix (the value is set in a start hook)",
+    "CTX103/bad/token_never_reset.py": "the rule offers no fix",
+    "CTX103/bad/underscore_bound_token_never_reset.py": "the rule offers no fix (a token bound to a local nothing reads)",
+    "CTX103/bad/unread_token_await_before_finally.py": "the rule offers no fix (a token bound to a local nothing reads)",
     "CTX103/bad/token_pairs_kept_not_returned.py": "the rule offers no fix (tokens kept in a list)",
     "CTX103/bad/dispatch_push_and_replace.py": "each set ends its branch: nothing follows it to wrap",
     "CTX103/bad/enter_saves_previous_but_exit_drops_it.py":

@@ -243,6 +243,9 @@ leaked-request reports in Django and Starlette middleware.
                 msg = (f"token of `{var}.set()` is kept by `{getattr(fate.owner, 'name', '?')}`, which resets "
                        f"it when iterated to the end but {gap}: a consumer that stops early leaves the value bound")
             else:
+                if fate.kind == "never" and fate.owner is None and _unread_local(facts, stmt, fn) \
+                        and _restored_later(facts, call, fn, var_keys, covered=True):
+                    continue  # `_ = var.set(s)` then `try: ... finally: var.set(popped)`: undone on every path
                 owner = getattr(fate.owner, "name", None)
                 where = f" by `{owner}`" if owner else ""
                 msg = f"token of `{var}.set()` is never passed to `{var}.reset()`{where}: the value stays bound"
@@ -378,19 +381,30 @@ def _scoped_by_importer(facts, call: ast.Call, fn, var_keys: frozenset[str]) -> 
     return scoped_by_importer(facts, recv.id) is not None
 
 
-def _restored_later(facts, call: ast.Call, fn, var_keys: frozenset[str]) -> bool:
+def _restored_later(facts, call: ast.Call, fn, var_keys: frozenset[str], covered: bool = False) -> bool:
     """Is the var set back (reset, or set to a saved previous value) in a `finally` of `fn`
     after `call`, or by a helper of this module that such a `finally` calls (a method or
     module function that resets the var, restores it, or sets it to a part of its own
     current value: `owners.undoes_in` over `owners.calls_closure`); or restored to its
     previous value by another method of the class (start/end hooks: `activate` saves and
     sets, `deactivate` puts the saved value back), or undone by what the class's close
-    paths (`close`/`aclose`/`__exit__`/`__aexit__`/`__del__`) run?"""
+    paths (`close`/`aclose`/`__exit__`/`__aexit__`/`__del__`) run?
+
+    With `covered` (a token bound to a local nothing reads, `_ = var.set(x)`), a direct
+    set/reset in `finally` counts only when its `try` follows the set with nothing between
+    that can raise (`owners.nothing_raises_between`): crawl4ai's `token = var.set(True)`,
+    then an unguarded `await`, then `try: ... finally: var.set(False)` still leaves the
+    value bound when that await raises."""
     values = module_values(facts)
     helpers: list[ast.AST] = []
+    set_stmt = facts.enclosing_statement(call)
     for n in facts.walk(fn):
         if not (n is not call and isinstance(n, ast.Call) and owners.pos(n) > owners.pos(call)
                 and owners.protected(facts, n, fn)):
+            continue
+        if covered and not any(isinstance(t, ast.Try) and any(n is x for st in t.finalbody for x in ast.walk(st))
+                               and owners.nothing_raises_between(facts, set_stmt, t)
+                               for t in facts.ancestors(n)):
             continue
         if (isinstance(n.func, ast.Attribute) and n.func.attr in ("set", "reset")
                 and values.contextvar_keys(n.func.value) & var_keys):
@@ -410,6 +424,20 @@ def _restored_later(facts, call: ast.Call, fn, var_keys: frozenset[str]) -> bool
         if closers and owners.undoes_in(facts, owners.calls_closure(facts, closers), var_keys) is not None:
             return True
     return False
+
+
+def _unread_local(facts, stmt, fn) -> bool:
+    """Is `stmt` `name = var.set(...)` binding a plain local of `fn` that nothing in `fn`
+    reads (`_ = var.set(stack)`), not a `nonlocal`/`global` cell other code reads?"""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+        return False
+    name = stmt.targets[0].id
+    for n in facts.walk(fn):
+        if isinstance(n, (ast.Nonlocal, ast.Global)) and name in n.names:
+            return False
+        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load):
+            return False
+    return True
 
 
 def _keeps_part_of_current(values, call: ast.Call) -> bool:

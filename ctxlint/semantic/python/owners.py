@@ -1704,12 +1704,6 @@ def _local_token_fate(facts: PythonFacts, call: ast.Call, assign: ast.stmt, targ
     values = module_values(facts)
     keys = {values.binding(target)}
     uses = _uses(values, fn, keys)
-    if not uses and not any(isinstance(n, (ast.Nonlocal, ast.Global)) and target.id in n.names
-                            for n in facts.walk(fn)):
-        # bound to a local nothing reads (`_ = var.set(stack)`): as good as discarded, and
-        # judged as a discarded token is (a set undone in `finally` is the cleanup); a
-        # `nonlocal`/`global` name is a cell other code reads, and is followed as before
-        return TokenFate("discarded")
     releases: list[ast.Call] = []
     escaped = False
     handed: list[Handoff] = []
