@@ -208,7 +208,7 @@ SOURCES = {
     'ctxlint.semantic.jinja.templates': (23860, '9538f234c56305c3'),
     'ctxlint.semantic.python.asyncness': (9156, '05b1c1968b6fa639'),
     'ctxlint.semantic.python.cache_keys': (101298, '542f6272b46d9ff0'),
-    'ctxlint.semantic.python.calls': (30034, '985e60da802a62cb'),
+    'ctxlint.semantic.python.calls': (30994, '79e578084730dd29'),
     'ctxlint.semantic.python.cleanup': (32855, 'c452647c872f2906'),
     'ctxlint.semantic.python.containers': (38134, '10b5373055b772fc'),
     'ctxlint.semantic.python.driven': (6499, '457af4f32bd00208'),

@@ -571,31 +571,46 @@ def call_graph(facts: PythonFacts) -> CallGraph:
 
 
 
+def _scope_table(facts: PythonFacts, scope: ast.AST) -> dict:
+    """One walk of `scope` (a def or a class body, not its nested scopes), memoized on
+    `facts`: {"binds": name -> binding nodes, "global": names, "nonlocal": names}. The
+    binding nodes are parameters (with `*args`/`**kwargs`), assignment, loop, `with` and
+    walrus targets, `del`, `except ... as`, imports, nested `def`/`class` statements and
+    match captures."""
+    def compute():
+        binds: dict[str, list] = {}
+        glob: set[str] = set()
+        nonloc: set[str] = set()
+        a = getattr(scope, "args", None)
+        if a is not None:
+            for p in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg):
+                if p is not None:
+                    binds.setdefault(p.arg, []).append(p)
+        for n in facts.walk(scope):
+            if n is scope:
+                continue
+            if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+                binds.setdefault(n.id, []).append(n)
+            elif isinstance(n, ast.ExceptHandler) and n.name:
+                binds.setdefault(n.name, []).append(n)
+            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                binds.setdefault(n.name, []).append(n)
+            elif isinstance(n, (ast.Import, ast.ImportFrom)):
+                for al in n.names:
+                    binds.setdefault(al.asname or al.name.split(".")[0], []).append(n)
+            elif isinstance(n, (ast.MatchAs, ast.MatchStar)) and getattr(n, "name", None):
+                binds.setdefault(n.name, []).append(n)
+            elif isinstance(n, ast.Global):
+                glob.update(n.names)
+            elif isinstance(n, ast.Nonlocal):
+                nonloc.update(n.names)
+        return {"binds": binds, "global": glob, "nonlocal": nonloc}
+    return facts.memo(("calls.scope_table", id(scope)), compute)
+
+
 def _binding_sites(facts: PythonFacts, scope: ast.AST, name: str) -> list[ast.AST]:
-    """The nodes that bind `name` in `scope` itself (not in nested defs or classes):
-    parameters (with `*args`/`**kwargs`), assignment, loop, `with` and walrus targets,
-    `del`, `except ... as`, imports, nested `def`/`class` statements, match captures."""
-    out: list[ast.AST] = []
-    a = getattr(scope, "args", None)
-    if a is not None:
-        for p in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg):
-            if p is not None and p.arg == name:
-                out.append(p)
-    for n in facts.walk(scope):
-        if n is scope:
-            continue
-        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, (ast.Store, ast.Del)):
-            out.append(n)
-        elif isinstance(n, ast.ExceptHandler) and n.name == name:
-            out.append(n)
-        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name:
-            out.append(n)
-        elif isinstance(n, (ast.Import, ast.ImportFrom)) and any(
-                (al.asname or al.name.split(".")[0]) == name for al in n.names):
-            out.append(n)
-        elif isinstance(n, (ast.MatchAs, ast.MatchStar)) and getattr(n, "name", None) == name:
-            out.append(n)
-    return out
+    """The nodes that bind `name` in `scope` itself (see `_scope_table`)."""
+    return _scope_table(facts, scope)["binds"].get(name, [])
 
 
 def _binds(facts: PythonFacts, scope: ast.AST, name: str) -> bool:
@@ -605,16 +620,20 @@ def _binds(facts: PythonFacts, scope: ast.AST, name: str) -> bool:
 
 def _declares(facts: PythonFacts, scope: ast.AST, name: str, kind: type) -> bool:
     """Does `scope` itself hold a `global name` / `nonlocal name` (`kind`)?"""
-    return any(isinstance(n, kind) and name in n.names for n in facts.walk(scope))
+    return name in _scope_table(facts, scope)["global" if kind is ast.Global else "nonlocal"]
 
 
 def _rebound_from_nested(facts: PythonFacts, scope: ast.AST, name: str) -> bool:
     """Does a def nested (at any depth) in `scope` declare `nonlocal name` and bind it?"""
-    for n in facts.walk(scope, into_defs=True):
-        if n is not scope and isinstance(n, FunctionNode) and _declares(facts, n, name, ast.Nonlocal) \
-                and _binding_sites(facts, n, name):
-            return True
-    return False
+    def compute():
+        out: set[str] = set()
+        for n in facts.walk(scope, into_defs=True):
+            if n is not scope and isinstance(n, FunctionNode):
+                t = _scope_table(facts, n)
+                out.update(x for x in t["nonlocal"] if x in t["binds"])
+        return out
+    return name in facts.memo(("calls.nested_nonlocal", id(scope)), compute)
+
 
 def _local_names(fn: ast.AST, facts: PythonFacts | None = None) -> set[str]:
     out = set(params_of(fn))
