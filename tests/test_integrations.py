@@ -279,7 +279,12 @@ def test_gpu_smoke_script_installs_nothing_and_writes_its_report(tmp_path):
     fake.mkdir()
     (fake / "python3").write_text("#!/bin/sh\nexit 1\n")
     (fake / "python3").chmod(0o755)
-    out = subprocess.run(["bash", str(ROOT / "scripts" / "gpu_smoke.sh")], capture_output=True, text=True,
+    # A copy outside the checkout, so a developer's `.venv/bin/python` (a fallback
+    # candidate of the script) with torch in it does not make the run go ahead.
+    copy = tmp_path / "repo" / "scripts"
+    copy.mkdir(parents=True)
+    (copy / "gpu_smoke.sh").write_text(script)
+    out = subprocess.run(["bash", str(copy / "gpu_smoke.sh")], capture_output=True, text=True,
                          env={**os.environ, "PATH": f"{fake}{os.pathsep}/usr/bin:/bin", "SMOKE_REPORT": str(report),
                               "PYTHON": ""}, timeout=60)
     assert out.returncode == 2, out.stdout + out.stderr

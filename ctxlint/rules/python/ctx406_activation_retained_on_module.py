@@ -124,10 +124,6 @@ huggingface/transformers issues on output-capturing hooks holding tensors.
                           and not NON_ACTIVATION_ATTR_HINTS.search(n.targets[0].attr.lower())]
                 if not stores:
                     continue
-                if cleared is None:
-                    cleared = _cleared_attrs(facts, methods)
-                plain = plain_locals(facts, m)
-                derived = _derived_locals(body, inputs, facts) - plain
                 first_read: dict[str, int] = {}
                 reads: dict[str, list] = {}
                 for n in body:
@@ -135,13 +131,22 @@ huggingface/transformers issues on output-capturing hooks holding tensors.
                             and isinstance(n.value, ast.Name) and n.value.id == selfname:
                         first_read[n.attr] = min(first_read.get(n.attr, n.lineno), n.lineno)
                         reads.setdefault(n.attr, []).append(n)
+                # read back before the store: a cache, not a leak (cheap, so first)
+                stores = [n for n in stores if first_read.get(n.targets[0].attr, 10**9) > n.lineno]
+                if not stores:
+                    continue
+                if cleared is None:
+                    cleared = _cleared_attrs(facts, methods)
+                stores = [n for n in stores if n.targets[0].attr not in cleared]
+                if not stores:
+                    continue
+                plain = plain_locals(facts, m)
+                derived = _derived_locals(body, inputs, facts) - plain
                 for n in stores:
                     t = n.targets[0]
-                    if t.attr in cleared or is_plain_data(n.value, plain, facts) \
+                    if is_plain_data(n.value, plain, facts) \
                             or not _is_tensor_from(n.value, derived) or _built_from_self(n.value, selfname):
                         continue  # plain data (`h` of `b, c, h, w = x.shape`) holds no activation
-                    if first_read.get(t.attr, 10**9) <= n.lineno:
-                        continue  # read back before the store: a cache, not a leak
                     if once_guard(facts, n, m) is not None:
                         continue  # `if self.first: self.masks = ...; self.first = False`: set once per object
                     if any(_exclusive_branches(facts, n, r) for r in reads.get(t.attr, ())):
@@ -169,8 +174,8 @@ huggingface/transformers issues on output-capturing hooks holding tensors.
         if not inputs:
             return
         body = list(facts.walk(fwd))
-        derived = _derived_locals(body, inputs, facts) - plain_locals(facts, fwd)
         by_name = {m.name: m for m in methods}
+        derived = None  # the tensors forward() computed from its inputs: costly, built on the first helper call
         cleared = None
         done: set[int] = set()
         for call in body:
@@ -183,6 +188,12 @@ huggingface/transformers issues on output-capturing hooks holding tensors.
             hparams = [a.arg for a in helper.args.posonlyargs + helper.args.args][1:]
             if len(hparams) < len(call.args) and helper.args.vararg is None:
                 continue
+            if not any(isinstance(a, ast.Name) for a in call.args[:len(hparams)]):
+                continue
+            if not _stores_a_param(facts, helper, hparams):
+                continue
+            if derived is None:
+                derived = _derived_locals(body, inputs, facts) - plain_locals(facts, fwd)
             handed = {hparams[i] for i, a in enumerate(call.args[:len(hparams)])
                       if isinstance(a, ast.Name) and a.id in derived}
             if not handed:
@@ -210,6 +221,18 @@ huggingface/transformers issues on output-capturing hooks holding tensors.
                                     f"`forward()` hands a per-call tensor to `{helper.name}()`, which stores it on "
                                     f"`{hself}.{t.attr}`, and no method clears it: the activation (and its autograd "
                                     f"graph) stays alive until the next call")
+
+
+def _stores_a_param(facts, helper, params: list[str]) -> bool:
+    """Does `helper` assign one of its parameters, as it is, to an attribute of its
+    first parameter (`self._last = hidden`)? The cheap precondition of a helper store."""
+    args = helper.args.posonlyargs + helper.args.args
+    if not args:
+        return False
+    hself, names = args[0].arg, set(params)
+    return any(isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Attribute)
+               and isinstance(n.targets[0].value, ast.Name) and n.targets[0].value.id == hself
+               and isinstance(n.value, ast.Name) and n.value.id in names for n in facts.walk(helper))
 
 
 def _exclusive_branches(facts, a: ast.AST, b: ast.AST) -> bool:
