@@ -120,3 +120,19 @@ def test_is_test_module_is_pytest_collection_only():
     assert not _facts("aiohttp/test_utils.py", library).is_test_module
     assert not _facts("modeling/test_time_augmentation.py", "def augment(x):\n    return x\n").is_test_module
     assert _facts("test_api.py", "class TestApi:\n    def test_get(self):\n        pass\n").is_test_module
+
+
+def test_is_test_module_follows_an_inherited_init():
+    """pytest's `hasinit` sees an `__init__` inherited from a base class too: a `Test*`
+    class whose base (of this module) defines one is collected from nowhere, so its
+    module is a library module (a shipped `TestClient(BaseClient)` helper)."""
+    inherited = ("class BaseClient:\n    def __init__(self, app):\n        self.app = app\n\n\n"
+                 "class TestClient(BaseClient):\n    def get(self, path):\n        return path\n")
+    assert not _facts("pkg/test_utils.py", inherited).is_test_module
+    # a base without `__init__` leaves the test class collectable
+    mixin = ("class Helpers:\n    def make(self):\n        return 1\n\n\n"
+             "class TestThing(Helpers):\n    def test_make(self):\n        assert self.make()\n")
+    assert _facts("test_thing.py", mixin).is_test_module
+    # a cycle of names (a shadowed base) does not recurse forever
+    cyc = "class TestA(TestA):\n    def test_x(self):\n        pass\n"
+    assert _facts("test_cyc.py", cyc).is_test_module

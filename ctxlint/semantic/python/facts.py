@@ -113,11 +113,20 @@ class PythonFacts:
         # `__init__`; a module of that name holding neither (aiohttp's `test_utils.py` of
         # `TestServer`/`TestClient`, detectron2's `test_time_augmentation.py`) is a library
         # module that pytest would collect nothing from
+        # (an inherited `__init__` counts too: pytest's `hasinit` compares the class's
+        # `__init__` with `object.__init__`; a base class of this module is followed)
+        classes = {st.name: st for st in self.tree.body if isinstance(st, ast.ClassDef)}
+
+        def has_init(cls: ast.ClassDef, seen: frozenset = frozenset()) -> bool:
+            if any(isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name == "__init__" for m in cls.body):
+                return True
+            return any(isinstance(b, ast.Name) and b.id in classes and b.id not in seen
+                       and has_init(classes[b.id], seen | {cls.name}) for b in cls.bases)
+
         for st in self.tree.body:
             if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name.startswith("test"):
                 return True
-            if isinstance(st, ast.ClassDef) and st.name.startswith("Test") and not any(
-                    isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name == "__init__" for m in st.body):
+            if isinstance(st, ast.ClassDef) and st.name.startswith("Test") and not has_init(st):
                 return True
         return False
 
