@@ -50,6 +50,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     if wanted("explain"):
         e = sub.add_parser("explain", help="print a rule's documentation with its examples")
         e.add_argument("code")
+        e.add_argument("--full", action="store_true",
+                       help="print every exemption whole and two corpus examples of each kind")
     if wanted("lsp"):
         sub.add_parser("lsp", help="run the language server on stdio")
     if wanted("sandbox"):
@@ -288,14 +290,85 @@ def run_explain(args) -> int:
     print(f"{rule.summary}\n")
     print(f"Language: {rule.language}.  Fix: {rule.fix_safety or 'none'}.  "
           f"{'On by default.' if rule.default else 'Off by default.'}\n")
-    print(rule.doc.rstrip())
+    full = getattr(args, "full", False)
+    doc, shortened = (rule.doc, 0) if full else concise_doc(rule.doc)
+    print(doc.rstrip())
     for kind, title in (("bad", "Flagged (from the corpus)"), ("good", "Not flagged (from the corpus)")):
         examples = corpus_examples(rule.code, kind)
         if examples:
             print(f"\n## {title}")
-            for name, text in examples[:2]:
+            for name, text in examples[:2 if full else 1]:
                 print(f"\n### {name}\n```\n{text.rstrip()}\n```")
+    if not full:
+        more = f"{shortened} exemption paragraphs were cut to their first sentence; " if shortened else ""
+        print(f"\n({more}`ctxlint explain {rule.code} --full` prints the whole documentation.)")
     return EXIT_CLEAN
+
+
+def _first_clause(text: str, max_words: int) -> str:
+    """The lead of an exemption paragraph ("Not flagged: ...") up to its first colon,
+    semicolon or sentence end after the lead, without parentheticals, at most
+    `max_words` words; "…" marks a cut."""
+    import re
+    lead = re.match(r"[^:]{0,40}:\s*", text)
+    head, rest = (text[:lead.end()], text[lead.end():]) if lead else ("", text)
+    out, depth, tick = [], 0, False
+    for i, ch in enumerate(rest):
+        if ch == "`":
+            tick = not tick
+        if not tick and ch == "(":
+            depth += 1
+        if depth == 0:
+            if not tick and (ch in ":;" or (ch in ".!?" and rest[i + 1:i + 2] in (" ", ""))):
+                break
+            out.append(ch)
+        if not tick and ch == ")" and depth:
+            depth -= 1
+    clause = " ".join("".join(out).split())
+    words = clause.split()
+    clause = " ".join(words[:max_words])
+    full = (head + clause).rstrip(" ,")
+    return full + ("." if full + "." == text else "…") if full != text else text
+
+
+#: How an exemption paragraph of a rule's "What it does" begins.
+_EXEMPTION_LEADS = ("Not flagged", "Nor ", "Not reported", "Not checked", "Also not", "Accepted", "Silent",
+                    "Stays silent", "Not a finding")
+
+
+def concise_doc(doc: str, max_words: int = 30) -> tuple[str, int]:
+    """The doc with each exemption paragraph of "## What it does" (one that begins
+    "Not flagged", "Nor", "Not reported", ...) cut to its first sentence.
+
+    Args:
+        doc: a rule's Markdown doc (`Rule.doc`).
+        max_words: the most words kept of one paragraph; a longer first sentence ends in "…".
+    Returns:
+        (the shortened doc, how many paragraphs were shortened). Every other section
+        and paragraph is kept as it is. The exemptions are where a rule's docs grow
+        (each kind a blind review found harmless adds one); ruff's `ruff rule` pages
+        keep to what, why, example and fix, which is what a first reader needs.
+    """
+    import re
+    parts = re.split(r"(?m)^(?=## )", doc)
+    out, cut = [], 0
+    for part in parts:
+        if not part.startswith("## What it does"):
+            out.append(part)
+            continue
+        paras = part.split("\n\n")
+        kept = [paras[0]]
+        for para in paras[1:]:
+            if para.lstrip().startswith(_EXEMPTION_LEADS):
+                flat = " ".join(para.split())
+                short = _first_clause(flat, max_words)
+                if short != flat:
+                    cut += 1
+                kept.append(short)
+            else:
+                kept.append(para)
+        out.append("\n\n".join(kept))
+    return "".join(out), cut
 
 
 def corpus_examples(code: str, kind: str) -> list[tuple[str, str]]:

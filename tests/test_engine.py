@@ -387,3 +387,21 @@ def test_the_readme_quick_start_example_reports_its_three_bugs():
     root = Path(__file__).resolve().parent.parent / "examples"
     res = lint_paths([str(root)], load_config(None, str(root)), select_rules(["CTX"], []), use_cache=False, jobs=1)
     assert sorted(f.code for f in res.findings) == ["CTX103", "CTX107", "CTX402"]
+
+
+def test_explain_is_concise_by_default_and_whole_with_full(capsys, tmp_path):
+    """`explain` cuts each exemption paragraph ("Not flagged: ...") to its lead clause and
+    shows one corpus example of each kind; `--full` prints the doc as written."""
+    from ctxlint.cli import concise_doc
+    from ctxlint.rules import get_rule
+    rc, short, _ = run_cli(["explain", "CTX107"], tmp_path, capsys)
+    rc2, full, _ = run_cli(["explain", "CTX107", "--full"], tmp_path, capsys)
+    assert rc == rc2 == 0
+    assert len(short.split()) < 0.6 * len(full.split())
+    assert get_rule("CTX107").doc.strip() in full
+    assert "--full" in short and "Not flagged: a task whose coroutine ends the event loop it runs on" in short
+    for heading in ("## What it does", "## Why is this bad", "## Example", "## Use instead", "## Fix safety", "## Source"):
+        assert heading in short
+    doc = "## What it does\nFlags x.\n\nNot flagged: a thing (with `a(b)` inside): because. More.\n\n## Why is this bad\nY.\n"
+    text, cut = concise_doc(doc)
+    assert cut == 1 and "Not flagged: a thing…" in text and "## Why is this bad\nY." in text
