@@ -344,9 +344,22 @@ def lint_text(display: str, text: str, language: str, rules: list, config: Confi
     if os.environ.get("CTXLINT_NO_PREFILTER"):
         wanted = lang_rules
     else:
-        # every token of these rules searched once per file, in one comprehension
-        hits = {t for t in _rule_tokens(lang_rules) if t in text}
-        wanted = [r for r in lang_rules if not r.tokens or not hits.isdisjoint(r.tokens)]
+        # a rule is wanted at its first token in the text; each token is searched at
+        # most once per file (a shared memo), inline: no call per token
+        seen: dict[str, bool] = {}
+        wanted = []
+        for r in lang_rules:
+            toks = r.tokens
+            if not toks:
+                wanted.append(r)
+                continue
+            for t in toks:
+                hit = seen.get(t)
+                if hit is None:
+                    hit = seen[t] = t in text
+                if hit:
+                    wanted.append(r)
+                    break
     # A `RuleRef` (rules.select_rules) imports its rule module only now, for a
     # file that may trigger it, and only the part for this language.
     wanted = [r.for_language(language) if hasattr(type(r), "for_language") else r for r in wanted]
@@ -369,18 +382,6 @@ def lint_text(display: str, text: str, language: str, rules: list, config: Confi
         findings.extend(unused_suppressions(display, sups, {r.code for r in rules}, text))
     findings.sort(key=Finding.sort_key)
     return (findings, sups) if with_suppressions else findings
-
-
-_TOKENS_OF: dict[tuple, frozenset] = {}
-
-
-def _rule_tokens(rules: list) -> frozenset:
-    """The union of the prefilter tokens of `rules` (memoized by the codes)."""
-    key = tuple(r.code for r in rules)
-    toks = _TOKENS_OF.get(key)
-    if toks is None:
-        toks = _TOKENS_OF[key] = frozenset(t for r in rules for t in (r.tokens or ()))
-    return toks
 
 
 def _syntax_only(display: str, text: str, language: str, config: Config) -> list[Finding]:
