@@ -387,7 +387,9 @@ def lint_text(display: str, text: str, language: str, rules: list, config: Confi
 def _syntax_only(display: str, text: str, language: str, config: Config) -> list[Finding]:
     """Parse only, for a file no selected rule wants: [CTX000] or []."""
     if language == "python":
-        from ctxlint.languages.python import parse
+        from ctxlint.languages.python import compiles, parse
+        if compiles(display, text):
+            return []
         err = parse(display, text)[1]
     elif language == "go":
         from ctxlint.languages.go import parse_error

@@ -405,3 +405,16 @@ def test_explain_is_concise_by_default_and_whole_with_full(capsys, tmp_path):
     doc = "## What it does\nFlags x.\n\nNot flagged: a thing (with `a(b)` inside): because. More.\n\n## Why is this bad\nY.\n"
     text, cut = concise_doc(doc)
     assert cut == 1 and "Not flagged: a thing…" in text and "## Why is this bad\nY." in text
+
+
+def test_syntax_only_check_matches_the_parser():
+    """A file no rule wants is checked by compiling it; code the compiler rejects but the
+    parser accepts (`return` at module level) is no CTX000, and a real syntax error is."""
+    from ctxlint.engine import _syntax_only
+    cfg = Config()
+    assert _syntax_only("a.py", "return 1\n", "python", cfg) == []
+    assert _syntax_only("a.py", "x = 1\n", "python", cfg) == []
+    bad = _syntax_only("a.py", "def f(:\n    pass\n", "python", cfg)
+    assert [f.code for f in bad] == ["CTX000"] and bad[0].line == 1
+    nul = _syntax_only("a.py", "x = 1\x00\n", "python", cfg)
+    assert [f.code for f in nul] == ["CTX000"]
