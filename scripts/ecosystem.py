@@ -1187,6 +1187,15 @@ def fetch(projects: list[Project]) -> int:
 
 
 # ----------------------------------------------------------------------------- run
+#: Projects linted at once by `run` (`--parallel`; each by one ctxlint process).
+PARALLEL = os.cpu_count() or 1
+
+
+def _set_parallel(n: int) -> None:
+    global PARALLEL
+    PARALLEL = max(1, n)
+
+
 def lint(project: Project, pythonpath: Path, extra: list[str]) -> tuple[list[dict], str | None, float]:
     """Run one ctxlint build (the package under `pythonpath`) over a project.
 
@@ -1278,20 +1287,32 @@ def run(projects: list[Project], base: str | None, extra: list[str], show_unrevi
     errors = []
     base_dir = base_checkout(base) if base else None
     base_findings: list[dict] = []
+    fetched = []
+    for p in projects:
+        if project_root(p).is_dir():
+            fetched.append(p)
+        else:
+            print(f"{p.name}: not fetched (run `fetch`)", file=sys.stderr)
+    workers = max(1, PARALLEL)
+    # Several projects at once, each linted by one process (`--jobs 1`): most projects
+    # are small, so a run is dominated by interpreter start-ups that a pool overlaps.
+    per = extra if workers == 1 else ["--jobs", "1", *extra]
+
+    def both(p: Project):
+        cur = lint(p, ROOT, per)
+        old = lint(p, base_dir, per) if base_dir is not None else ([], None, 0.0)
+        return cur, old
+
     try:
-        for p in projects:
-            if not project_root(p).is_dir():
-                print(f"{p.name}: not fetched (run `fetch`)", file=sys.stderr)
-                continue
-            found, err, dt = lint(p, ROOT, extra)
-            print(f"{p.name:18} {p.set:9} {len(found):5} findings  {dt:6.1f} s", file=sys.stderr)
-            if err:
-                errors.append(f"{p.name}: {err}")
-            for f in found:
-                f["set"] = p.set
-            current.extend(found)
-            if base_dir is not None:
-                bfound, berr, _ = lint(p, base_dir, extra)
+        from concurrent.futures import ThreadPoolExecutor
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            for p, ((found, err, dt), (bfound, _berr, _)) in zip(fetched, pool.map(both, fetched)):
+                print(f"{p.name:18} {p.set:9} {len(found):5} findings  {dt:6.1f} s", file=sys.stderr)
+                if err:
+                    errors.append(f"{p.name}: {err}")
+                for f in found:
+                    f["set"] = p.set
+                current.extend(found)
                 base_findings.extend(bfound)
     finally:
         if base_dir is not None:
@@ -1332,6 +1353,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show-unreviewed", type=int, default=40)
     ap.add_argument("--out", help="unreviewed: write verdict skeletons (JSON lines) here")
     ap.add_argument("--dump", help="run: write every current finding with its verdict (JSON lines) here")
+    ap.add_argument("--parallel", type=int, default=PARALLEL,
+                    help="projects linted at once, one process each (default: the CPU count)")
     ap.add_argument("extra", nargs="*", help="extra arguments for `ctxlint check` (after --)")
     argv = list(sys.argv[1:] if argv is None else argv)
     tail: list[str] = []
@@ -1339,6 +1362,7 @@ def main(argv: list[str] | None = None) -> int:
         i = argv.index("--")
         argv, tail = argv[:i], argv[i + 1:]
     args = ap.parse_args(argv)
+    _set_parallel(args.parallel)
     args.extra = [*args.extra, *tail]
     projects = [p for p in PROJECTS
                 if (args.set == "all" or p.set == args.set)

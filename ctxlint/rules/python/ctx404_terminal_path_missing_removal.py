@@ -21,8 +21,9 @@ class TerminalPathMissingRemoval(Rule):
 ## What it does
 For every long-lived container (module, class, or `self.` attribute of a
 long-lived object), finds a method that looks a request's entry up by its key and
-marks it finished — sets an attribute of the entry to a constant
-(`entry.status = Status.FINISHED`) that the method removing entries also sets, or
+marks it finished — sets an attribute of the entry, or a string key of a dict entry, to a
+constant (`entry.status = Status.FINISHED`, `state["finished"] = True`) that the method
+removing entries also sets, or
 while removing the key from a sibling container — but never removes the entry
 itself, when no sweep removes entries by that attribute. It also finds the
 terminal methods named as such (a hint: finish, abort, cancel, timeout, evict,
@@ -161,9 +162,11 @@ sgl-project/sglang abort-path leaks of per-request state.
                 if _swept(facts, c, attr) or _consumed(facts, attr, funcs, reach, removers):
                     continue
                 self._reported(facts).add(id(c))
-                tail = f" when it marks `.{attr}`" if how else ""
+                field = f"[{attr!r}]" if isinstance(facts.parents.get(marks[b][attr]), ast.Assign) and \
+                    isinstance(facts.parents[marks[b][attr]].targets[0], ast.Subscript) else f".{attr}"
+                tail = f" when it marks `{field}`" if how else ""
                 yield facts.finding(self, bfn,
-                                    f"`{b}()` marks the request finished (`.{attr} = "
+                                    f"`{b}()` marks the request finished (`{field} = "
                                     f"{facts.segment(marks[b][attr])}`) but leaves its entry in `{c.name}`, "
                                     f"which `{a}()` removes{tail}: every request that ends through `{b}()` "
                                     f"stays in `{c.name}`", end=bfn.args)
@@ -174,10 +177,27 @@ def _marked_where_removed(facts, c, a: str, reach, attr: str) -> bool:
     for s in c.removals:
         if s.method_name in reach[a] and s.function is not None and s.key is not None:
             for n in facts.walk(s.function):
-                if isinstance(n, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr == attr
-                                                     for t in n.targets):
+                if isinstance(n, ast.Assign) and any(_field(t)[1] == attr for t in n.targets):
                     return True
     return False
+
+
+def _field(t: ast.AST) -> tuple[ast.AST | None, str | None]:
+    """(the object, the field name) of `obj.attr` or `obj["key"]` (a constant string key:
+    a dict entry marked as a record is, `state["finished"] = True`); (None, None) else."""
+    if isinstance(t, ast.Attribute):
+        return t.value, t.attr
+    if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant) and isinstance(t.slice.value, str):
+        return t.value, t.slice.value
+    return None, None
+
+
+def _reads_field(n: ast.AST, attr: str) -> bool:
+    """Is `n` a read of field `attr`: `x.attr`, `x["attr"]` or `x.get("attr")`?"""
+    if isinstance(n, (ast.Attribute, ast.Subscript)) and isinstance(n.ctx, ast.Load):
+        return _field(n)[1] == attr
+    return isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" \
+        and bool(n.args) and isinstance(n.args[0], ast.Constant) and n.args[0].value == attr
 
 
 def _constant_like(facts, v: ast.AST) -> bool:
@@ -206,12 +226,14 @@ def _marks(facts, c, methods: set[str], funcs) -> dict[str, ast.AST]:
                 and isinstance(p.targets[0], ast.Name):
             entry_names.add(p.targets[0].id)
         for n in facts.walk(s.function):
-            if not isinstance(n, ast.Assign) or len(n.targets) != 1 or not isinstance(n.targets[0], ast.Attribute):
+            if not isinstance(n, ast.Assign) or len(n.targets) != 1:
                 continue
-            t = n.targets[0]
-            hit = (isinstance(t.value, ast.Name) and t.value.id in entry_names) or t.value is node
+            obj, attr = _field(n.targets[0])
+            if obj is None:
+                continue
+            hit = (isinstance(obj, ast.Name) and obj.id in entry_names) or obj is node
             if hit and _constant_like(facts, n.value):
-                out.setdefault(t.attr, n.value)
+                out.setdefault(attr, n.value)
     return out
 
 
@@ -222,7 +244,7 @@ def _consumed(facts, attr: str, funcs, reach, removers) -> bool:
         if not reach[name] & removers:
             continue
         for n in facts.walk(fn, into_defs=True):
-            if isinstance(n, ast.Attribute) and n.attr == attr and isinstance(n.ctx, ast.Load):
+            if _reads_field(n, attr):
                 return True
     return False
 
@@ -230,7 +252,7 @@ def _consumed(facts, attr: str, funcs, reach, removers) -> bool:
 def _swept(facts, c, attr: str) -> bool:
     """Is a removal from `c` conditioned on `.attr` (a sweep of finished entries)?"""
     def reads(expr) -> bool:
-        return expr is not None and any(isinstance(n, ast.Attribute) and n.attr == attr for n in ast.walk(expr))
+        return expr is not None and any(_reads_field(n, attr) for n in ast.walk(expr))
     for s in c.removals:
         for a in facts.ancestors(s.node):
             if isinstance(a, (ast.If, ast.While, ast.IfExp)) and reads(a.test):
