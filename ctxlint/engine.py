@@ -853,9 +853,13 @@ def _project_pass(paths: list[str], files: list[SourceFile], config: Config, rul
     in the run's Python files, lints the template files under them that discovery did
     not list, re-parses templates whose environment sets other delimiters (their
     per-file findings are replaced), and links render calls to templates (CTX304).
-    Runs only when a rule for Jinja is selected.
+    Runs when a rule for Jinja is selected, or when a template got a CTX000 (a parse
+    error under the default delimiters may vanish under its environment's own: nbconvert's
+    LaTeX templates use `((*`/`*))`), so `--select` of Python rules alone reports no
+    parse error that the full run would not.
     """
-    if not any("jinja" in r.language.split("+") for r in rules):
+    if not any("jinja" in r.language.split("+") for r in rules) and not any(
+            f.code == "CTX000" and language_of(f.path) == "jinja" for f in result.findings):
         return
     from ctxlint.project import EngineHooks, project_findings
     try:

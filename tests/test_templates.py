@@ -567,3 +567,20 @@ def test_environment_imported_from_a_sibling_module_is_followed(tmp_path):
     by_line = {f.line: f for f in res.findings}
     # the Environment() to swap is in another file / another function: no blind fix
     assert by_line[12].fix is None and by_line[15].fix is None
+
+
+def test_custom_delimiters_hold_when_only_python_rules_are_selected(tmp_path):
+    """`--select` of Python rules alone: a template that parses only under its
+    environment's own delimiters (nbconvert's LaTeX `((* ... *))`) is no CTX000, as
+    in the full run; a template that parses under none still is."""
+    extra = ', block_start_string="((*", block_end_string="*))"'
+    _write(tmp_path, {
+        "app.py": APP.format(extra=extra, name="latex.j2", more=""),
+        # `{%` is LaTeX text here; under the default delimiters it is a broken block tag
+        "templates/latex.j2": "\\def\\x{% raw-latex }\n((* if question *))[[ question ]]((* endif *))\n",
+    })
+    full = _keys(_lint(tmp_path), tmp_path)
+    python_only = _keys(_lint(tmp_path, select=("CTX404", "CTX000")), tmp_path)
+    assert full == python_only == []
+    _write(tmp_path, {"templates/latex.j2": "{% if x %}\n((* if question *))\n"})  # unclosed under both sets
+    assert [k[2] for k in _keys(_lint(tmp_path, select=("CTX404", "CTX000")), tmp_path)] == ["CTX000"]
