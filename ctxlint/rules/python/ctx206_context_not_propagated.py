@@ -191,7 +191,36 @@ def _default_or_thread_pool(facts, call: ast.Call, fn) -> bool:
     ex = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "executor"), None)
     if ex is None or (isinstance(ex, ast.Constant) and ex.value is None):
         return True
-    return is_thread_executor(facts, ex, fn)
+    if is_thread_executor(facts, ex, fn):
+        return True
+    # an executor handed in from outside (`self.executor` set from a constructor
+    # parameter): `run_in_executor` takes thread pools far more often than process pools,
+    # and the job reads a ContextVar; only one that may be a process pool is left out
+    return _opaque_executor(facts, ex, fn)
+
+
+def _opaque_executor(facts, ex: ast.AST, fn) -> bool:
+    """Is `ex` a parameter of `fn` or an attribute of the object set only from parameters
+    of its methods, with no annotation and no call anywhere that mentions a process pool
+    (`ProcessPoolExecutor`, `multiprocessing`) in this module? Then nothing says the
+    executor is not a thread pool."""
+    if "ProcessPool" in facts.text or "multiprocessing" in facts.text or "loky" in facts.text:
+        return False
+    def from_param(v, f) -> bool:
+        if not (isinstance(v, ast.Name) and f is not None):
+            return False
+        return any(a.arg == v.id and a.annotation is None
+                   for a in [*f.args.posonlyargs, *f.args.args, *f.args.kwonlyargs])
+    if isinstance(ex, ast.Name):
+        return from_param(ex, fn)
+    if isinstance(ex, ast.Attribute) and isinstance(ex.value, ast.Name) and fn is not None:
+        cls = facts.enclosing_class(fn)
+        if cls is None:
+            return False
+        nodes = facts.attr_assignments(cls).get(ex.attr, ())
+        return bool(nodes) and all(isinstance(n, ast.Assign) and from_param(n.value, facts.enclosing_function(n))
+                                   for n in nodes)
+    return False
 
 
 class _Job:

@@ -226,6 +226,8 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
                 what = f"key `{key_text(facts, sink.node)}`"
             else:
                 what = f"key `{key_text(facts, sink.node)}` built by `{fn.name}()`"
+            if sink.kind == "container" and _flushed_on_switch(facts, ck, fn, text, sink.container.name):
+                continue  # the setter that switches the scope empties this cache: it is per scope
             fix = None
             obj = ck.switched_object(fn, text)
             chained = _chained_digest(ck, fn, sink) if sink.kind == "container" else None
@@ -370,6 +372,31 @@ def _per_run_id(nodes) -> bool:
     `workflow_run_id`)? Generated per run, it is never shared across tenants."""
     return any((isinstance(n, ast.Name) and n.id in PER_RUN_IDS)
                or (isinstance(n, ast.Attribute) and n.attr in PER_RUN_IDS) for n in nodes)
+
+
+def _flushed_on_switch(facts, ck, fn, text: str, container: str) -> bool:
+    """Does the setter that switches `text` (`self.active_adapter`, a setter-switched
+    attribute: `cache_keys.switched_scope_attrs`) also empty `container` (`self._c.clear()`,
+    `self._c = {}`)? Then every entry in the cache was computed under the current scope,
+    and a key without it cannot serve another scope's answer."""
+    cls = facts.enclosing_class(fn)
+    parts = text.split(".")
+    if cls is None or len(parts) != 2:
+        return False
+    got = ck.switched_scope_attrs(cls).get(parts[1])
+    if not got:
+        return False
+    setter = got[1]
+    for n in facts.walk(setter):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "clear" \
+                and facts.dotted(n.func.value) == container and not n.args:
+            return True
+        if isinstance(n, ast.Assign) and any(facts.dotted(t) == container for t in n.targets) \
+                and (isinstance(n.value, ast.Dict) and not n.value.keys
+                     or isinstance(n.value, ast.Call) and not n.value.args and facts.dotted(n.value.func) in
+                     ("dict", "OrderedDict", "collections.OrderedDict")):
+            return True
+    return False
 
 
 def _chained_digest(ck, fn, sink) -> ast.AST | None:

@@ -25,7 +25,9 @@ class GradHistoryAccumulation(Rule):
     doc = """\
 ## What it does
 In a loop that trains — it calls `.backward()` (itself, or through a same-file
-function it calls) or an optimizer/scaler `step()` — flags `acc += x`,
+function it calls) or an optimizer/scaler `step()` — or in a per-step method that
+trains so (`def train_step(self, batch)`, each call one iteration) adding into an
+attribute of its own object (`self.running_loss = self.running_loss + kl`), flags `acc += x`,
 `acc = acc + x` and `acc.append(x)` where `x` carries an autograd graph: a value
 `.backward()` is called on, the result of a same-file helper that returns such a
 value (`loss.backward(); return loss`), or (a hint, for values from outside the
@@ -103,8 +105,6 @@ mechanics" (only floating-point and complex tensors require grad; no_grad record
 
     def check(self, facts):
         train_loops = [lp for lp in facts.nodes(*_LOOPS) if loop_trains(facts, lp)]
-        if not train_loops:
-            return
         train_ids = {id(lp) for lp in train_loops}
         for node in facts.nodes(ast.AugAssign, ast.Assign, ast.Call):
             acc, x = _accumulation(node)
@@ -114,7 +114,13 @@ mechanics" (only floating-point and complex tensors require grad; no_grad record
             stmt = facts.enclosing_statement(node)
             loops = _enclosing_loops(facts, stmt, fn)
             if not loops:
-                continue
+                # a per-step method (`train_step(self, batch)`: it back-propagates or steps an
+                # optimizer) adding into an attribute of its own object: each call is one
+                # iteration, and the object keeps the total across calls
+                if not _per_step_method_store(facts, fn, acc):
+                    continue
+                loops = [fn]
+                train_ids = train_ids | {id(fn)}
             init = _init_line_inside(facts, acc, loops, stmt)
             persistent = [lp for lp in loops if lp not in init and not _bounded_by_loop(facts, lp, acc, stmt)]
             if not any(id(lp) in train_ids for lp in persistent):
@@ -137,9 +143,11 @@ mechanics" (only floating-point and complex tensors require grad; no_grad record
             fix = Fix(description=f"accumulate `.{method}()` of the value", safety=SAFE,
                       codemod="detach_accumulation",
                       data={"line": x.lineno, "col": x.col_offset, "method": method})
+            where = (f"across calls of the per-step method `{fn.name}()`" if loops == [fn]
+                     else "across iterations of a training loop")
             yield facts.finding(self, stmt,
-                                f"`{facts.dotted(acc) or facts.segment(acc) or 'accumulator'}` accumulates `{val}` across iterations of "
-                                "a training loop without `.item()`/`.detach()`: every step's autograd graph stays "
+                                f"`{facts.dotted(acc) or facts.segment(acc) or 'accumulator'}` accumulates `{val}` {where} "
+                                "without `.item()`/`.detach()`: every step's autograd graph stays "
                                 "reachable", fix=fix)
 
 
@@ -148,6 +156,25 @@ mechanics" (only floating-point and complex tensors require grad; no_grad record
 #: LightningModule's `manual_backward(loss)` and accelerate's / a strategy's
 #: `backward(loss)` (Lightning and accelerate docs).
 _BACKPROP_CALLS = frozenset({"backward", "manual_backward"})
+
+
+def _per_step_method_store(facts, fn, acc) -> bool:
+    """Is `acc` an attribute of the method's own object (`self.running_loss`, also
+    `self.losses` appended to) in a method that trains by itself (`.backward()` or an
+    optimizer `step()` in its body: `loop_trains` over the def), outside any loop? Then
+    every call of the method adds one step's value to state the object keeps (a trainer's
+    `train_step`, called once per batch). `__init__` never qualifies."""
+    if fn is None or isinstance(fn, ast.Lambda) or fn.name == "__init__":
+        return False
+    args = fn.args.posonlyargs + fn.args.args
+    if not args or facts.enclosing_class(fn) is None:
+        return False
+    root = acc
+    while isinstance(root, (ast.Attribute, ast.Subscript)):
+        root = root.value
+    if not (isinstance(root, ast.Name) and root.id == args[0].arg and root is not acc):
+        return False
+    return loop_trains(facts, fn)
 
 
 def _backpropagated_after(facts, fn, loops: list, name: str) -> bool:

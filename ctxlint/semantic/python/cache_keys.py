@@ -422,7 +422,41 @@ class CacheKeyFacts:
                     seen_names.add(n.id)
                     for df in d.get(n.id, ()):
                         queue.append(df.value)
+                elif isinstance(n, ast.Call):
+                    helper = self._own_method_called(fn, n)
+                    if helper is not None and id(helper) not in self._closure_stack:
+                        # `key = self._key(prompt)`: what the object's own key helper
+                        # returns is part of the key (its parts are judged in its scope)
+                        self._closure_stack.add(id(helper))
+                        try:
+                            rets = [r.value for r in self.facts.walk(helper)
+                                    if isinstance(r, ast.Return) and r.value is not None]
+                            out.extend(self.closure(helper, rets, limit=max(0, limit - len(out))))
+                        finally:
+                            self._closure_stack.discard(id(helper))
         return out
+
+    @property
+    def _closure_stack(self) -> set:
+        st = self.__dict__.get("_closure_stack_set")
+        if st is None:
+            st = self.__dict__["_closure_stack_set"] = set()
+        return st
+
+    def _own_method_called(self, fn: ast.AST, call: ast.Call):
+        """The method of `fn`'s class that `call` (`self.m(...)`, `self` being `fn`'s first
+        parameter) calls, if defined in the class body and not `fn` itself; else None."""
+        f = call.func
+        if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)) or isinstance(fn, ast.Lambda):
+            return None
+        args = getattr(getattr(fn, "args", None), "args", None)
+        if not args or f.value.id != args[0].arg:
+            return None
+        cls = self.facts.enclosing_class(fn)
+        if cls is None:
+            return None
+        m = next((st for st in cls.body if isinstance(st, FunctionNode) and st.name == f.attr), None)
+        return None if m is fn else m
 
     def resolve(self, fn: ast.AST, expr: ast.AST) -> tuple[ast.AST, bool]:
         """Follow a Name through single plain assignments to the expression it stands for.

@@ -264,7 +264,7 @@ def key_is_fresh(facts, key: ast.AST | None, fn, depth: int = 2) -> bool:
     for n in ast.walk(key):
         if isinstance(n, ast.Call):
             q = facts.qualname(n.func) or ""
-            if q.startswith(FRESH_ID_QUALNAMES):
+            if q.startswith(FRESH_ID_QUALNAMES) or _next_of_counter(facts, n):
                 return True
     base = key
     while isinstance(base, ast.Attribute):
@@ -277,6 +277,33 @@ def key_is_fresh(facts, key: ast.AST | None, fn, depth: int = 2) -> bool:
                 return True  # `StreamingHandler()`: nothing given, so its id is minted inside
             if base is key and key_is_fresh(facts, src, fn, depth - 1):
                 return True
+    return False
+
+
+def _next_of_counter(facts, call: ast.Call) -> bool:
+    """Is `call` `next(c)` of an `itertools.count()` that lives across calls: a module
+    binding (`_ids = itertools.count()`) or an attribute of the object (`self._ids =
+    itertools.count(1)` in one of its methods)? Each call then takes a new id, as
+    `uuid4()` gives one (Python docs, `itertools.count`)."""
+    if not (isinstance(call.func, ast.Name) and call.func.id == "next" and len(call.args) == 1):
+        return False
+    it = call.args[0]
+
+    def is_count(v) -> bool:
+        return isinstance(v, ast.Call) and (facts.qualname(v.func) or "") == "itertools.count"
+
+    if isinstance(it, ast.Name):
+        return any(isinstance(st, ast.Assign) and is_count(st.value)
+                   and any(isinstance(t, ast.Name) and t.id == it.id for t in st.targets)
+                   for st in facts.tree.body)
+    if isinstance(it, ast.Attribute) and isinstance(it.value, ast.Name):
+        cls = facts.enclosing_class(call)
+        if cls is None:
+            return False
+        return any(isinstance(n, ast.Assign) and is_count(n.value)
+                   and any(isinstance(t, ast.Attribute) and t.attr == it.attr and isinstance(t.value, ast.Name)
+                           and t.value.id == it.value.id for t in n.targets)
+                   for n in facts.walk(cls))
     return False
 
 
