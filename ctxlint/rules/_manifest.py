@@ -191,7 +191,7 @@ SOURCES = {
     'ctxlint.rules.python.ctx403_hook_handle_leak': (18010, 'd2dfb5cb1302313b'),
     'ctxlint.rules.python.ctx404_terminal_path_missing_removal': (16706, 'c4b9293bff6fa7d0'),
     'ctxlint.rules.python.ctx405_adapter_load_without_unload': (5495, '6debce29473a163c'),
-    'ctxlint.rules.python.ctx406_activation_retained_on_module': (21400, '5ca25a5650b44c4a'),
+    'ctxlint.rules.python.ctx406_activation_retained_on_module': (25173, '229b9c66b7725b4b'),
     'ctxlint.rules.python.ctx407_actor_state_not_picklable': (7821, '14a37de9ab01d5c3'),
     'ctxlint.rules.python.ctx501_cache_key_missing_scope': (28999, '46a18d595af5f163'),
     'ctxlint.rules.python.ctx502_memoized_scope_read': (7619, 'e2fcfdee0fffd43e'),

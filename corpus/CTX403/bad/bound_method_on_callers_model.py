@@ -1,4 +1,5 @@
-# expect: 16 CTX403
+# expect: 17 CTX403
+# expect: 20 CTX406
 """A probe hooks its own method onto a model it is handed and keeps no handle: the
 model now references the probe (and every tensor it keeps) for as long as the model
 lives, and nothing can ever take the hook off."""

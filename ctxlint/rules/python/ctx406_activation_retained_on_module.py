@@ -97,6 +97,9 @@ huggingface/transformers issues on output-capturing hooks holding tensors.
         for fn in by_fn.values():
             cls = facts.parents[fn]
             classes.setdefault(id(cls), cls)
+        for cls in facts.nodes(ast.ClassDef):
+            if hook_methods(facts, cls):
+                yield from self._hook_appends(facts, cls)
         for cls in classes.values():
             methods = [m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
             hooked = hook_methods(facts, cls)
@@ -157,6 +160,50 @@ huggingface/transformers issues on output-capturing hooks holding tensors.
                                         f"`{m.name}()` stores a per-call tensor on `{selfname}.{t.attr}` and no "
                                         f"method clears it: {what} until the next call")
 
+
+    def _hook_appends(self, facts, cls: ast.ClassDef):
+        """A method registered as a hook (`block.register_forward_hook(self._capture)`)
+        appends a tensor computed from its arguments to a list the object keeps
+        (`self.captured.append(output[0])`), and no method of the class empties that list
+        (`.clear()`, `.pop()`, `del`, or binds the attribute anew outside `__init__`):
+        every forward call adds one activation that stays alive with the object."""
+        methods = [m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        hooked = hook_methods(facts, cls)
+        emptied: set[str] | None = None
+        for m in methods:
+            if m.name not in hooked or _is_static_or_class(facts, m):
+                continue
+            args = m.args.posonlyargs + m.args.args
+            if len(args) < 2:
+                continue
+            selfname = args[0].arg
+            inputs = {a.arg for a in args[1:] + m.args.kwonlyargs if not scalar_annotation(a.annotation)}
+            if m.args.vararg:
+                inputs.add(m.args.vararg.arg)
+            body = list(facts.walk(m))
+            appends = [n for n in body if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                       and n.func.attr == "append" and len(n.args) == 1
+                       and isinstance(n.func.value, ast.Attribute) and isinstance(n.func.value.value, ast.Name)
+                       and n.func.value.value.id == selfname]
+            if not appends:
+                continue
+            if emptied is None:
+                emptied = _emptied_attrs(facts, methods) | _cleared_attrs(facts, methods)
+            plain = None
+            derived = None
+            for call in appends:
+                attr = call.func.value.attr
+                if attr in emptied or NON_ACTIVATION_ATTR_HINTS.search(attr.lower()):
+                    continue
+                if derived is None:
+                    plain = plain_locals(facts, m)
+                    derived = _derived_locals(body, inputs, facts) - plain
+                v = call.args[0]
+                if is_plain_data(v, plain, facts) or not _is_tensor_from(v, derived):
+                    continue
+                yield facts.finding(self, call,
+                                    f"hook `{m.name}()` appends a per-call tensor to `{selfname}.{attr}` and no "
+                                    f"method empties it: every forward call's activation stays alive with the object")
 
     def _helper_stores(self, facts, cls: ast.ClassDef, methods: list):
         """`forward()` hands a tensor it computed from its inputs to a method of its own
@@ -251,6 +298,27 @@ def _exclusive_branches(facts, a: ast.AST, b: ast.AST) -> bool:
             return {side, chain_a[id(anc)]} == {"body", "orelse"}
         child = anc
     return False
+
+
+def _emptied_attrs(facts, methods) -> set[str]:
+    """Attributes some method empties: `self.x.clear()`, `self.x.pop(...)`, `del self.x[...]`,
+    or binds anew outside `__init__` (`self.x = []` in `reset()`)."""
+    out: set[str] = set()
+    for m in methods:
+        for n in facts.walk(m, into_defs=True):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("clear", "pop", "popleft") \
+                    and isinstance(n.func.value, ast.Attribute):
+                out.add(n.func.value.attr)
+            elif isinstance(n, ast.Delete):
+                for t in n.targets:
+                    if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Attribute):
+                        out.add(t.value.attr)
+            elif isinstance(n, ast.Assign) and m.name != "__init__":
+                for t in n.targets:
+                    for el in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t]):
+                        if isinstance(el, ast.Attribute):
+                            out.add(el.attr)  # `out, self.captured = self.captured, []`
+    return out
 
 
 def _is_static_or_class(facts, fn) -> bool:
