@@ -178,6 +178,42 @@ def _walk_target_key(facts, c, r) -> bool:
     return False
 
 
+def _filled_by_a_caller(facts, value: ast.AST, fn) -> str | None:
+    """The request-scoped value a call in this module hands to a parameter of `fn` that
+    `value` is built from (`cls._instance = cls(api_key)` in a classmethod `for_key(cls,
+    api_key)` that a handler calls as `UpstreamClient.for_key(request.headers["x-api-key"])`),
+    as `request_scoped_value` words it, or None. One level: the helper that parks what its
+    caller hands it is the store a summary of the helper would name."""
+    if isinstance(fn, ast.Lambda):
+        return None
+    used = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
+    pos = [*fn.args.posonlyargs, *fn.args.args]
+    cls = facts.enclosing_class(fn)
+    bound = cls is not None and not any((facts.dotted(d) or "").endswith("staticmethod") for d in fn.decorator_list)
+    params = [a.arg for a in (pos[1:] if bound else pos)]
+    if not used & set(params):
+        return None
+    for call in facts.nodes(ast.Call):
+        f = call.func
+        if isinstance(f, ast.Name):
+            hit = cls is None and f.id == fn.name
+        elif isinstance(f, ast.Attribute) and f.attr == fn.name and isinstance(f.value, ast.Name):
+            hit = cls is not None and f.value.id in (cls.name, "self", "cls")
+        else:
+            hit = False
+        if not hit:
+            continue
+        caller = facts.enclosing_function(call)
+        args = {params[i]: a for i, a in enumerate(call.args[:len(params)]) if not isinstance(a, ast.Starred)}
+        args.update({k.arg: k.value for k in call.keywords if k.arg in params})
+        for name, arg in args.items():
+            if name in used and caller is not None and caller is not fn:
+                what = request_scoped_value(facts, arg, caller)
+                if what:
+                    return f"a value built from {what} (handed to `{fn.name}()` by `{caller.name}()`)"
+    return None
+
+
 def _candidate_stores(facts):
     """(assignment, target, its def) for assignments inside a def whose target can outlive
     the call: a name some def declares `global`, or an attribute of a module class, of a
@@ -244,7 +280,10 @@ the caller's key: `UpstreamClient(request.headers["x-api-key"])`, also behind
 the value comes from (`ctxlint.semantic.python.requests`), never by a name. A
 parameter annotated `Callable[[Request, ...], ...]` or `type[Request]` holds a
 function that will be handed a request (a plugin hook registered once) or a class,
-not a request: storing it is not reported.
+not a request: storing it is not reported. A helper of this module that parks what
+it is handed ( in a classmethod, 
+behind ) is reported at that store when a call in this module hands it a
+request-scoped value (; one level).
 
 ## Why is this bad
 The global outlives the request: the next request (another tenant) reads the
@@ -288,7 +327,7 @@ stored"); OpenTelemetry context propagation docs.
                     continue
             if isinstance(stmt.value, (ast.Dict, ast.List, ast.Tuple, ast.Set)) and _plain_data(facts, stmt.value, fn):
                 continue  # a record of the request's data, not one of its objects
-            what = request_scoped_value(facts, stmt.value, fn)
+            what = request_scoped_value(facts, stmt.value, fn) or _filled_by_a_caller(facts, stmt.value, fn)
             if what and id(t) not in reported:
                 reported.add(id(t))
                 yield facts.finding(self, t, f"{what} is stored in {where}: it outlives the request "
