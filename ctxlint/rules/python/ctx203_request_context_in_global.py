@@ -281,9 +281,9 @@ the value comes from (`ctxlint.semantic.python.requests`), never by a name. A
 parameter annotated `Callable[[Request, ...], ...]` or `type[Request]` holds a
 function that will be handed a request (a plugin hook registered once) or a class,
 not a request: storing it is not reported. A helper of this module that parks what
-it is handed ( in a classmethod, 
-behind ) is reported at that store when a call in this module hands it a
-request-scoped value (; one level).
+it is handed (`cls._instance = cls(api_key)` in a classmethod, `_client = Client(key)`
+behind `global`) is reported at that store when a call in this module hands it a
+request-scoped value (`UpstreamClient.for_key(request.headers["x-api-key"])`; one level).
 
 ## Why is this bad
 The global outlives the request: the next request (another tenant) reads the
