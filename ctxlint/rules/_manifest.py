@@ -182,7 +182,7 @@ SOURCES = {
     'ctxlint.rules.python.ctx108_registration_not_cancellation_safe': (53407, '3b3a122016f39158'),
     'ctxlint.rules.python.ctx109_contextvar_reset_across_yield': (7423, 'e036cbb988241fba'),
     'ctxlint.rules.python.ctx110_stream_response_not_closed': (12997, 'c61bf8a6aa7c6daf'),
-    'ctxlint.rules.python.ctx203_request_context_in_global': (19040, 'a80e5edb508695f4'),
+    'ctxlint.rules.python.ctx203_request_context_in_global': (19646, '11a679827a3b9161'),
     'ctxlint.rules.python.ctx204_thread_local_in_async': (19827, '609938f376a75aa5'),
     'ctxlint.rules.python.ctx205_long_lived_task_inherits_request_context': (10954, '93c27a7d094075d2'),
     'ctxlint.rules.python.ctx206_context_not_propagated': (29588, '2cc54bf400ae9aea'),

@@ -186,7 +186,15 @@ def _filled_by_a_caller(facts, value: ast.AST, fn) -> str | None:
     caller hands it is the store a summary of the helper would name."""
     if isinstance(fn, ast.Lambda):
         return None
-    used = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
+    # the parameter kept whole: the stored value itself, an argument of the call that
+    # builds it (`cls(api_key)`), or an element of a display; not a receiver or operand
+    # (`request.app.state.x`, `(folder / name).exists()`: something computed from it)
+    used = {value.id} if isinstance(value, ast.Name) else set()
+    for n in ast.walk(value):
+        kids = [*n.args, *(k.value for k in n.keywords)] if isinstance(n, ast.Call) else \
+            list(n.elts) if isinstance(n, (ast.Tuple, ast.List, ast.Set)) else \
+            [v for v in n.values if v is not None] if isinstance(n, ast.Dict) else []
+        used |= {k.id for k in kids if isinstance(k, ast.Name)}
     pos = [*fn.args.posonlyargs, *fn.args.args]
     cls = facts.enclosing_class(fn)
     bound = cls is not None and not any((facts.dotted(d) or "").endswith("staticmethod") for d in fn.decorator_list)
