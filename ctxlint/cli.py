@@ -324,7 +324,7 @@ def _first_clause(text: str, max_words: int) -> str:
             out.append(ch)
         if not tick and ch == ")" and depth:
             depth -= 1
-    clause = " ".join("".join(out).split())
+    clause = " ".join("".join(out).split()).replace(" ,", ",").replace(" .", ".").replace(" ;", ";")
     words = clause.split()
     clause = " ".join(words[:max_words])
     full = (head + clause).rstrip(" ,")

@@ -313,12 +313,24 @@ def _emptied_attrs(facts, methods) -> set[str]:
                 for t in n.targets:
                     if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Attribute):
                         out.add(t.value.attr)
-            elif isinstance(n, ast.Assign) and m.name != "__init__":
-                for t in n.targets:
+            elif isinstance(n, (ast.Assign, ast.AnnAssign)):
+                targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+                for t in targets:
                     for el in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t]):
-                        if isinstance(el, ast.Attribute):
-                            out.add(el.attr)  # `out, self.captured = self.captured, []`
+                        if isinstance(el, ast.Subscript) and isinstance(el.value, ast.Attribute) \
+                                and isinstance(el.slice, ast.Slice):
+                            out.add(el.value.attr)  # `self.captured[:] = []`
+                        elif isinstance(el, ast.Attribute) and (m.name != "__init__" or _bounded_deque(n.value)):
+                            out.add(el.attr)  # `out, self.captured = self.captured, []`; a deque(maxlen=)
     return out
+
+
+def _bounded_deque(v) -> bool:
+    """`collections.deque(..., maxlen=N)` (N not None): it drops its oldest entries itself."""
+    return isinstance(v, ast.Call) and any(k.arg == "maxlen" and not (isinstance(k.value, ast.Constant)
+                                                                     and k.value.value is None)
+                                           for k in v.keywords) or (
+        isinstance(v, ast.Call) and len(v.args) >= 2 and "deque" in ast.dump(v.func))
 
 
 def _is_static_or_class(facts, fn) -> bool:

@@ -226,8 +226,9 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
                 what = f"key `{key_text(facts, sink.node)}`"
             else:
                 what = f"key `{key_text(facts, sink.node)}` built by `{fn.name}()`"
-            if sink.kind == "container" and _flushed_on_switch(facts, ck, fn, text, sink.container.name):
-                continue  # the setter that switches the scope empties this cache: it is per scope
+            if sink.kind == "container" and all(_flushed_on_switch(facts, ck, fn, t, sink.container.name)
+                                                for _s, t in demanded):
+                continue  # every setter that switches a scope it misses empties this cache: per scope
             fix = None
             obj = ck.switched_object(fn, text)
             chained = _chained_digest(ck, fn, sink) if sink.kind == "container" else None

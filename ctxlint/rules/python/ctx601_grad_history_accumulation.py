@@ -174,7 +174,10 @@ def _per_step_method_store(facts, fn, acc) -> bool:
         root = root.value
     if not (isinstance(root, ast.Name) and root.id == args[0].arg and root is not acc):
         return False
-    return loop_trains(facts, fn)
+    trains = facts.memo("ctx601.method_trains", dict)
+    if id(fn) not in trains:
+        trains[id(fn)] = loop_trains(facts, fn)  # once per method, not per accumulation
+    return trains[id(fn)]
 
 
 def _backpropagated_after(facts, fn, loops: list, name: str) -> bool:
