@@ -380,14 +380,9 @@ def _flushed_on_switch(facts, ck, fn, text: str, container: str) -> bool:
     attribute: `cache_keys.switched_scope_attrs`) also empty `container` (`self._c.clear()`,
     `self._c = {}`)? Then every entry in the cache was computed under the current scope,
     and a key without it cannot serve another scope's answer."""
-    cls = facts.enclosing_class(fn)
-    parts = text.split(".")
-    if cls is None or len(parts) != 2:
+    setter = ck.switch_setter(fn, text)
+    if setter is None:
         return False
-    got = ck.switched_scope_attrs(cls).get(parts[1])
-    if not got:
-        return False
-    setter = got[1]
     for n in facts.walk(setter):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "clear" \
                 and facts.dotted(n.func.value) == container and not n.args:

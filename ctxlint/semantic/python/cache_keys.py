@@ -642,18 +642,24 @@ class CacheKeyFacts:
             return out
         return self.facts.memo(f"ck_switched_{id(cls)}", build)
 
+    def switch_setter(self, fn: ast.AST, text: str) -> ast.AST | None:
+        """The setter def that switches `text` (`self.active_adapter`), when `text` is a
+        setter-switched attribute of `fn`'s class (`switched_scope_attrs`); else None."""
+        cls = self.facts.enclosing_class(fn)
+        parts = text.split(".")
+        if cls is None or len(parts) != 2:
+            return None
+        got = self.switched_scope_attrs(cls).get(parts[1])
+        return got[1] if got else None
+
     def switched_object(self, fn: ast.AST, text: str) -> bool:
         """Is `text` (`self.active_adapter`) a setter-switched attribute holding an object of
         a same-file class (not an id)? Such an object may be None or unhashable, so CTX501
         offers no fix that puts it into a key."""
-        cls = self.facts.enclosing_class(fn)
+        setter = self.switch_setter(fn, text)
+        if setter is None:
+            return False
         parts = text.split(".")
-        if cls is None or len(parts) != 2:
-            return False
-        got = self.switched_scope_attrs(cls).get(parts[1])
-        if not got:
-            return False
-        setter = got[1]
         for n in self.facts.walk(setter):
             if isinstance(n, (ast.Assign, ast.AnnAssign)) and isinstance(n.value, ast.Name):
                 targets = n.targets if isinstance(n, ast.Assign) else [n.target]
