@@ -300,7 +300,7 @@ def run_explain(args) -> int:
             for name, text in examples[:2 if full else 1]:
                 print(f"\n### {name}\n```\n{text.rstrip()}\n```")
     if not full:
-        more = f"{shortened} exemption paragraphs were cut to their first sentence; " if shortened else ""
+        more = f"{shortened} exemption paragraphs were cut to their lead clause; " if shortened else ""
         print(f"\n({more}`ctxlint explain {rule.code} --full` prints the whole documentation.)")
     return EXIT_CLEAN
 
@@ -338,11 +338,11 @@ _EXEMPTION_LEADS = ("Not flagged", "Nor ", "Not reported", "Not checked", "Also 
 
 def concise_doc(doc: str, max_words: int = 30) -> tuple[str, int]:
     """The doc with each exemption paragraph of "## What it does" (one that begins
-    "Not flagged", "Nor", "Not reported", ...) cut to its first sentence.
+    "Not flagged", "Nor", "Not reported", ...) cut to its lead clause (`_first_clause`).
 
     Args:
         doc: a rule's Markdown doc (`Rule.doc`).
-        max_words: the most words kept of one paragraph; a longer first sentence ends in "…".
+        max_words: the most words kept of one paragraph; a longer lead clause ends in "…".
     Returns:
         (the shortened doc, how many paragraphs were shortened). Every other section
         and paragraph is kept as it is. The exemptions are where a rule's docs grow

@@ -195,41 +195,18 @@ def _filled_by_a_caller(facts, value: ast.AST, fn) -> str | None:
             list(n.elts) if isinstance(n, (ast.Tuple, ast.List, ast.Set)) else \
             [v for v in n.values if v is not None] if isinstance(n, ast.Dict) else []
         used |= {k.id for k in kids if isinstance(k, ast.Name)}
-    pos = [*fn.args.posonlyargs, *fn.args.args]
-    parent = facts.parents.get(fn)
-    cls = parent if isinstance(parent, ast.ClassDef) else None  # a def nested in a method is a plain function
-    bound = cls is not None and not any((facts.dotted(d) or "").endswith("staticmethod") for d in fn.decorator_list)
-    params = [a.arg for a in (pos[1:] if bound else pos)]
-    if not used & set(params):
+    from ctxlint.semantic.python.calls import call_graph, params_of
+    params = params_of(fn)
+    wanted = [i for i, p in enumerate(params) if p in used]
+    if not wanted:
         return None
-    def by_name():
-        idx: dict[str, list] = {}
-        for c in facts.nodes(ast.Call):
-            f = c.func
-            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
-            if name:
-                idx.setdefault(name, []).append(c)
-        return idx
-    for call in facts.memo("ctx203.calls_by_name", by_name).get(fn.name, ()):
-        f = call.func
-        caller = facts.enclosing_function(call)
-        if isinstance(f, ast.Name):
-            hit = cls is None
-        elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
-            # `Cls.m(...)` anywhere; `self.m(...)`/`cls.m(...)` only inside the same class
-            hit = cls is not None and (f.value.id == cls.name or (
-                f.value.id in ("self", "cls") and caller is not None and facts.enclosing_class(caller) is cls))
-        else:
-            hit = False
-        if not hit:
-            continue
-        args = {params[i]: a for i, a in enumerate(call.args[:len(params)]) if not isinstance(a, ast.Starred)}
-        args.update({k.arg: k.value for k in call.keywords if k.arg in params})
-        for name, arg in args.items():
-            if name in used and caller is not None and caller is not fn:
-                what = request_scoped_value(facts, arg, caller)
-                if what:
-                    return f"a value built from {what} (handed to `{fn.name}()` by `{caller.name}()`)"
+    cg = call_graph(facts)  # resolves `Cls.m(...)`, `self.m(...)` in its class, nested defs
+    for call, caller in cg.callers(fn):
+        for i in wanted:
+            arg = cg.arg_for(call, fn, i)
+            what = request_scoped_value(facts, arg, caller) if arg is not None else None
+            if what:
+                return f"a value built from {what} (handed to `{fn.name}()` by `{caller.name}()`)"
     return None
 
 

@@ -320,17 +320,18 @@ def _emptied_attrs(facts, methods) -> set[str]:
                         if isinstance(el, ast.Subscript) and isinstance(el.value, ast.Attribute) \
                                 and isinstance(el.slice, ast.Slice):
                             out.add(el.value.attr)  # `self.captured[:] = []`
-                        elif isinstance(el, ast.Attribute) and (m.name != "__init__" or _bounded_deque(n.value)):
+                        elif isinstance(el, ast.Attribute) and (m.name != "__init__" or _bounded_deque(facts, n.value)):
                             out.add(el.attr)  # `out, self.captured = self.captured, []`; a deque(maxlen=)
     return out
 
 
-def _bounded_deque(v) -> bool:
-    """`collections.deque(..., maxlen=N)` (N not None): it drops its oldest entries itself."""
-    return isinstance(v, ast.Call) and any(k.arg == "maxlen" and not (isinstance(k.value, ast.Constant)
-                                                                     and k.value.value is None)
-                                           for k in v.keywords) or (
-        isinstance(v, ast.Call) and len(v.args) >= 2 and "deque" in ast.dump(v.func))
+def _bounded_deque(facts, v) -> bool:
+    """`collections.deque(it, N)` / `deque(maxlen=N)` (N not None): it drops its oldest
+    entries itself."""
+    if not (isinstance(v, ast.Call) and (facts.qualname(v.func) or "").split(".")[-1] == "deque"):
+        return False
+    n = v.args[1] if len(v.args) >= 2 else next((k.value for k in v.keywords if k.arg == "maxlen"), None)
+    return n is not None and not (isinstance(n, ast.Constant) and n.value is None)
 
 
 def _is_static_or_class(facts, fn) -> bool:

@@ -9,6 +9,7 @@ from ctxlint.rules import Rule
 from ctxlint.semantic.python.cache_keys import (
     PER_RUN_IDS, cache_key_facts, ident_words, scope_kind,
 )
+from ctxlint.semantic.python.registries import empty_container
 from ctxlint.semantic.python.keys import (
     KEY_TOKENS, KIND_NOUN, KIND_PLURAL, fix_anchor, key_text, label_use, scope_object_id,
 )
@@ -388,9 +389,7 @@ def _flushed_on_switch(facts, ck, fn, text: str, container: str) -> bool:
                 and facts.dotted(n.func.value) == container and not n.args:
             return True
         if isinstance(n, ast.Assign) and any(facts.dotted(t) == container for t in n.targets) \
-                and (isinstance(n.value, ast.Dict) and not n.value.keys
-                     or isinstance(n.value, ast.Call) and not n.value.args and facts.dotted(n.value.func) in
-                     ("dict", "OrderedDict", "collections.OrderedDict")):
+                and empty_container(facts, n.value):
             return True
     return False
 

@@ -402,7 +402,7 @@ class CacheKeyFacts:
         return r
 
     def closure(self, fn: ast.AST, exprs: Iterable[ast.AST], limit: int = 1600,
-                skip: Iterable[str] = ()) -> list[ast.AST]:
+                skip: Iterable[str] = (), _helpers: frozenset = frozenset()) -> list[ast.AST]:
         """Every node the expressions are built from, following local names to their
         definitions in `fn` (transitively). Nested lambdas/comprehensions are entered.
         Names in `skip` are not followed (a container walked for its keys: what `fn`
@@ -424,24 +424,14 @@ class CacheKeyFacts:
                         queue.append(df.value)
                 elif isinstance(n, ast.Call):
                     helper = self._own_method_called(fn, n)
-                    if helper is not None and id(helper) not in self._closure_stack:
+                    if helper is not None and id(helper) not in _helpers:
                         # `key = self._key(prompt)`: what the object's own key helper
                         # returns is part of the key (its parts are judged in its scope)
-                        self._closure_stack.add(id(helper))
-                        try:
-                            rets = [r.value for r in self.facts.walk(helper)
-                                    if isinstance(r, ast.Return) and r.value is not None]
-                            out.extend(self.closure(helper, rets, limit=max(0, limit - len(out))))
-                        finally:
-                            self._closure_stack.discard(id(helper))
+                        rets = [r.value for r in self.facts.walk(helper)
+                                if isinstance(r, ast.Return) and r.value is not None]
+                        out.extend(self.closure(helper, rets, limit=max(0, limit - len(out)),
+                                                _helpers=_helpers | {id(helper)}))
         return out
-
-    @property
-    def _closure_stack(self) -> set:
-        st = self.__dict__.get("_closure_stack_set")
-        if st is None:
-            st = self.__dict__["_closure_stack_set"] = set()
-        return st
 
     def _own_method_called(self, fn: ast.AST, call: ast.Call):
         """The method of `fn`'s class that `call` (`self.m(...)`, `self` being `fn`'s first

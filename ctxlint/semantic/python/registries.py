@@ -293,17 +293,10 @@ def _next_of_counter(facts, call: ast.Call) -> bool:
         return isinstance(v, ast.Call) and (facts.qualname(v.func) or "") == "itertools.count"
 
     if isinstance(it, ast.Name):
-        return any(isinstance(st, ast.Assign) and is_count(st.value)
-                   and any(isinstance(t, ast.Name) and t.id == it.id for t in st.targets)
-                   for st in facts.tree.body)
-    if isinstance(it, ast.Attribute) and isinstance(it.value, ast.Name):
-        cls = facts.enclosing_class(call)
-        if cls is None:
-            return False
-        return any(isinstance(n, ast.Assign) and is_count(n.value)
-                   and any(isinstance(t, ast.Attribute) and t.attr == it.attr and isinstance(t.value, ast.Name)
-                           and t.value.id == it.value.id for t in n.targets)
-                   for n in facts.walk(cls))
+        return any(is_count(v) for v in facts.module_assignments.get(it.id, ()))
+    cls = facts.enclosing_class(call)
+    if isinstance(it, ast.Attribute) and cls is not None:
+        return any(is_count(n.value) for n in facts.attr_assignments(cls).get(it.attr, ()))
     return False
 
 
@@ -675,7 +668,7 @@ def _after(facts, first: ast.AST, stmt: ast.AST, fn) -> bool:
 _EMPTY_FACTORIES = frozenset({"dict", "list", "set", "OrderedDict", "defaultdict", "deque", "Dict", "List", "Set"})
 
 
-def _empty_container(facts, value: ast.AST | None) -> bool:
+def empty_container(facts, value: ast.AST | None) -> bool:
     """Is `value` a fresh empty container (`{}`, `[]`, `set()`, `dict()`, `defaultdict(list)`)?"""
     if isinstance(value, ast.Dict):
         return not value.keys
@@ -707,7 +700,7 @@ def rebound_per_run(facts, c) -> bool:
     if m.name in ("__init__", "__post_init__", "__new__") or runs_once(m.name, STARTUP_NAME) \
             or runs_at_construction(facts, m):
         return False
-    if not _empty_container(facts, c.creation):
+    if not empty_container(facts, c.creation):
         return False
     stmt = facts.parents.get(c.creation)
     if stmt is None or facts.enclosing_function(stmt) is not m:
@@ -1186,7 +1179,7 @@ def _filters_of(facts, loop: ast.AST, fn) -> list[ast.AST]:
 def reset_repeatedly(facts, graph, c) -> bool:
     """Is instance container `c` started over, again and again, by a method of its
     owner that is not construction: a `c.clear()` or a rebinding to a fresh empty
-    container (`self.X = {}`, `_empty_container`), unconditional in its def
+    container (`self.X = {}`, `empty_container`), unconditional in its def
     (`unconditional_in`: a `try` body counts, an `if`/loop/`except` does not), in a def
     that runs repeatedly in the background (`_runs_repeatedly`: the reset is reached,
     through up to three calls, from a `while True`/flag/sleeping loop of a def handed
@@ -1209,7 +1202,7 @@ def reset_repeatedly(facts, graph, c) -> bool:
         if r.kind == "clear":
             pass
         elif r.kind == "reassign" and isinstance(r.node, (ast.Assign, ast.AnnAssign)) \
-                and _empty_container(facts, r.node.value):
+                and empty_container(facts, r.node.value):
             pass
         else:
             continue
