@@ -422,14 +422,24 @@ class PythonFacts:
 
     # ------------------------------------------------------------- findings
     def finding(self, rule, node: ast.AST, message: str, fix: Fix | None = None,
-                end: ast.AST | None = None, confidence: str = "high", trace=()) -> Finding:
+                end: ast.AST | None = None, confidence: str | None = None, trace=()) -> Finding:
         """Build a Finding for `rule` at `node`'s range (1-based columns).
 
         Args:
-            confidence: "high" (manifest) or "low" (latent), see `ctxlint.findings.HIGH`.
+            confidence: "high" (manifest) or "low" (latent), see `ctxlint.findings.HIGH`;
+                None lets the rule's `manifest` policy decide: "reached" asks
+                `evidence.reach_trace` whether an entry point reaches the def holding
+                `node` (and puts that path first in the trace); "shown" is high.
             trace: the evidence, as `TraceStep`s or `(node_or_line, message)` pairs
                 (a node of this file, or a 1-based line number).
         """
+        if confidence is None:
+            confidence = "high"
+            if getattr(rule, "manifest", "shown") == "reached":
+                from ctxlint.semantic.python.evidence import reach_trace
+                fn = node if isinstance(node, FunctionNode) else self.enclosing_function(node)
+                confidence, steps = reach_trace(self, fn)
+                trace = (*steps, *trace)
         end_node = end or node
         return Finding(
             code=rule.code,
