@@ -34,7 +34,7 @@ SUFFIX_LANGUAGE: dict[str, str] = {
     ".j2": "jinja", ".jinja": "jinja", ".jinja2": "jinja",
 }
 LANGUAGE_MODULES: dict[str, str] = {
-    "python": "ctxlint.semantic.python.facts",
+    "python": "ctxlint.semantic.python.lint",
     "go": "ctxlint.semantic.go.facts",
     "jinja": "ctxlint.semantic.jinja.templates",
 }

@@ -30,6 +30,8 @@ async def handler():
 def run_cli(args, cwd: Path, capsys) -> tuple[int, str, str]:
     old = os.getcwd()
     os.chdir(cwd)
+    if args and args[0] == "check" and "--min-confidence" not in args:
+        args = [*args, "--min-confidence", "low"]  # these tests are about detection, both tiers
     try:
         rc = main(args)
     finally:

@@ -16,7 +16,7 @@ def render(findings: list[Finding], ctx) -> str:
             mark = " [*]" if f.fix.safety == "safe" else " [unsafe fix]"
         tier = " [low]" if f.confidence != "high" else ""
         out.append(f"{printable(f.path)}:{f.line}:{f.col}: {f.code}{tier}{mark} {printable(f.message)}")
-        for t in f.trace:  # the evidence, as rustc/ruff notes under the finding
+        for t in (() if ctx.quiet else f.trace):  # the evidence, as rustc/ruff notes under the finding
             where = f"{printable(t.path)}:{t.line}" if t.path else f"{t.line}"
             out.append(f"  = note: {where}: {printable(t.message)}")
     if ctx.quiet:
