@@ -485,7 +485,9 @@ def memory_guard():
 
 
 def _init_worker(config: Config, codes: list[str]) -> None:
+    from ctxlint.processes import die_with_parent
     from ctxlint.rules import rule_index
+    die_with_parent()  # a `kill -9` of `ctxlint check --jobs N` leaves no worker behind
     gc.disable()  # see _GcPacer
     # A pool worker keeps its memory guard for its whole life.
     guard = memory_guard()
