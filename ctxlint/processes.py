@@ -38,3 +38,17 @@ def die_with_parent(watch_seconds: float = 1.0) -> None:
             if os.getppid() != parent:
                 os._exit(1)
     threading.Thread(target=watch, name="ctxlint-parent-watch", daemon=True).start()
+
+
+def become_subreaper() -> bool:
+    """Linux: make this process the reaper of its orphaned descendants
+    (prctl PR_SET_CHILD_SUBREAPER), so a grandchild whose parent exits (a double
+    fork) is re-parented here instead of to init and stays in this process's tree.
+    Returns whether it took effect (False elsewhere)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) == 0  # 36 = PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        return False

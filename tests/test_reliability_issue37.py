@@ -261,3 +261,171 @@ def test_7_did_change_keeps_no_future():
     asyncio.run(go())
     assert server.workspace.get_text_document(uri).source == "x = 301\n"
     assert len(server.protocol._request_futures) <= 2, len(server.protocol._request_futures)
+
+
+# --------------------------------------------------------------- 5, 6: sandbox
+HAS_TORCH = __import__("importlib").util.find_spec("torch") is not None
+requires_torch = pytest.mark.skipif(not HAS_TORCH, reason="torch is not installed (pip install torch==2.13.0)")
+
+
+def alive(pid: int) -> bool:
+    """Is `pid` a live process (not a zombie)?"""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            return fh.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
+    except OSError:
+        return False
+
+
+def wait_gone(pids, seconds: float = 10.0) -> list[int]:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        left = [p for p in pids if alive(p)]
+        if not left:
+            return []
+        time.sleep(0.1)
+    return [p for p in pids if alive(p)]
+
+
+def strays(token_dir: Path) -> list[int]:
+    """pids a target wrote to `token_dir/pids` that are still alive."""
+    f = token_dir / "pids"
+    pids = [int(x) for x in f.read_text().split()] if f.exists() else []
+    return wait_gone(pids, 5.0)
+
+
+SPAWNERS = {
+    # one way each for a process to leave the child's process group or session
+    "setsid": "if os.fork() == 0:\n    os.setsid()\n    os.execvp('sleep', ['sleep', '9102'])\n",
+    "setpgid": "if os.fork() == 0:\n    os.setpgid(0, 0)\n    os.execvp('sleep', ['sleep', '9103'])\n",
+    "double_fork": ("if os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n"
+                    "        os.execvp('sleep', ['sleep', '9104'])\n    os._exit(0)\n"),
+    "new_session": "subprocess.Popen(['sleep', '9105'], start_new_session=True)\n",
+    "env_cleared": ("if os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n"
+                    "        os.execve('/bin/sleep', ['sleep', '9106'], {})\n    os._exit(0)\n"),
+}
+
+
+def hostile_target(tmp: Path, name: str, spawn: list[str], then: str) -> str:
+    """A target module whose factory starts processes (recording their pids) and then
+    `then`s: "raise", "hang", "close_fds_hang", "exit"."""
+    log = tmp / "pids"
+    body = ["import os, subprocess, time, sys", f"LOG = {str(log)!r}",
+            "def note(pid):", "    open(LOG, 'a').write(f'{pid}\\n')",
+            "_real_fork, _real_popen = os.fork, subprocess.Popen",
+            "def fork():", "    pid = _real_fork()", "    if pid:", "        note(pid)", "    else:",
+            "        note(os.getpid())", "    return pid",
+            "class Popen(_real_popen):", "    def __init__(self, *a, **k):",
+            "        super().__init__(*a, **k)", "        note(self.pid)",
+            "os.fork, subprocess.Popen = fork, Popen",
+            "def make_manager():"]
+    for code in spawn:
+        body += ["    " + ln for ln in SPAWNERS[code].splitlines()]
+    body.append("    note(os.getpid())")
+    body.append({"raise": "    raise ValueError('hostile target')",
+                 "hang": "    time.sleep(10**6)",
+                 "close_fds_hang": "    os.closerange(3, 4096)\n    time.sleep(10**6)",
+                 "exit": "    os._exit(3)"}[then])
+    path = tmp / f"{name}.py"
+    path.write_text("\n".join(body) + "\n")
+    return f"{path}:make_manager"
+
+
+@requires_torch
+def test_5_target_closing_its_fds_cannot_outlast_the_timeout(tmp_path):
+    from ctxlint.sandbox.runner import run_target
+    spec = hostile_target(tmp_path, "closefds", [], "close_fds_hang")
+    t0 = time.monotonic()
+    r = run_target(spec, timeout=3.0)
+    assert r["status"] == "timeout", r
+    # start-up (torch import) is not counted by --timeout; 3 s + the 5 s grace of a closed pipe at most
+    assert r["seconds"] < 3.0 + 30, r
+    assert time.monotonic() - t0 < 120
+    assert strays(tmp_path) == []
+
+
+@requires_torch
+@pytest.mark.parametrize("then", ["raise", "hang"])
+def test_6_processes_that_leave_the_group_die_with_the_run(tmp_path, then):
+    from ctxlint.sandbox.runner import run_target
+    spec = hostile_target(tmp_path, f"escape_{then}", list(SPAWNERS), then)
+    r = run_target(spec, timeout=4.0)
+    assert r["status"] == ("timeout" if then == "hang" else "error"), r
+    pids = [int(x) for x in (tmp_path / "pids").read_text().split()]
+    assert len(pids) >= 2 * len(SPAWNERS), pids  # every spawner ran
+    assert strays(tmp_path) == [], "processes outlived the sandbox run"
+
+
+@requires_torch
+def test_6_sigterm_to_the_sandbox_kills_the_child_and_removes_its_directory(tmp_path):
+    tmpdir = tmp_path / "tmp"
+    tmpdir.mkdir()
+    spec = hostile_target(tmp_path, "hang", ["setsid"], "hang")
+    p = subprocess.Popen([*CTXLINT, "sandbox", spec, "--timeout", "100"], env={**os.environ, "TMPDIR": str(tmpdir)},
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 150
+        while time.monotonic() < deadline and not (tmp_path / "pids").exists():
+            time.sleep(0.2)
+        pids = (tmp_path / "pids").read_text().split()
+        assert len(pids) >= 2 and list(tmpdir.glob("ctxlint-sandbox-*")), pids
+        time.sleep(0.3)
+        p.send_signal(signal.SIGTERM)
+        rc = p.wait(30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert rc == 128 + signal.SIGTERM, (rc, p.stderr.read())
+    assert strays(tmp_path) == []
+    assert list(tmpdir.glob("ctxlint-sandbox-*")) == []
+
+
+@requires_torch
+def test_fuzz_sandbox_runner_leaves_nothing_behind(tmp_path):
+    """Fuzz target (bounded, seeded): targets built from random ways of starting
+    processes and random endings (raise, hang, close the fds, exit the process); each
+    run ends within its timeout, and no process it started is left."""
+    from ctxlint.sandbox.runner import run_targets
+    rng = random.Random(3737)
+    for i in range(3):
+        d = tmp_path / f"run{i}"
+        d.mkdir()
+        then = rng.choice(["raise", "hang", "close_fds_hang", "exit"])
+        spec = hostile_target(d, f"t{i}", rng.sample(sorted(SPAWNERS), rng.randint(1, 3)), then)
+        [r] = run_targets([spec], timeout=3.0)
+        assert r["status"] in ("error", "timeout", "crash") and r["seconds"] < 3.0 + 40, (then, r)
+        assert strays(d) == [], (then, (d / f"t{i}.py").read_text())
+
+
+def test_6_kill9_of_check_jobs_leaves_no_worker(tmp_path):
+    src = (Path(__file__).resolve().parents[1] / "ctxlint" / "engine.py").read_text()
+    for i in range(200):
+        (tmp_path / f"m{i}.py").write_text(src)
+    p = subprocess.Popen([*CTXLINT, "check", ".", "--no-cache", "--jobs", "2"], cwd=tmp_path,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+
+    def workers() -> list[int]:
+        out = []
+        for name in os.listdir("/proc"):
+            if name.isdigit():
+                try:
+                    with open(f"/proc/{name}/stat", "rb") as fh:
+                        f = fh.read().rsplit(b")", 1)[1].split()
+                except OSError:
+                    continue
+                if int(f[2]) == p.pid and int(name) != p.pid:  # in its process group
+                    out.append(int(name))
+        return out
+    try:
+        deadline = time.monotonic() + 60
+        seen: list[int] = []
+        while time.monotonic() < deadline and p.poll() is None and len(seen) < 2:
+            seen = workers()
+            time.sleep(0.02)
+        if p.poll() is not None:
+            pytest.skip("the run ended before its workers could be seen")
+        os.kill(p.pid, signal.SIGKILL)
+    finally:
+        p.wait(30)
+    assert wait_gone(seen, 10.0) == [], "pool workers outlived a kill -9 of ctxlint check"

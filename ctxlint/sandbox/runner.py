@@ -8,9 +8,15 @@ imports TARGET (`path/to/module.py:factory`). The parent waits at most `--timeou
 seconds per target (after a start-up allowance for the interpreter and torch): a
 target that hangs is killed, one that crashes the interpreter or raises is
 reported as a failed run with the reason. At the end, and on a timeout, the
-parent kills the child's whole process group, so processes the target forked
-(and a multiprocessing resource tracker they keep alive) do not outlive the run
-nor hold the caller's pipes open. The child reports each phase it enters
+parent kills the child's whole process group and every other process of the run
+(`_Tracker`: the child's descendants — the child is their subreaper, so a double
+fork stays in its tree —, its session, and whatever carries the run's token in
+its environment, which a `setsid` or `start_new_session` does not shed), so
+processes the target forked (and a multiprocessing resource tracker they keep
+alive) do not outlive the run nor hold the caller's pipes open. The parent never
+waits through multiprocessing's sentinel (a target may close it) and stops on
+SIGTERM/SIGHUP after the same clean-up, temporary directory included; the child
+dies with the parent (PR_SET_PDEATHSIG) on a `kill -9`. The child reports each phase it enters
 (import, build, run), so a child that dies mid-way (`os._exit` in the factory)
 is reported in the phase it died in. The parent never imports torch.
 
@@ -161,8 +167,11 @@ def _child_main(jobs: list, device: str, seed: int, timeout: float, conn, workdi
     # environment), so the parent finds it even after a setsid or a double fork.
     if token:
         os.environ[RUN_TOKEN_VAR] = token
-    from ctxlint.processes import die_with_parent
+    from ctxlint.processes import become_subreaper, die_with_parent
     die_with_parent()  # a `kill -9` of ctxlint sandbox takes the child along
+    # Orphans of what the target forks (a double fork) become this process's
+    # children, not init's: they stay in the tree the parent kills.
+    become_subreaper()
     if workdir:
         with contextlib.suppress(OSError):
             os.chdir(workdir)
@@ -193,12 +202,17 @@ def _child_main(jobs: list, device: str, seed: int, timeout: float, conn, workdi
         msg["limits"] = limits
         conn.send(msg)
     conn.close()
+    # Hold the process tree together until the parent, which has every result now,
+    # kills it (`_kill_group`): exiting here would orphan what the target started.
+    time.sleep(HOLD_SECONDS)
 
 
 _START_LOCK = threading.Lock()
 
 #: Environment variable carrying a run's token into the child and all it starts.
 RUN_TOKEN_VAR = "CTXLINT_SANDBOX_RUN"
+#: Seconds a child that sent every result waits to be killed by its parent.
+HOLD_SECONDS = 60.0
 #: Seconds between the parent's looks at the child's process tree while it waits.
 WATCH_SECONDS = 0.25
 
@@ -277,12 +291,26 @@ class _Tracker:
         return live
 
     def kill_all(self) -> None:
-        """SIGKILL every member, again until none is left (a member may be forking)."""
+        """Freeze every member (SIGSTOP: a stopped process cannot fork), look again
+        until no new member appears, then SIGKILL them all; repeated until none is
+        left. Killing one by one would let a process that is forking leave an
+        orphan whose parent and subreaper are already gone."""
         import signal
-        for _ in range(50):
+        for _ in range(20):
             victims = self.members() - {self.me}
             if not victims:
                 return
+            stopped: set[int] = set()
+            for _ in range(20):
+                new = victims - stopped
+                if not new:
+                    break
+                for pid in new:
+                    with contextlib.suppress(OSError):
+                        os.kill(pid, signal.SIGSTOP)
+                stopped |= new
+                time.sleep(0.005)
+                victims = (self.members() - {self.me}) | stopped
             for pid in victims:
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
@@ -451,9 +479,7 @@ def run_targets(specs: list[str], device: str = "cpu", seed: int = 0, timeout: f
         _kill_group(proc, tracker)
         raise
     finally:
-        if proc.is_alive():
-            _wait(proc, 5)
-        _kill_group(proc, tracker)
+        _kill_group(proc, tracker)  # the child waits for this once it sent every result
         recv.close()
         with contextlib.suppress(OSError):
             workdir.cleanup()
@@ -483,6 +509,8 @@ def _kill_group(proc, tracker: "_Tracker | None" = None) -> None:
     the child alone when it had not got as far as `setsid`.
     """
     import signal
+    if tracker is not None:
+        tracker.kill_all()  # first, while the child (their subreaper) still holds the tree together
     pid = proc.pid
     if pid is not None and hasattr(os, "killpg"):
         # Also when the child is already gone: its group lives on while a grandchild does.
@@ -490,8 +518,6 @@ def _kill_group(proc, tracker: "_Tracker | None" = None) -> None:
             os.killpg(pid, signal.SIGKILL)
     if proc.is_alive():
         proc.kill()
-    if tracker is not None:
-        tracker.kill_all()
     _wait(proc, 5)
 
 
