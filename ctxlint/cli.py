@@ -130,6 +130,7 @@ def run_check(args) -> int:
     """`ctxlint check`: config -> rules -> engine -> (fixers) -> reporter -> exit code."""
     from ctxlint import engine
     from ctxlint.config import ConfigError, check_codes, load_config
+    from ctxlint.findings import terminal_safe
     from ctxlint.report import ReportContext, render
     from ctxlint.rules import rule_index, select_rules
 
@@ -166,8 +167,9 @@ def run_check(args) -> int:
         notices = [n for n in notices if n != "__internal__" and not n.startswith(engine.DEPENDS_MARKER)]
         result = engine.RunResult(findings=findings, notices=notices, files=1)
     else:
+        unreadable: list = []  # directories that cannot be listed
         try:
-            files = engine.discover(args.paths, config, args.exclude)
+            files = engine.discover(args.paths, config, args.exclude, unreadable=unreadable)
         except FileNotFoundError as exc:
             return _err(f"path does not exist: {exc.args[0]}")
         if not files and not args.quiet:
@@ -181,6 +183,8 @@ def run_check(args) -> int:
         finally:
             if progress:
                 progress.close()
+        result.notices[:0] = [n for _, n in unreadable]
+        result.unreadable[:0] = unreadable
 
     findings = result.findings
     fixed = 0
@@ -227,17 +231,20 @@ def run_check(args) -> int:
 
     ctx = ReportContext(rules=rule_index(), files=result.files, statistics=args.statistics, fixed=fixed,
                         quiet=args.quiet, skipped=result.skipped)
+    ctx.unreadable = result.unreadable
+    ctx.applied_fixes = ("unsafe" if args.unsafe_fixes else "safe") if args.fix or args.fix_only else ""
     out = render(args.output_format, findings, ctx)
     if out:
         sys.stdout.write(out + "\n")
     if not args.quiet:
         for n in result.notices:
-            sys.stderr.write(f"ctxlint: {n}\n")
+            sys.stderr.write(f"ctxlint: {terminal_safe(n)}\n")
     if result.internal_errors:
         return EXIT_ERROR
-    if args.exit_zero or (args.fix_only and not findings):
+    if args.exit_zero or (args.fix_only and not findings and not result.unreadable):
         return EXIT_CLEAN
-    return EXIT_FINDINGS if findings else EXIT_CLEAN
+    # A file or directory that could not be read was not checked: the run did not pass.
+    return EXIT_FINDINGS if findings or result.unreadable else EXIT_CLEAN
 
 
 def _progress(total: int, args):

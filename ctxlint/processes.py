@@ -52,3 +52,47 @@ def become_subreaper() -> bool:
         return ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) == 0  # 36 = PR_SET_CHILD_SUBREAPER
     except (OSError, AttributeError):
         return False
+
+
+#: Suffix of the temporary files `fixers.write_atomic` writes beside a target.
+TEMP_SUFFIX = ".ctxlint-tmp"
+#: Age (seconds) after which a temporary file whose writer is unknown is stale.
+STALE_SECONDS = 3600.0
+
+
+def pid_alive(pid: int) -> bool:
+    """Is there a process `pid` (signal 0; a process of another user counts)?"""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
+
+
+def temp_prefix(name: str) -> str:
+    """The prefix of a temporary file for `name`: `.NAME.PID.` (the writer's pid,
+    so that a later run can tell a file left by a killed writer)."""
+    return f".{name}.{os.getpid()}."
+
+
+def remove_if_stale(path: str) -> bool:
+    """Remove a temporary file `.NAME.PID.XXXX.ctxlint-tmp` left by a writer that is
+    gone (killed with `kill -9` between writing it and renaming it); one without a
+    pid is stale after STALE_SECONDS. Returns whether it was removed; never raises."""
+    base = os.path.basename(path)
+    if not (base.startswith(".") and base.endswith(TEMP_SUFFIX)):
+        return False
+    parts = base[: -len(TEMP_SUFFIX)].rsplit(".", 2)
+    try:
+        stale = len(parts) == 3 and parts[1].isdigit() and not pid_alive(int(parts[1]))
+        if not stale and not (len(parts) == 3 and parts[1].isdigit()):
+            stale = time.time() - os.lstat(path).st_mtime > STALE_SECONDS
+        if stale:
+            os.unlink(path)
+        return stale
+    except OSError:
+        return False
