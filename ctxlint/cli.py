@@ -126,6 +126,27 @@ def _bad_path(paths: list[str]) -> str | None:
     return None
 
 
+def _working_directory(paths: list[str]) -> str | None:
+    """Make sure there is a working directory (a branch switch may have removed it).
+
+    When it is gone and every path is absolute, move to the paths' deepest common
+    directory (as if run from there) and return a note saying so; when a path is
+    relative there is nothing it could mean: an error message. None when the
+    working directory exists."""
+    try:
+        os.getcwd()
+        return None
+    except FileNotFoundError:
+        pass
+    if not paths or not all(os.path.isabs(p) for p in paths):
+        return "error: the working directory no longer exists; give absolute paths or change directory"
+    common = os.path.commonpath([p if os.path.isdir(p) else os.path.dirname(p) for p in paths])
+    while not os.path.isdir(common) and common != os.path.dirname(common):
+        common = os.path.dirname(common)
+    os.chdir(common)
+    return f"note: the working directory no longer exists; running from {common}"
+
+
 def run_check(args) -> int:
     """`ctxlint check`: config -> rules -> engine -> (fixers) -> reporter -> exit code."""
     from ctxlint import engine
@@ -134,6 +155,11 @@ def run_check(args) -> int:
     from ctxlint.report import ReportContext, render
     from ctxlint.rules import rule_index, select_rules
 
+    note = _working_directory(args.paths)
+    if note and note.startswith("error:"):
+        return _err(note[len("error: "):])
+    if note:
+        sys.stderr.write(f"ctxlint: {note}\n")
     if not args.stdin_filename:
         bad = _bad_path(args.paths)
         if bad:

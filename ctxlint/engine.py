@@ -309,6 +309,10 @@ def decode(raw: bytes, language: str, display: str) -> tuple[str | None, Finding
         pos = raw.index(b"\x00")
         return None, Finding("CTX000", "parse-error", display, 1, 1, 1, 1,
                              f"file looks binary (NUL byte at offset {pos}); not linted")
+    if language == "python" and b"coding" in raw[:400]:
+        refused = _refused_cookie(raw, display)
+        if refused is not None:
+            return None, refused
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -330,6 +334,36 @@ def decode(raw: bytes, language: str, display: str) -> tuple[str | None, Finding
         # this text and the fixers re-apply the file's own newline style.
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text, None
+
+
+def _refused_cookie(raw: bytes, display: str) -> Finding | None:
+    """A CTX000 finding when Python refuses the file for its PEP 263 coding cookie: an
+    unknown codec, a cookie that contradicts the UTF-8 BOM, or a codec under which
+    the bytes are not Python (`# coding: utf-16` on an ASCII file); None otherwise.
+    The interpreter decides (`tokenize.detect_encoding`, then `compile` of the bytes
+    for a cookie naming another codec than UTF-8) and its message is the finding's."""
+    import io
+    import tokenize
+    try:
+        enc, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+    except SyntaxError as exc:
+        return Finding("CTX000", "parse-error", display, 1, 1, 1, 2, f"Python refuses this file: {exc}")
+    if enc in ("utf-8", "utf-8-sig"):
+        return None
+    import ast
+    import warnings
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(raw, display, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as exc:
+        line = max(exc.lineno or 1, 1)
+        col = max(exc.offset or 1, 1)
+        return Finding("CTX000", "parse-error", display, line, col, line, col + 1,
+                       f"Python refuses this file under its coding cookie ({enc}): {exc.msg}")
+    except Exception:  # ValueError (NUL), RecursionError, MemoryError: the usual path reports those
+        return None
+    return None
 
 
 # ------------------------------------------------------------------ lint one
