@@ -989,6 +989,9 @@ def _project_pass(paths: list[str], files: list[SourceFile], config: Config, rul
     try:
         proj = project_findings(paths, files, config, rules_for("jinja", rules),
                                 EngineHooks(decode, _per_file_ignores, TEMPLATE_DIR_SUFFIXES))
+    except RecursionError:  # pathological nesting in a template or module: bad input, not a bug
+        result.notices.append("template project pass: skipped, a template or module nests too deeply to analyse")
+        return
     except Exception as exc:  # a bug here must not lose the per-file findings
         result.notices.append(f"template project pass: internal error ({type(exc).__name__}: {exc})")
         result.internal_errors += 1

@@ -101,6 +101,22 @@ class _Locator:
         return hits[min(k, len(hits) - 1)]
 
 
+
+def find_all(node, types):
+    """The descendants of a jinja2 node that are instances of `types` (a class or a
+    tuple), in the pre-order of jinja2's `Node.find_all`, without its recursion: a
+    chain of 1,000 filters nests 1,000 deep and would raise RecursionError."""
+    stack = [node.iter_child_nodes()]
+    while stack:
+        child = next(stack[-1], None)
+        if child is None:
+            stack.pop()
+            continue
+        if isinstance(child, types):
+            yield child
+        stack.append(child.iter_child_nodes())
+
+
 class JinjaFacts:
     """Per-template facts for Jinja rules.
 
@@ -138,7 +154,7 @@ class JinjaFacts:
         """All jinja2 nodes of the given classes (jinja2.nodes.X), in source order."""
         key = "nodes:" + ",".join(t.__name__ for t in types)
         if key not in self._memo:
-            found = list(self.tree.find_all(types))
+            found = list(find_all(self.tree, types))
             found.sort(key=lambda n: getattr(n, "lineno", 0) or 0)
             self._memo[key] = found
         return self._memo[key]  # type: ignore[return-value]
@@ -232,7 +248,7 @@ class JinjaFacts:
             if names and positive:
                 body = node.body if isinstance(node, nodes.If) else [node.expr1]
                 for b in body:
-                    for n in ([b] if isinstance(b, nodes.Name) else []) + list(b.find_all(nodes.Name)):
+                    for n in ([b] if isinstance(b, nodes.Name) else []) + list(find_all(b, nodes.Name)):
                         if n.name in names and n.ctx == "load":
                             covered.add(id(n))
         for name in self.name_loads:
@@ -285,7 +301,7 @@ class JinjaFacts:
         env = self.constant_names if names is None else names
         if isinstance(node, nodes.Name):
             return env.get(node.name) if node.ctx == "load" else None
-        if env and any(n.name in env and n.ctx == "load" for n in node.find_all(nodes.Name)):
+        if env and any(n.name in env and n.ctx == "load" for n in find_all(node, nodes.Name)):
             try:
                 node = copy.deepcopy(node)
             except Exception:
@@ -320,7 +336,7 @@ class _BindingFlow:
         from jinja2 import nodes
         if node is None:
             return
-        found = [node] if isinstance(node, nodes.Name) else list(node.find_all(nodes.Name))
+        found = [node] if isinstance(node, nodes.Name) else list(find_all(node, nodes.Name))
         for n in found:
             if n.ctx == "load" and n.name in bound:
                 self.bound.add(id(n))
