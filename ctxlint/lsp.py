@@ -26,7 +26,13 @@ Bad input from the client: a request whose params do not match the protocol
 (a negative Position, `"textDocument": 5`) is answered with InvalidParams
 (-32602), a body that is not JSON with a parse error (-32700, id null); a
 didChange for a document that was never opened (or was closed) is ignored with
-one log line. None of these shows an error dialog or a traceback.
+one log line. None of these shows an error dialog or a traceback. Framing is the
+server's own (`FrameDecoder`): a Content-Length that is not a number, is missing,
+exceeds MAX_CONTENT_LENGTH or does not match the body is logged and skipped, and
+the next frame is found (LF-only headers are read). A request for an unknown
+method gets MethodNotFound (-32601); after `shutdown` every request but `exit`
+gets InvalidRequest (-32600), as LSP 3.17 says. pygls's bookkeeping of
+notification futures is dropped as each completes (no growth per didChange).
 
 Positions: findings count lines from 1 and columns from 1 (UTF-8 bytes for
 Python and Go, characters for Jinja); the server converts to LSP positions in
@@ -364,7 +370,7 @@ class CtxlintLanguageServer(LanguageServer):
                     data = b""
                 try:
                     asyncio.run_coroutine_threadsafe(chunks.put(data), loop).result()
-                except (RuntimeError, Exception):  # the loop is closed: the server is done
+                except BaseException:  # noqa: BLE001 - the loop is closed or cancelled: the server is done
                     return
                 if not data:
                     return
