@@ -138,3 +138,42 @@ def test_work_grows_linearly(make, size):
     c_large = count_calls(large, budget)
     assert c_large is not None, (f"{make.__name__}: {c_small} calls at {small_lines} lines, over {budget} at "
                                  f"{large_lines} lines: superlinear")
+
+
+def test_profile_switch_times_rules_facts_and_files(tmp_path, monkeypatch, capsys):
+    """`ctxlint check --profile` prints, on stderr, the self time of each rule and
+    semantic fact and the slowest files with their costliest rule or fact; the findings
+    on stdout are those of a plain run."""
+    import functools
+
+    from ctxlint import profiling
+    from ctxlint.cli import main
+    (tmp_path / "svc.py").write_text(long_file(200))
+    (tmp_path / "tpl.py").write_text(templates(20))
+    plain_get = functools.cached_property.__get__
+    main(["check", "--no-cache", "--output-format", "json", str(tmp_path)])
+    plain = capsys.readouterr().out
+    monkeypatch.delenv("CTXLINT_PROFILE", raising=False)
+    try:
+        main(["check", "--profile", "--output-format", "json", str(tmp_path)])
+        got = capsys.readouterr()
+    finally:
+        monkeypatch.delenv("CTXLINT_PROFILE", raising=False)
+        profiling.disable()
+    assert functools.cached_property.__get__ is plain_get  # disable() removed the hooks
+    assert got.out == plain
+    err = got.err
+    assert "ctxlint profile: 2 files" in err
+    assert "rule CTX303" in err and "fact PythonFacts" in err and "parse (python.parse)" in err
+    rows = err.split("slowest files:")[1].splitlines()[2:]
+    assert len(rows) == 2 and {r.split()[3] for r in rows} == {str(tmp_path / "svc.py"), str(tmp_path / "tpl.py")}
+    selfs = [float(line.split()[0]) for line in err.split("rule / fact\n")[1].split("slowest files:")[0].splitlines()]
+    assert selfs == sorted(selfs, reverse=True)
+
+
+def test_memo_labels_drop_node_ids():
+    from ctxlint.profiling import memo_label
+    assert memo_label("tensors.cb.140233.2") == "tensors.cb"
+    assert memo_label("cfg:17") == "cfg"
+    assert memo_label("project_index.mentions:'x.y'") == "project_index.mentions"
+    assert memo_label(("ck_fields", 1403)) == "ck_fields" and memo_label((1, 2)) == "(unnamed)"
