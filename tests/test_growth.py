@@ -177,3 +177,4 @@ def test_memo_labels_drop_node_ids():
     assert memo_label("cfg:17") == "cfg"
     assert memo_label("project_index.mentions:'x.y'") == "project_index.mentions"
     assert memo_label(("ck_fields", 1403)) == "ck_fields" and memo_label((1, 2)) == "(unnamed)"
+    assert memo_label("ck_switched_140480153538704") == "ck_switched" and memo_label("a_b") == "a_b"
