@@ -144,8 +144,18 @@ HTML_ELEMENTS = ("html|head|body|title|meta|link|div|span|p|a|b|i|u|em|strong|sm
                  "tbody|tfoot|tr|td|th|caption|ul|ol|li|dl|dt|dd|pre|code|blockquote|script|style|form|"
                  "input|button|label|select|option|textarea|iframe|h[1-6]|br|hr|img|section|article|nav|"
                  "header|footer|main|aside|figure|figcaption|details|summary|svg|canvas|video|audio|source")
-_HTML_CLOSE = re.compile(rf"</\s*(?:{HTML_ELEMENTS})\s*>", re.I)
-_HTML_STRONG = re.compile(rf"<\s*(?:!doctype\s+html|(?:{HTML_ELEMENTS})\s+[\w-]+\s*=|(?:br|hr|img|meta|input|link)\s*/?>)", re.I)
+#: The HTML tests' patterns, compiled on first use (`_html_patterns`): two large
+#: alternations cost about a millisecond to compile, in every process that imports
+#: this module, most of which never ask.
+_HTML_CLOSE_SRC = rf"</\s*(?:{HTML_ELEMENTS})\s*>"
+_HTML_STRONG_SRC = rf"<\s*(?:!doctype\s+html|(?:{HTML_ELEMENTS})\s+[\w-]+\s*=|(?:br|hr|img|meta|input|link)\s*/?>)"
+_HTML_RES: list = []
+
+
+def _html_patterns() -> "list[re.Pattern[str]]":
+    if not _HTML_RES:
+        _HTML_RES.extend((re.compile(_HTML_CLOSE_SRC, re.I), re.compile(_HTML_STRONG_SRC, re.I)))
+    return _HTML_RES
 
 
 def _is_docstring(facts, expr: ast.AST) -> bool:
@@ -171,7 +181,8 @@ def looks_like_html(text: str) -> bool:
     `<word>` — a CLI usage placeholder such as `<path>` or `<A,B>` — is not markup."""
     if not isinstance(text, str) or "<" not in text:
         return False
-    return bool(_HTML_CLOSE.search(text) or _HTML_STRONG.search(text))
+    close, strong = _html_patterns()
+    return bool(close.search(text) or strong.search(text))
 
 
 @dataclass
