@@ -420,6 +420,21 @@ def lint_text(display: str, text: str, language: str, rules: list, config: Confi
     # A `RuleRef` (rules.select_rules) imports its rule module only now, for a
     # file that may trigger it, and only the part for this language.
     wanted = [r.for_language(language) if hasattr(type(r), "for_language") else r for r in wanted]
+    if os.environ.get("CTXLINT_PROFILE", "") not in ("", "0"):  # --profile: time rules, facts, files
+        from ctxlint import profiling
+        if profiling.enabled():
+            wanted = [profiling.TimedRule(r) for r in wanted]
+            profiling.begin_file()
+            try:
+                return _lint_wanted(display, text, language, rules, wanted, config, tree, with_suppressions)
+            finally:
+                profiling.end_file(display, text)
+    return _lint_wanted(display, text, language, rules, wanted, config, tree, with_suppressions)
+
+
+def _lint_wanted(display: str, text: str, language: str, rules: list, wanted: list, config: Config,
+                 tree, with_suppressions: bool):
+    """`lint_text` past the prefilter: run the `wanted` rules, then suppressions and CTX001."""
     findings: list[Finding] = []
     if not wanted and any(r.code == "CTX000" for r in rules):
         # The prefilter skips analysis, never the syntax check: a file that does
@@ -888,6 +903,9 @@ def lint_paths(paths: list[str], config: Config, rules: list, jobs: int | None =
         files = discover(paths, config, unreadable=unreadable)
     result = RunResult(files=len(files), notices=[n for _, n in unreadable], unreadable=unreadable)
     codes = [r.code for r in rules]
+    profile = os.environ.get("CTXLINT_PROFILE", "") not in ("", "0")
+    if profile:  # every file analysed, in this process: see ctxlint.profiling
+        use_cache, jobs = False, 1
     cache = Cache(config.root, config, codes) if use_cache else None
 
     todo: list[tuple[SourceFile, bytes | None, str | None]] = []
@@ -967,6 +985,9 @@ def lint_paths(paths: list[str], config: Config, rules: list, jobs: int | None =
         cache.save()
     _project_pass(paths, files, config, rules, result)
     result.findings.sort(key=Finding.sort_key)
+    if profile:
+        from ctxlint import profiling
+        profiling.report()
     return result
 
 
