@@ -7,7 +7,8 @@ import ast
 from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.tensors import (
-    LOSS_CALL_HINTS, LOSS_NAME_HINTS, backward_names, element_store, graph_free, graph_free_locals, in_no_grad,
+    LOSS_CALL_HINTS, LOSS_NAME_HINTS, backward_names, element_store, graph_free, graph_free_locals,
+    helper_accumulation, in_no_grad,
     is_plain_data, loop_trains, plain_locals, reduced, returns_graph_tensor, returns_reduced,
     returns_reduced_entries,
 )
@@ -108,6 +109,14 @@ mechanics" (only floating-point and complex tensors require grad; no_grad record
         train_ids = {id(lp) for lp in train_loops}
         for node in facts.nodes(ast.AugAssign, ast.Assign, ast.Call):
             acc, x = _accumulation(node)
+            helper = None
+            if acc is None and isinstance(node, ast.Call):
+                # a helper of this module keeps its argument in a container that outlives
+                # the call (`self._log({"loss": loss})` -> `self.history.append(record)`):
+                # the accumulation is the call
+                got = helper_accumulation(facts, node)
+                if got is not None:
+                    acc, x, helper = got
             if acc is None or x is None:
                 continue
             fn = facts.enclosing_function(node)
@@ -140,11 +149,15 @@ mechanics" (only floating-point and complex tensors require grad; no_grad record
             if fn is not None and isinstance(acc, ast.Name) and _backpropagated_after(facts, fn, persistent, acc.id):
                 continue  # `loss += part` ... `self.manual_backward(loss)` after the loop: a combined loss
             method = "item" if "loss" in val.lower() and not isinstance(node, ast.Call) else "detach"
-            fix = Fix(description=f"accumulate `.{method}()` of the value", safety=SAFE,
-                      codemod="detach_accumulation",
-                      data={"line": x.lineno, "col": x.col_offset, "method": method})
+            target = _fix_target(facts, x, fn, stmt)
+            fix = None if target is None else Fix(
+                description=f"accumulate `.{method}()` of the value", safety=SAFE,
+                codemod="detach_accumulation",
+                data={"line": target.lineno, "col": target.col_offset, "method": method})
             where = (f"across calls of the per-step method `{fn.name}()`" if loops == [fn]
                      else "across iterations of a training loop")
+            if helper is not None:
+                where += f" (kept there by `{helper.name}()`)"
             yield facts.finding(self, stmt,
                                 f"`{facts.dotted(acc) or facts.segment(acc) or 'accumulator'}` accumulates `{val}` {where} "
                                 "without `.item()`/`.detach()`: every step's autograd graph stays "
@@ -468,6 +481,23 @@ def _tensor_value(facts, x: ast.AST, fn, stmt, depth: int = 2) -> str | None:
 
 
 _DISPLAYS = (ast.Dict, ast.List, ast.Tuple, ast.Set)
+
+
+def _fix_target(facts, x: ast.AST, fn, stmt) -> ast.AST | None:
+    """The expression to detach: `x` itself, or inside a display the element that carries
+    the graph (`{"loss": loss, "lr": lr}` -> `loss`); None when the graph is in a local
+    container built elsewhere (`record = {"loss": loss}` ... `keep(record)`): detaching the
+    container is no fix."""
+    if isinstance(x, _DISPLAYS):
+        for e in (x.values if isinstance(x, ast.Dict) else x.elts):
+            if _tensor_value(facts, e, fn, stmt) is not None:
+                return _fix_target(facts, e, fn, stmt)
+        return None
+    if isinstance(x, ast.Name):
+        srcs = _assigned_values(facts, fn, x.id, stmt)
+        if (srcs and isinstance(srcs[-1], _DISPLAYS)) or _stored_elements(facts, fn, x.id, stmt):
+            return None
+    return x
 
 
 def _walks_reduced_entries(facts, fn, name: str, stmt) -> bool:

@@ -474,6 +474,7 @@ class CacheKeyFacts:
         if r is not None:
             return r
         r = ScopeReach()
+        self._reach[id(fn)] = r  # a cycle of helpers sees what is known so far
         ids = self.ids
         facts = self.facts
         params = self.params(fn)
@@ -521,6 +522,15 @@ class CacheKeyFacts:
                 sid = self.scope_id_of_name(cv.split(".")[-1])
                 if sid:
                     r.ids.setdefault(sid, f"{cv}.get()")
+        # item paths of parameters: kwargs["metadata"]["tenant_id"], meta.get("user_id")
+        for n in facts.walk(fn):
+            sid = _item_scope_id(n, ids)
+            if sid is None or sid in r.ids:
+                continue
+            root = _item_root(n)
+            if root is not None and root.id in params and root.id != me:
+                r.ids[sid] = facts.segment(n)
+        self._helper_reach(fn, r, params, me)
         # the instance itself carries a scope id: self containers are per scope
         cls = facts.enclosing_class(fn)
         if me and cls is not None and facts.parents.get(fn) is cls:
@@ -539,6 +549,29 @@ class CacheKeyFacts:
                     r.ids.setdefault(sid, f"{me}.{attr}")
         self._reach[id(fn)] = r
         return r
+
+    def _helper_reach(self, fn: ast.AST, r: ScopeReach, params, me) -> None:
+        """Scope ids a helper of this module reads from a parameter `fn` hands it whole
+        (`self._call(kwargs, params)` where `_call` reads `kwargs["metadata"]["tenant_id"]`;
+        a helper's own helpers likewise, so two levels and more): `fn` can reach them too,
+        spelled from its own parameter."""
+        from ctxlint.semantic.python.calls import call_graph, params_of
+        graph = call_graph(self.facts)
+        for call, target in graph.calls_in(fn):
+            if target is fn or isinstance(target, ast.Lambda):
+                continue
+            inner = self.reach(target)
+            tparams = params_of(target)
+            tme = self._self_param(target)
+            for sid, text in list(inner.ids.items()):
+                root = re.split(r"[.\[]", text, maxsplit=1)[0]
+                if sid in r.ids or root == tme or root not in tparams:
+                    continue
+                arg = graph.arg_for(call, target, tparams.index(root))
+                if isinstance(arg, ast.Name) and arg.id in params and arg.id != me:
+                    r.ids[sid] = arg.id + text[len(root):]
+                    if root in inner.roots:
+                        r.roots.add(arg.id)
 
     def set_at_construction(self, fn: ast.AST, attr: str) -> bool:
         """Is instance attribute `attr`, read in method `fn`, fixed for the instance's life:
@@ -860,6 +893,10 @@ class CacheKeyFacts:
                     sid = self.scope_id_of_name((facts.dotted(n.value) or "").split(".")[-1])
                     if sid:
                         out.append((sid, n))
+            elif isinstance(n, (ast.Subscript, ast.Call)):
+                sid = _item_scope_id(n, self.ids)  # `meta["tenant_id"]`, `meta.get("tenant_id")`
+                if sid is not None:
+                    out.append((sid, n))
         return out
 
     # ------------------------------------------------------------ sinks
@@ -1878,6 +1915,33 @@ def _exits(body: list, raise_only: bool = False) -> bool:
         return False
     last = body[-1]
     return isinstance(last, ast.Raise) or not raise_only and isinstance(last, ast.Return)
+
+
+def _item_scope_id(n: ast.AST, ids) -> str | None:
+    """The scope id an item read names by its string key: `meta["tenant_id"]`,
+    `meta.get("tenant_id")` / `meta.get("tenant_id", default)`; None otherwise."""
+    key = None
+    if isinstance(n, ast.Subscript):
+        key = n.slice
+    elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" \
+            and 1 <= len(n.args) <= 2 and not n.keywords:
+        key = n.args[0]
+    if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value in ids:
+        return key.value
+    return None
+
+
+def _item_root(n: ast.AST) -> ast.Name | None:
+    """The name an item/attribute path starts from (`kwargs` of
+    `kwargs["metadata"].get("tenant_id")`), or None (a call result, a literal)."""
+    while True:
+        if isinstance(n, (ast.Subscript, ast.Attribute)):
+            n = n.value
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get":
+            n = n.func.value
+        else:
+            break
+    return n if isinstance(n, ast.Name) else None
 
 
 def _defs_by_name(facts: "PythonFacts") -> dict[str, list[ast.AST]]:
