@@ -138,9 +138,8 @@ python/cpython#96851 (docs FAQ "How do I cache method calls?").
                         continue
                     if any(o.split(".")[-1] not in _INSTANCE_BINDING for o in decos[:i]):
                         break  # an outer decorator decides what the first argument is
-                    site = app.site if app else d
-                    takes_fn = app.takes_function if app else False
-                    if tiny_bound(site, takes_fn):
+                    site = app or d
+                    if tiny_bound(site):
                         continue  # keeps at most the last instance: bounded, no growth
                     line = facts.lines[d.lineno - 1] if d.lineno <= len(facts.lines) else ""
                     if re.search(r"noqa:[^#]*\bB019\b", line):
@@ -151,7 +150,7 @@ python/cpython#96851 (docs FAQ "How do I cache method calls?").
                         continue  # the instances are the members, made once at import
                     if is_plain_value_type(facts, cls):
                         continue  # a NamedTuple of ints: keyed by value, keeps only those values
-                    size = cache_bound(app.site_facts if app else facts, site, takes_fn)
+                    size = cache_bound(app.site_facts if app else facts, site)
                     why = _evidence(facts, cls, fn, size)
                     if why is None:
                         continue

@@ -134,15 +134,20 @@ class ScopeReach:
         roots: names whose whole value carries a scope id (a parameter `req` whose
             annotated class has a scope-id field, or that the body reads `req.tenant_id`
             from); passing such a name whole into a key counts as scoping it.
+        item_roots: mappings an item path reads a scope id from (`kwargs` of
+            `kwargs["metadata"]["tenant_id"]`, here or in a helper it is handed to):
+            they carry it only where handed on whole (`handed_whole`), not where one
+            of their other items is read (`kwargs[k]`, `k in kwargs`).
         self_scoped: the enclosing class's instances carry a scope id (`self.tenant_id`):
             their own `self.` containers are per-scope, not shared.
     """
 
-    __slots__ = ("ids", "roots", "self_scoped")
+    __slots__ = ("ids", "roots", "item_roots", "self_scoped")
 
     def __init__(self):
         self.ids: dict[str, str] = {}
         self.roots: set[str] = set()
+        self.item_roots: set[str] = set()
         self.self_scoped = False
 
     def demanded(self, include_self: bool = True) -> list[tuple[str, str]]:
@@ -530,6 +535,7 @@ class CacheKeyFacts:
             root = _item_root(n)
             if root is not None and root.id in params and root.id != me:
                 r.ids[sid] = facts.segment(n)
+                r.item_roots.add(root.id)
         self._helper_reach(fn, r, params, me)
         # the instance itself carries a scope id: self containers are per scope
         cls = facts.enclosing_class(fn)
@@ -551,9 +557,10 @@ class CacheKeyFacts:
         return r
 
     def _helper_reach(self, fn: ast.AST, r: ScopeReach, params, me) -> None:
-        """Scope ids a helper of this module reads from a parameter `fn` hands it whole
-        (`self._call(kwargs, params)` where `_call` reads `kwargs["metadata"]["tenant_id"]`;
-        a helper's own helpers likewise, so two levels and more): `fn` can reach them too,
+        """Scope ids a helper of this module reads from a parameter `fn` hands it, whole or
+        a part of it (`self._call(kwargs, params)` where `_call` reads
+        `kwargs["metadata"]["tenant_id"]`; `self._send(kwargs.get("metadata", {}))`; a
+        helper's own helpers likewise, so two levels and more): `fn` can reach them too,
         spelled from its own parameter."""
         from ctxlint.semantic.python.calls import call_graph, params_of
         graph = call_graph(self.facts)
@@ -568,10 +575,14 @@ class CacheKeyFacts:
                 if sid in r.ids or root == tme or root not in tparams:
                     continue
                 arg = graph.arg_for(call, target, tparams.index(root))
-                if isinstance(arg, ast.Name) and arg.id in params and arg.id != me:
-                    r.ids[sid] = arg.id + text[len(root):]
-                    if root in inner.roots:
-                        r.roots.add(arg.id)
+                base = _item_root(arg) if arg is not None else None
+                if base is not None and base.id in params and base.id != me:
+                    # handed `kwargs` or a part of it (`kwargs.get("metadata", {})`)
+                    r.ids[sid] = self.facts.segment(arg) + text[len(root):]
+                    if base is arg and root in inner.roots:
+                        r.roots.add(base.id)
+                    elif root in inner.roots | inner.item_roots:
+                        r.item_roots.add(base.id)
 
     def set_at_construction(self, fn: ast.AST, attr: str) -> bool:
         """Is instance attribute `attr`, read in method `fn`, fixed for the instance's life:
@@ -879,6 +890,8 @@ class CacheKeyFacts:
                 if n.id in self.ids:
                     out.append((n.id, n))
                 elif whole and (n.id in r.roots or any(w in SCOPE_KIND_WORDS for w in ident_words(n.id))):
+                    out.append(("<root>", n))
+                elif n.id in r.item_roots and handed_whole(facts, n):
                     out.append(("<root>", n))
             elif isinstance(n, ast.Attribute):
                 if n.attr in self.ids:
@@ -1915,6 +1928,16 @@ def _exits(body: list, raise_only: bool = False) -> bool:
         return False
     last = body[-1]
     return isinstance(last, ast.Raise) or not raise_only and isinstance(last, ast.Return)
+
+
+def handed_whole(facts, n: ast.Name) -> bool:
+    """Is the name `n` handed on as a whole value: a call's argument, an item of a
+    display or f-string, a starred or keyword argument (not `n[k]`, `n.x`, `k in n`)?"""
+    p = facts.parents.get(n)
+    if isinstance(p, ast.Call):
+        return n in p.args
+    return isinstance(p, (ast.keyword, ast.Starred, ast.Tuple, ast.List, ast.Set, ast.FormattedValue)) \
+        or (isinstance(p, ast.Dict) and n in p.values)
 
 
 def _item_scope_id(n: ast.AST, ids) -> str | None:

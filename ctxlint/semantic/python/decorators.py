@@ -79,6 +79,9 @@ class CacheApplication:
     qualname: str
     takes_function: bool = False
     steps: tuple = field(default=())
+    #: the `maxsize` a decorator factory's caller chose (`@memoize(maxsize=4096)` for
+    #: `lru_cache(maxsize=maxsize)`), or its default; None when the site says it itself
+    bound: ast.AST | None = None
 
 
 def _cache_qual(facts: "PythonFacts", e: ast.AST) -> str | None:
@@ -101,10 +104,15 @@ def applied_cache(facts: "PythonFacts", deco: ast.AST) -> CacheApplication | Non
         return None
 
 
-def cache_bound(facts: "PythonFacts", site: ast.AST, takes_function: bool = False) -> ast.AST:
-    """The cache's bound: `cache` and `maxsize=None` are unbounded (`Constant(None)`),
+def cache_bound(facts: "PythonFacts", site, takes_function: bool = False) -> ast.AST:
+    """The cache's bound (`site`: the cache expression, or a `CacheApplication`, whose
+    forwarded `bound` wins): `cache` and `maxsize=None` are unbounded (`Constant(None)`),
     bare `lru_cache`/`lru_cache()`/`lru_cache(fn)` keep 128 (functools docs).
     `takes_function`: the call's first argument is the function (`lru_cache(fn)`)."""
+    if isinstance(site, CacheApplication):
+        if site.bound is not None:
+            return site.bound
+        site, takes_function = site.site, site.takes_function
     q = _cache_qual(facts, site.func if isinstance(site, ast.Call) else site) or ""
     if q.endswith(".cache"):
         return ast.Constant(None)
@@ -115,8 +123,15 @@ def cache_bound(facts: "PythonFacts", site: ast.AST, takes_function: bool = Fals
     return ast.Constant(128)
 
 
-def tiny_bound(site: ast.AST, takes_function: bool = False) -> bool:
-    """`lru_cache(maxsize=1)` / `lru_cache(0)`: at most one entry, so at most one `self`."""
+def tiny_bound(site, takes_function: bool = False) -> bool:
+    """`lru_cache(maxsize=1)` / `lru_cache(0)`: at most one entry, so at most one `self`.
+    `site`: the cache expression, or a `CacheApplication` (its forwarded bound counts)."""
+    if isinstance(site, CacheApplication):
+        if site.bound is not None:
+            v = site.bound
+            return isinstance(v, ast.Constant) and isinstance(v.value, int) and not isinstance(v.value, bool) \
+                and v.value <= 1
+        site, takes_function = site.site, site.takes_function
     if not isinstance(site, ast.Call):
         return False
     vals = [kw.value for kw in site.keywords if kw.arg == "maxsize"] + ([] if takes_function else list(site.args[:1]))
@@ -148,6 +163,7 @@ class _Resolver:
             for ffacts, fdef, how in self._defs(facts, e.func, scope):
                 got = self._returned(ffacts, fdef, "decorator", depth - 1)
                 if got is not None:
+                    got = _bound_from_call(got, e, fdef)
                     return self._step(facts, e, got, f"`{facts.segment(e.func)}(...)` returns a decorator "
                                                      "that applies the cache", how)
             return None
@@ -286,4 +302,34 @@ class _Resolver:
     def _step(facts, node, got: CacheApplication, message: str, how: str | None = None) -> CacheApplication:
         msg = f"{message} ({how})" if how else message
         return CacheApplication(got.site, got.site_facts, got.qualname, got.takes_function,
-                                ((facts, node, msg), *got.steps))
+                                ((facts, node, msg), *got.steps), got.bound)
+
+
+def _bound_from_call(got: CacheApplication, call: ast.Call, fdef) -> CacheApplication:
+    """`got` with the `maxsize` its factory `fdef` forwards (`lru_cache(maxsize=maxsize)`)
+    read from the factory's call (`memoize(maxsize=4096)`) or the parameter's default."""
+    site = got.site
+    if got.bound is not None or not isinstance(site, ast.Call):
+        return got
+    size = next((k.value for k in site.keywords if k.arg == "maxsize"), None)
+    if size is None and site.args and not got.takes_function:
+        size = site.args[0]
+    if not isinstance(size, ast.Name):
+        return got
+    a = fdef.args
+    pos = [*a.posonlyargs, *a.args]
+    for i, p in enumerate(pos):
+        if p.arg == size.id:
+            val = call.args[i] if i < len(call.args) and not any(isinstance(x, ast.Starred) for x in call.args[:i + 1]) \
+                else next((k.value for k in call.keywords if k.arg == p.arg), None)
+            if val is None:
+                defaults = dict(zip([q.arg for q in pos][len(pos) - len(a.defaults):], a.defaults))
+                val = defaults.get(p.arg)
+            return CacheApplication(got.site, got.site_facts, got.qualname, got.takes_function, got.steps, val) \
+                if val is not None else got
+    for p, d in zip(a.kwonlyargs, a.kw_defaults):
+        if p.arg == size.id:
+            val = next((k.value for k in call.keywords if k.arg == p.arg), d)
+            return CacheApplication(got.site, got.site_facts, got.qualname, got.takes_function, got.steps, val) \
+                if val is not None else got
+    return got

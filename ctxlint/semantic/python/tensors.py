@@ -639,10 +639,11 @@ def call_returns_plain(facts, call: ast.Call, index: int | None = None, depth: i
     return True
 
 
-def _kept_container(facts, expr: ast.AST, fn) -> ast.AST | None:
+def _kept_container(facts, expr: ast.AST, fn, depth: int = 2) -> ast.AST | None:
     """The container an element-storing expression writes into when it outlives a call
     of `fn`: rooted at `fn`'s first parameter (`self.history`, `self.stats["train"]`) or
-    at a module-level name `fn` does not bind (`HISTORY`); None for a local."""
+    at a module-level name `fn` does not bind (`HISTORY`), also through a local bound
+    only to such a container (`series = METRICS[name]`); None for a local of its own."""
     while True:
         if isinstance(expr, ast.Subscript):
             expr = expr.value
@@ -662,6 +663,12 @@ def _kept_container(facts, expr: ast.AST, fn) -> ast.AST | None:
     if root is expr and root.id in facts.module_names and not _bound_in(facts, fn, root.id) \
             and root.id not in {a.arg for a in (*pos, *fn.args.kwonlyargs)}:
         return expr
+    if root is expr and depth:
+        vals = [n.value for n in facts.walk(fn) if isinstance(n, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == root.id for t in n.targets)]
+        kept = [_kept_container(facts, v, fn, depth - 1) for v in vals]
+        if kept and all(k is not None for k in kept):
+            return kept[0]
     return None
 
 
