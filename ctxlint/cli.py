@@ -83,6 +83,9 @@ def _check_options(c: argparse.ArgumentParser) -> None:
     c.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: CPU count)")
     c.add_argument("--no-cache", action="store_true", help="do not read or write .ctxlint_cache/")
     c.add_argument("--statistics", action="store_true", help="print the number of findings per code")
+    c.add_argument("--min-confidence", choices=("high", "low"), default=None,
+                   help="high (default): manifest findings only; low: latent findings too "
+                        "(config key min-confidence)")
     c.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     c.add_argument("--quiet", "-q", action="store_true", help="print findings only, no summary or notices")
     fx = c.add_argument_group("fixes")
@@ -141,6 +144,8 @@ def run_check(args) -> int:
         config = load_config(args.config, args.paths[0] if args.paths else ".")
     except ConfigError as exc:
         return _err(str(exc))
+    if args.min_confidence is not None:
+        config.min_confidence = args.min_confidence
     if args.select is not None:
         config.select = args.select
     if args.ignore is not None:
@@ -182,6 +187,8 @@ def run_check(args) -> int:
             if progress:
                 progress.close()
 
+    # The tier filter comes before fixes, baselines and noqa: each acts on what is reported.
+    result.findings, hidden = engine.filter_confidence(result.findings, config.min_confidence)
     findings = result.findings
     fixed = 0
     if args.fix or args.diff or args.fix_only:
@@ -226,7 +233,7 @@ def run_check(args) -> int:
                                  f"could be added (listed below).\n")
 
     ctx = ReportContext(rules=rule_index(), files=result.files, statistics=args.statistics, fixed=fixed,
-                        quiet=args.quiet, skipped=result.skipped)
+                        quiet=args.quiet, skipped=result.skipped, hidden_low=hidden)
     out = render(args.output_format, findings, ctx)
     if out:
         sys.stdout.write(out + "\n")
@@ -293,6 +300,7 @@ def run_explain(args) -> int:
     full = getattr(args, "full", False)
     doc, shortened = (rule.doc, 0) if full else concise_doc(rule.doc)
     print(doc.rstrip())
+    print(f"\n## Reported by default when\n{reported_when(rule)}")
     for kind, title in (("bad", "Flagged (from the corpus)"), ("good", "Not flagged (from the corpus)")):
         examples = corpus_examples(rule.code, kind)
         if examples:
@@ -303,6 +311,23 @@ def run_explain(args) -> int:
         more = f"{shortened} exemption paragraphs were cut to their lead clause; " if shortened else ""
         print(f"\n({more}`ctxlint explain {rule.code} --full` prints the whole documentation.)")
     return EXIT_CLEAN
+
+
+def reported_when(rule) -> str:
+    """The evidence that makes `rule`'s findings manifest (shown by default), for `explain`:
+    its `reported_when` text (each language's, for a code with several parts), else what
+    its `manifest` policy means."""
+    parts = list(getattr(rule, "parts", {}).values()) or [rule]
+    out = []
+    for p in parts:
+        text = getattr(p, "reported_when", "") or (
+            "an entry point (route, handler, task, thread, gRPC method, consumer) reaches the code; "
+            "otherwise the finding is latent (`--min-confidence low`)."
+            if getattr(p, "manifest", "shown") == "reached" else
+            "always: the code shows the defect by itself.")
+        label = {"python": "Python", "go": "Go", "jinja": "Jinja"}.get(p.language, "")
+        out.append(f"**{label}.** {text}" if len(parts) > 1 else text)
+    return "\n\n".join(out)
 
 
 def _first_clause(text: str, max_words: int) -> str:
