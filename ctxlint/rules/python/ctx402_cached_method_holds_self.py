@@ -167,10 +167,16 @@ python/cpython#96851 (docs FAQ "How do I cache method calls?").
                     keeps = growth or _what_it_keeps(app.site_facts if app else facts, size)
                     via = "" if app is None else \
                         f" (it applies `{app.site_facts.segment(app.site)}`{_where(facts, app)})"
+                    # the path from the decorator to the cache it applies (another module's
+                    # steps keep their own file)
+                    trace = () if app is None else (
+                        *(sf.step(n, m) for sf, n, m in app.steps),
+                        app.site_facts.step(app.site, f"`{app.site_facts.segment(app.site)}` wraps the method in one "
+                                                      "cache for the whole class, keyed on `self` and the arguments"))
                     yield facts.finding(self, d,
                                         f"`@{facts.segment(d)}`{via} on instance method `{cls.name}.{fn.name}` "
                                         f"keys the class-wide cache on `self`, and {reason}: {keeps}",
-                                        fix=fix)
+                                        fix=fix, trace=trace)
 
 
 #: Decorators that, applied over the cache, still call it with the instance first

@@ -166,12 +166,20 @@ locks and contexts).
                     data={"line": owner.lineno, "col": owner.col_offset, "cls": owner.name,
                           "drop": [f.attr for f in own],
                           "recreate": {f.attr: f.init for f in own if _recreatable(f)}})
+                # one object deeper: each class on the way to the primitive
+                trace, k, chain = [], cls, fields
+                while len(chain) >= 1 and chain[0].inner is not None:
+                    f0 = chain[0]
+                    trace.append((f0.inner, f"`{k.name}.{f0.attr}` holds an instance of `{f0.inner.name}`, which "
+                                            f"holds {f0.inner_fields[0].what} in `self.{f0.inner_fields[0].attr}` "
+                                            "and defines no `__getstate__`/`__reduce__`"))
+                    k, chain = f0.inner, list(f0.inner_fields)
                 yield facts.finding(
                     self, call,
                     f"`{facts.segment(v)}` (an instance of `{cls.name}`) is sent through {how}, "
                     f"but `{cls.name}` holds {held} "
                     f"and defines no `__getstate__`/`__reduce__`: {effect}",
-                    fix=fix)
+                    fix=fix, trace=trace)
                 break
 
 

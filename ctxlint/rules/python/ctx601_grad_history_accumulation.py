@@ -156,12 +156,15 @@ mechanics" (only floating-point and complex tensors require grad; no_grad record
                 data={"line": target.lineno, "col": target.col_offset, "method": method})
             where = (f"across calls of the per-step method `{fn.name}()`" if loops == [fn]
                      else "across iterations of a training loop")
+            trace = ()
             if helper is not None:
                 where += f" (kept there by `{helper.name}()`)"
+                trace = ((helper, f"`{helper.name}()` keeps what it is given in "
+                                  f"`{facts.dotted(acc) or facts.segment(acc)}`, which outlives the call"),)
             yield facts.finding(self, stmt,
                                 f"`{facts.dotted(acc) or facts.segment(acc) or 'accumulator'}` accumulates `{val}` {where} "
                                 "without `.item()`/`.detach()`: every step's autograd graph stays "
-                                "reachable", fix=fix)
+                                "reachable", fix=fix, trace=trace)
 
 
 
