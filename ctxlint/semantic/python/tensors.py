@@ -28,7 +28,7 @@ from __future__ import annotations
 import ast
 import re
 
-from ctxlint.semantic.python.syntax import FunctionNode
+from ctxlint.semantic.python.syntax import FunctionNode, container_root
 
 #: Attributes whose use turns a tensor into a value without autograd history.
 REDUCER_ATTRS = frozenset({"item", "detach", "tolist", "numpy", "detach_", "data"})
@@ -644,14 +644,7 @@ def _kept_container(facts, expr: ast.AST, fn, depth: int = 2) -> ast.AST | None:
     of `fn`: rooted at `fn`'s first parameter (`self.history`, `self.stats["train"]`) or
     at a module-level name `fn` does not bind (`HISTORY`), also through a local bound
     only to such a container (`series = METRICS[name]`); None for a local of its own."""
-    while True:
-        if isinstance(expr, ast.Subscript):
-            expr = expr.value
-        elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) \
-                and expr.func.attr in ("setdefault", "get", "__getitem__"):
-            expr = expr.func.value
-        else:
-            break
+    expr = container_root(expr)
     root = expr
     while isinstance(root, ast.Attribute):
         root = root.value
