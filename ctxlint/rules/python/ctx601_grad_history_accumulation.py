@@ -110,7 +110,7 @@ mechanics" (only floating-point and complex tensors require grad; no_grad record
         for node in facts.nodes(ast.AugAssign, ast.Assign, ast.Call):
             acc, x = _accumulation(node)
             helper = None
-            if acc is None and isinstance(node, ast.Call):
+            if acc is None and isinstance(node, ast.Call) and _in_training_code(facts, node, train_ids):
                 # a helper of this module keeps its argument in a container that outlives
                 # the call (`self._log({"loss": loss})` -> `self.history.append(record)`):
                 # the accumulation is the call
@@ -190,9 +190,31 @@ def _per_step_method_store(facts, fn, acc) -> bool:
         root = root.value
     if not (isinstance(root, ast.Name) and root.id == args[0].arg and root is not acc):
         return False
+    return _trains(facts, fn)
+
+
+def _in_training_code(facts, node, train_ids: set) -> bool:
+    """Is `node` inside a loop that trains, or in a method that trains by itself (a
+    per-step method)? Only there is a helper's store an accumulation across steps, so
+    only there are the calls resolved (the call graph is not asked about every call)."""
+    for a in facts.ancestors(node):
+        if isinstance(a, _DEFS):
+            fn = a
+            break
+        if isinstance(a, _LOOPS) and id(a) in train_ids:
+            return True
+    else:
+        return False
+    if isinstance(fn, ast.Lambda) or facts.enclosing_class(fn) is None:
+        return False
+    return _trains(facts, fn)
+
+
+def _trains(facts, fn) -> bool:
+    """`loop_trains` over a method's body, once per method (not per accumulation)."""
     trains = facts.memo("ctx601.method_trains", dict)
     if id(fn) not in trains:
-        trains[id(fn)] = loop_trains(facts, fn)  # once per method, not per accumulation
+        trains[id(fn)] = loop_trains(facts, fn)
     return trains[id(fn)]
 
 
