@@ -8,6 +8,7 @@ from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python import owners
 from ctxlint.semantic.python.requests import current_span_withs
+from ctxlint.semantic.python.summaries import handed_out, made_at
 from ctxlint.semantic.python.values import OTEL_TOKEN, module_values
 
 
@@ -121,8 +122,15 @@ aws/aws-durable-execution-sdk-python#643 (fix PR #650).
         values = module_values(facts)
         fresh = None
         for call in facts.nodes(ast.Call):
-            if not (facts.qualname(call.func) or "").endswith("attach") or not values.is_kind(call, OTEL_TOKEN):
+            if not values.is_kind(call, OTEL_TOKEN):
                 continue
+            helper = None
+            if not (facts.qualname(call.func) or "").endswith("attach"):
+                # a helper of the project that attaches and hands the token back
+                # (`token = set_trace_context(span)`): its call is where the token is made
+                helper = handed_out(facts, call, OTEL_TOKEN)
+                if helper is None:
+                    continue
             fn = facts.enclosing_function(call)
             if fn is None:
                 continue
@@ -146,6 +154,12 @@ aws/aws-durable-execution-sdk-python#643 (fix PR #650).
                 continue  # a setter API (`attach(set_value(k, v))` is its whole body): the caller owns the scope
             enter = owners.enter_exit_of(facts, fn)
             detach = _detach_text(facts, call)
+            if helper is not None:
+                msg = _helper_message(facts, call, helper, fate)
+                if msg is None:
+                    continue
+                yield facts.finding(self, call, msg)
+                continue
             if fate.kind == "discarded":
                 msg = ("`attach()` token is discarded: the attached context is never detached "
                        "(a second attach does not restore the parent; detach the token in `finally`)")
@@ -175,6 +189,23 @@ aws/aws-durable-execution-sdk-python#643 (fix PR #650).
                           codemod="otel_detach_finally",
                           data={"line": call.lineno, "col": call.col_offset, "detach": detach})
             yield facts.finding(self, call, msg, fix=fix)
+
+
+def _helper_message(facts, call: ast.Call, helper, fate) -> str | None:
+    """The finding's text for the call of a helper that returns an `attach()` token
+    (`helper`: its `summaries.Flow`), by what happens to the token here; None when
+    nothing is wrong with it."""
+    at = made_at(facts, helper)
+    what = f"`{facts.dotted(call.func) or 'helper'}()` attaches a context and returns its token{at}, "
+    if fate.kind == "discarded":
+        return what + ("and the token is discarded here: the attached context is never detached "
+                       "(keep the token and detach it in `finally`)")
+    if fate.kind == "not_finally":
+        return what + (f"and it is detached only on the normal path (line {fate.release.lineno}), not in "
+                       "`finally`: an exception leaves the context attached")
+    if fate.kind in ("never", "exhaustion_only"):
+        return what + "and the token is never passed to `detach()`: the context stays attached"
+    return None
 
 
 def _captured_current(facts, fn: ast.AST, name: str, before: ast.AST) -> bool:

@@ -612,6 +612,13 @@ class ModuleValues:
             return Value(classes=(d,))
         if isinstance(d, FunctionNode):
             return self.returns(d)
+        if isinstance(f, ast.Name) and not self._building_calls:
+            # a function this module cannot resolve by itself: one imported from another
+            # module of the project, or a name bound to `functools.partial(f)` / a lambda
+            from ctxlint.semantic.python.summaries import OWNED, call_flow
+            got = call_flow(facts, call)
+            if got.kinds & OWNED:
+                return Value(got.kinds & OWNED, got.vars)
         return EMPTY
 
     def returns(self, fn: ast.AST) -> Value:
@@ -793,6 +800,12 @@ class ModuleValues:
                 out = out.merge(self._param_value(node, source))
             elif how in ("def", "class"):
                 out = out.merge(Value(defs=(node,)))
+            elif how == "import" and isinstance(node, ast.ImportFrom) and len(binds) == 1:
+                # a ContextVar of another module of the project, asked for only here
+                from ctxlint.semantic.python.summaries import contextvar_of_import
+                got = contextvar_of_import(self.facts, name)
+                if got is not None:
+                    out = out.merge(got)
         if isinstance(scope, (ast.Module, *FunctionNode, ast.Lambda)):
             key = self.binding(name)
             if key is not None:
