@@ -267,8 +267,7 @@ leaked-request reports in Django and Starlette middleware.
         fresh = None
         for call in facts.nodes(ast.Call):
             if not isinstance(facts.parents.get(call), (ast.Expr, ast.Assign, ast.AnnAssign, ast.NamedExpr)) \
-                    or (isinstance(call.func, ast.Attribute) and call.func.attr == "set") \
-                    or CV_TOKEN not in values.kinds(call):
+                    or (isinstance(call.func, ast.Attribute) and call.func.attr == "set"):
                 continue
             helper = handed_out(facts, call, CV_TOKEN)
             fn = facts.enclosing_function(call)

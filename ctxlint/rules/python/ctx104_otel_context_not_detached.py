@@ -122,10 +122,11 @@ aws/aws-durable-execution-sdk-python#643 (fix PR #650).
         values = module_values(facts)
         fresh = None
         for call in facts.nodes(ast.Call):
-            if not values.is_kind(call, OTEL_TOKEN):
-                continue
             helper = None
-            if not (facts.qualname(call.func) or "").endswith("attach"):
+            if (facts.qualname(call.func) or "").endswith("attach"):
+                if not values.is_kind(call, OTEL_TOKEN):
+                    continue
+            else:
                 # a helper of the project that attaches and hands the token back
                 # (`token = set_trace_context(span)`): its call is where the token is made
                 helper = handed_out(facts, call, OTEL_TOKEN)

@@ -44,9 +44,12 @@ from __future__ import annotations
 import ast
 import os
 
+from ctxlint.semantic.python.calls import argument_for, call_graph, function_index, params_of
 from ctxlint.semantic.python.facts import FunctionNode, PythonFacts
+from ctxlint.semantic.python.project_index import imported_def, imported_value
+from ctxlint.semantic.python.requests import local_assignments
+from ctxlint.semantic.python.tasks import is_task_factory_call, task_coroutine_arg
 from ctxlint.semantic.python.values import (
-    CONTEXTVAR,
     CV_TOKEN,
     OTEL_SPAN,
     OTEL_TOKEN,
@@ -141,18 +144,7 @@ class Target:
     def arg(self, index: int) -> ast.AST | None:
         """The argument expression of the call that fills positional parameter `index`
         of `fn` (the receiver for an implicit `self`), or None."""
-        call = self.call
-        if self.offset and index == 0:
-            return call.func.value if isinstance(call.func, ast.Attribute) else None
-        i = index - self.offset
-        if 0 <= i < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:i + 1]):
-            return call.args[i]
-        names = _params(self.fn)
-        if 0 <= index < len(names):
-            for kw in call.keywords:
-                if kw.arg == names[index]:
-                    return kw.value
-        return None
+        return argument_for(self.call, self.fn, index, self.offset)
 
 
 class Summary:
@@ -180,11 +172,6 @@ class Summary:
 
     def __repr__(self) -> str:
         return f"<summary {getattr(self.fn, 'name', 'lambda')} returns={self.returns} kept={self.kept}>"
-
-
-def _params(fn: ast.AST) -> list[str]:
-    a = fn.args
-    return [p.arg for p in (*a.posonlyargs, *a.args)]
 
 
 def _cache(facts: PythonFacts) -> dict:
@@ -216,10 +203,8 @@ def target(facts: PythonFacts, call: ast.Call, bound: tuple | None = None, depth
             return target(facts, synthetic, bound, depth + 1)
     d = values.callee(call)
     if isinstance(d, FunctionNode):
-        from ctxlint.semantic.python.calls import call_graph
         return _wrapped(Target(facts, d, call, call_graph(facts).bound_offset(call, d)), depth)
     if d is None and isinstance(f, ast.Name) and f.id in facts.imports:
-        from ctxlint.semantic.python.project_index import imported_def
         got = imported_def(facts, f, any_def=True)
         if got is not None:
             return _wrapped(Target(got[0], got[1], call), depth)
@@ -231,9 +216,7 @@ def _single_binding(facts: PythonFacts, name: ast.Name) -> ast.AST | None:
     def, else a module-level name), or None (a parameter, several bindings, none)."""
     fn = facts.enclosing_function(name)
     if fn is not None:
-        from ctxlint.semantic.python.calls import call_graph
         if name.id in call_graph(facts).local_names(fn):
-            from ctxlint.semantic.python.requests import local_assignments
             got = local_assignments(facts, fn).get(name.id, ())
             return got[0] if len(got) == 1 else None
     got = facts.module_assignments.get(name.id, ())
@@ -249,12 +232,12 @@ def _wrapped(t: Target, depth: int) -> Target:
         if not isinstance(dec, ast.Name):
             continue
         deco = target(t.facts, ast.Call(func=dec, args=[], keywords=[]), None, depth + 1)
-        if deco is None or not isinstance(deco.fn, FunctionNode) or not _params(deco.fn):
+        if deco is None or not isinstance(deco.fn, FunctionNode) or not params_of(deco.fn):
             continue
         wrapper = _returned_nested_def(deco.facts, deco.fn)
         if wrapper is None:
             continue
-        return Target(deco.facts, wrapper, t.call, 0, (_params(deco.fn)[0], t))
+        return Target(deco.facts, wrapper, t.call, 0, (params_of(deco.fn)[0], t))
     return t
 
 
@@ -292,8 +275,7 @@ def _summarise(s: Summary, bound: tuple | None, depth: int) -> None:
     if isinstance(fn, ast.Lambda):
         s.returns = flow(facts, fn, fn.body, bound, depth)
         return
-    from ctxlint.semantic.python.calls import call_graph, function_index
-    index = {p: i for i, p in enumerate(_params(fn))}
+    index = {p: i for i, p in enumerate(params_of(fn))}
     fx = function_index(facts, fn)
     out = EMPTY
     returned_names: set[str] = set()
@@ -368,12 +350,11 @@ def flow(facts: PythonFacts, fn: ast.AST, expr: ast.AST | None, bound: tuple | N
     if isinstance(expr, (ast.List, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp)):
         return Flow({FRESH})
     if isinstance(expr, ast.Name):
-        params = _params(fn)
+        params = params_of(fn)
         if expr.id in params:
             return Flow(params={params.index(expr.id)})
         if expr.id in _seen or isinstance(fn, ast.Lambda):
             return EMPTY
-        from ctxlint.semantic.python.requests import local_assignments
         out = EMPTY
         for v in local_assignments(facts, fn).get(expr.id, ()):
             out = out.merge(flow(facts, fn, v, bound, depth, _seen | {expr.id}))
@@ -386,7 +367,6 @@ def flow(facts: PythonFacts, fn: ast.AST, expr: ast.AST | None, bound: tuple | N
         return EMPTY
     t = target(facts, expr, bound, depth)
     if t is None:
-        from ctxlint.semantic.python.tasks import is_task_factory_call, task_coroutine_arg
         if is_task_factory_call(facts, expr):
             coro = task_coroutine_arg(expr)
             inner = flow(facts, fn, coro, bound, depth, _seen) if isinstance(coro, ast.Name) else EMPTY
@@ -475,20 +455,3 @@ def made_at(facts: PythonFacts, got: Flow) -> str:
     if where is facts:
         return f" (line {node.lineno})"
     return f" (line {node.lineno} of `{os.path.basename(where.path or '?')}`)"
-
-
-def contextvar_of_import(facts: PythonFacts, name: ast.Name):
-    """The value the module-level binding that `name` is imported from holds
-    (`values.Value`), when that module is of this project and binds it once by an
-    assignment; for a ContextVar, its identity key is the defining module's path and
-    name, the same in every module that imports it. None otherwise."""
-    from ctxlint.semantic.python.project_index import imported_value
-    got = imported_value(facts, name)
-    if got is None:
-        return None
-    other, expr = got
-    v = module_values(other).value(expr)
-    if CONTEXTVAR in v.kinds:
-        from ctxlint.semantic.python.values import Value
-        return Value({CONTEXTVAR}, {f"import:{other.path}:{facts.qualname(name).rpartition('.')[2]}"})
-    return None

@@ -612,14 +612,28 @@ class ModuleValues:
             return Value(classes=(d,))
         if isinstance(d, FunctionNode):
             return self.returns(d)
-        if isinstance(f, ast.Name) and not self._building_calls:
-            # a function this module cannot resolve by itself: one imported from another
-            # module of the project, or a name bound to `functools.partial(f)` / a lambda
-            from ctxlint.semantic.python.summaries import OWNED, call_flow
-            got = call_flow(facts, call)
-            if got.kinds & OWNED:
-                return Value(got.kinds & OWNED, got.vars)
+        if isinstance(f, ast.Name) and f.id in facts.imports and not self._building_calls:
+            # a function imported from another module of the project: what it returns there
+            from ctxlint.semantic.python.project_index import imported_def
+            got = imported_def(facts, f, any_def=True)
+            if got is not None:
+                v = module_values(got[0]).returns(got[1])
+                return Value(v.kinds - {GENERATOR}, v.vars) if v.kinds else EMPTY
         return EMPTY
+
+    def _imported_contextvar(self, name: ast.Name) -> Value | None:
+        """The ContextVar `name` holds when it is imported from another module of the
+        project whose top level binds it once, by an assignment (asked only for a name
+        this module does not bind itself); its identity key is the defining module's path
+        and name, the same in every module that imports it. None otherwise."""
+        from ctxlint.semantic.python.project_index import imported_value
+        got = imported_value(self.facts, name)
+        if got is None:
+            return None
+        other, expr = got
+        if CONTEXTVAR not in module_values(other).value(expr).kinds:
+            return None
+        return Value({CONTEXTVAR}, {f"import:{other.path}:{(self.facts.qualname(name) or '').rpartition('.')[2]}"})
 
     def returns(self, fn: ast.AST) -> Value:
         """The union of what `fn` (a def of this module) returns; a generator function
@@ -802,8 +816,7 @@ class ModuleValues:
                 out = out.merge(Value(defs=(node,)))
             elif how == "import" and isinstance(node, ast.ImportFrom) and len(binds) == 1:
                 # a ContextVar of another module of the project, asked for only here
-                from ctxlint.semantic.python.summaries import contextvar_of_import
-                got = contextvar_of_import(self.facts, name)
+                got = self._imported_contextvar(name)
                 if got is not None:
                     out = out.merge(got)
         if isinstance(scope, (ast.Module, *FunctionNode, ast.Lambda)):
