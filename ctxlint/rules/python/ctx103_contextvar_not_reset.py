@@ -7,7 +7,7 @@ import ast
 from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python import owners
-from ctxlint.semantic.python.summaries import handed_out, made_at
+from ctxlint.semantic.python.summaries import handed_out, made_at, unpacked_target
 from ctxlint.semantic.python.values import CV_TOKEN, CV_VALUE, module_values
 
 
@@ -277,7 +277,8 @@ leaked-request reports in Django and Starlette middleware.
                 fresh = owners.fresh_context_functions(facts)
             if id(fn) in fresh:
                 continue
-            fate = owners.token_fate(facts, call, fn, owners.reset_release)
+            fate = owners.token_fate(facts, call, fn, owners.reset_release,
+                                     unpacked_target(facts, call, helper, CV_TOKEN))
             what = f"`{facts.dotted(call.func) or 'helper'}()` sets a ContextVar and returns its token" \
                    f"{made_at(facts, helper)}, "
             if fate.kind == "discarded":

@@ -8,7 +8,7 @@ from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python import owners
 from ctxlint.semantic.python.requests import current_span_withs
-from ctxlint.semantic.python.summaries import handed_out, made_at
+from ctxlint.semantic.python.summaries import handed_out, made_at, unpacked_target
 from ctxlint.semantic.python.values import OTEL_TOKEN, module_values
 
 
@@ -139,7 +139,8 @@ aws/aws-durable-execution-sdk-python#643 (fix PR #650).
                 fresh = owners.fresh_context_functions(facts)
             if id(fn) in fresh:
                 continue
-            fate = owners.token_fate(facts, call, fn, owners.detach_release)
+            fate = owners.token_fate(facts, call, fn, owners.detach_release,
+                                     unpacked_target(facts, call, helper, OTEL_TOKEN) if helper else None)
             if fate.kind == "ok" and fate.release is not None and owners.exit_release_success_only(facts, fate.release):
                 yield facts.finding(self, call, f"the context is detached in `__exit__` (line {fate.release.lineno}) "
                                     "only when the with-body raised nothing: an exception there leaves it attached")

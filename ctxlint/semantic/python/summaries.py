@@ -197,10 +197,9 @@ def target(facts: PythonFacts, call: ast.Call, bound: tuple | None = None, depth
         src = _single_binding(facts, f)
         if isinstance(src, ast.Lambda):
             return Target(facts, src, call)
-        if isinstance(src, ast.Call) and src.args and (facts.qualname(src.func) or "") == "functools.partial":
-            synthetic = ast.Call(func=src.args[0], args=[*src.args[1:], *call.args],
-                                 keywords=[*src.keywords, *call.keywords])
-            return target(facts, synthetic, bound, depth + 1)
+        unwrapped = unpartial(facts, call)
+        if unwrapped is not call:
+            return target(facts, unwrapped, bound, depth + 1)
     d = values.callee(call)
     if isinstance(d, FunctionNode):
         return _wrapped(Target(facts, d, call, call_graph(facts).bound_offset(call, d)), depth)
@@ -209,6 +208,26 @@ def target(facts: PythonFacts, call: ast.Call, bound: tuple | None = None, depth
         if got is not None:
             return _wrapped(Target(got[0], got[1], call), depth)
     return None
+
+
+def unpartial(facts: PythonFacts, call: ast.Call) -> ast.Call:
+    """For a call of a name bound to `functools.partial(f, *a, **k)`, the call of `f` it
+    makes (a synthetic `ast.Call` with the bound arguments first, kept with `facts` so
+    its identity stays valid while the facts live); else `call` itself."""
+    f = call.func
+    if not isinstance(f, ast.Name):
+        return call
+    made = facts.memo("summaries.partials", dict)
+    got = made.get(id(call))
+    if got is None:
+        src = _single_binding(facts, f)
+        got = call
+        if isinstance(src, ast.Call) and src.args and (facts.qualname(src.func) or "") == "functools.partial":
+            got = ast.Call(func=src.args[0], args=[*src.args[1:], *call.args],
+                           keywords=[*src.keywords, *call.keywords])
+            ast.copy_location(got, call)
+        made[id(call)] = got
+    return got
 
 
 def _single_binding(facts: PythonFacts, name: ast.Name) -> ast.AST | None:
@@ -424,14 +443,15 @@ def call_flow(facts: PythonFacts, call: ast.Call) -> Flow:
     """What `call` (a node of `facts`' module) hands back to the statement it is in,
     by the summary of the function of the project it runs (`EMPTY` when it runs no
     function of the project: API calls are the value layer's)."""
-    fn = facts.enclosing_function(call) or facts.tree
-    t = target(facts, call)
-    if t is None:
-        return EMPTY
     cache = facts.memo("summaries.calls", dict)
     got = cache.get(id(call))
     if got is None:
-        got = cache[id(call)] = flow(facts, fn, call)
+        got = EMPTY
+        unwrapped = unpartial(facts, call)
+        if unwrapped is not call or target(facts, call) is not None:
+            fn = facts.enclosing_function(call) or facts.tree
+            got = flow(facts, fn, unwrapped)
+        cache[id(call)] = got
     return got
 
 
@@ -443,7 +463,24 @@ def handed_out(facts: PythonFacts, call: ast.Call, kind: str) -> Flow | None:
     returning `asyncio.create_task(coro)`); else None. The API call itself is not a
     handed-out value (the rules judge it directly)."""
     got = call_flow(facts, call)
-    return got if kind in got.kinds else None
+    if kind in got.kinds or any(kind in i.kinds for i in got.items or ()):
+        return got
+    return None
+
+
+def unpacked_target(facts: PythonFacts, call: ast.Call, got: Flow, kind: str) -> ast.Name | None:
+    """The name that receives the `kind` item when the tuple `call` hands back (`got`)
+    is unpacked (`span, token = start_request_span(name)`), else None."""
+    st = facts.parents.get(call)
+    if not (isinstance(st, ast.Assign) and st.value is call and len(st.targets) == 1
+            and isinstance(st.targets[0], (ast.Tuple, ast.List)) and got.items is not None):
+        return None
+    elts = st.targets[0].elts
+    for i, item in enumerate(got.items):
+        if kind in item.kinds and i < len(elts) and isinstance(elts[i], ast.Name) \
+                and not any(isinstance(e, ast.Starred) for e in elts):
+            return elts[i]
+    return None
 
 
 def made_at(facts: PythonFacts, got: Flow) -> str:
