@@ -486,9 +486,10 @@ def unpacked_target(facts: PythonFacts, call: ast.Call, got: Flow, kind: str) ->
 def made_at(facts: PythonFacts, got: Flow) -> str:
     """" (line N)" or " (line N of `module.py`)": where the API call that made the value
     of `got` (a `Flow` seen from `facts`' module) is, for a finding's text; "" when unknown."""
-    if not got.trace:
+    trace = got.trace or next((i.trace for i in got.items or () if i.trace), ())
+    if not trace:
         return ""
-    where, node, _ = got.trace[-1]
+    where, node, _ = trace[-1]
     if where is facts:
         return f" (line {node.lineno})"
     return f" (line {node.lineno} of `{os.path.basename(where.path or '?')}`)"
