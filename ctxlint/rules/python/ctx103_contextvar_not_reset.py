@@ -7,7 +7,7 @@ import ast
 from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python import owners
-from ctxlint.semantic.python.summaries import handed_out, made_at, unpacked_target
+from ctxlint.semantic.python.summaries import handed_out, made_at, trace_steps, unpacked_target
 from ctxlint.semantic.python.values import CV_TOKEN, CV_VALUE, module_values
 
 
@@ -285,10 +285,10 @@ leaked-request reports in Django and Starlette middleware.
                 continue
             fate = owners.token_fate(facts, call, fn, owners.reset_release,
                                      unpacked_target(facts, call, helper, CV_TOKEN))
+            enter = owners.enter_exit_of(facts, fn)
             what = f"`{facts.dotted(call.func) or 'helper'}()` sets a ContextVar and returns its token" \
                    f"{made_at(facts, helper)}, "
             if fate.kind == "discarded":
-                enter = owners.enter_exit_of(facts, fn)
                 if enter is not None:
                     exits = owners.calls_closure(facts, owners.exit_closure(facts, enter[0]))
                     if owners.undoes_in(facts, exits, helper.vars) or owners.clears_in(facts, exits, helper.vars):
@@ -307,7 +307,9 @@ leaked-request reports in Django and Starlette middleware.
                 msg = what + "and the token is never passed to `reset()`: the value stays bound"
             else:
                 continue
-            yield facts.finding(self, call, msg)
+            # as for a `set()`: high in `__enter__`, else when an entry point reaches the call
+            yield facts.finding(self, call, msg, confidence="high" if enter is not None else None,
+                                trace=trace_steps(helper))
 
 
 def _setter_callers_leak(facts, fn, var_keys: frozenset[str]):

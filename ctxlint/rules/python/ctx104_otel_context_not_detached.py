@@ -8,7 +8,7 @@ from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python import owners
 from ctxlint.semantic.python.requests import current_span_withs
-from ctxlint.semantic.python.summaries import handed_out, made_at, unpacked_target
+from ctxlint.semantic.python.summaries import handed_out, made_at, trace_steps, unpacked_target
 from ctxlint.semantic.python.values import OTEL_TOKEN, module_values
 
 
@@ -164,7 +164,9 @@ aws/aws-durable-execution-sdk-python#643 (fix PR #650).
                 msg = _helper_message(facts, call, helper, fate)
                 if msg is None:
                     continue
-                yield facts.finding(self, call, msg)
+                # as below: high in `__enter__`, else when an entry point reaches the call
+                yield facts.finding(self, call, msg, confidence="high" if enter is not None else None,
+                                    trace=trace_steps(helper))
                 continue
             if fate.kind == "discarded":
                 msg = ("`attach()` token is discarded: the attached context is never detached "

@@ -7,7 +7,7 @@ import ast
 from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.cleanup import pos
-from ctxlint.semantic.python.summaries import handed_out, made_at
+from ctxlint.semantic.python.summaries import handed_out, made_at, trace_steps
 from ctxlint.semantic.python.tasks import (
     runs_in_shutdown_hook,
     CALLBACK_SCHEDULERS,
@@ -228,7 +228,7 @@ of this function"); ruff RUF006; bolna-ai/bolna#462.
             if not _helper_contained(facts, value, helper):
                 yield facts.finding(self, value, f"`{_what(facts, value)}()` creates a task and returns it"
                                     f"{made_at(facts, helper)}, and its result is discarded{_in_del(facts, value)}: "
-                                    f"{_COSTS}")
+                                    f"{_COSTS}", trace=trace_steps(helper))
             return
         # `asyncio.create_task(c).add_done_callback(cb)`: the callback is held by the task,
         # not the other way round, so the task is still dropped
@@ -244,6 +244,7 @@ of this function"); ruff RUF006; bolna-ai/bolna#462.
         call = assign.value
         if not isinstance(call, ast.Call):
             return None
+        helper = None
         if is_task_factory_call(facts, call):
             if _contained(facts, call):
                 return None
@@ -278,7 +279,8 @@ of this function"); ruff RUF006; bolna-ai/bolna#462.
             return None
         what = "which is only queried, never kept" if queried else "which nothing reads"
         return facts.finding(self, call, f"`{_what(facts, call)}()` result is bound to `{name}`, {what}, "
-                             f"so the reference ends with the function: {_COSTS}")
+                             f"so the reference ends with the function: {_COSTS}",
+                             trace=trace_steps(helper) if helper is not None else ())
 
     # --------------------------------------------- callbacks that drop tasks
     def _scheduled_callback(self, facts, call: ast.Call):

@@ -18,6 +18,10 @@ the function it runs:
                 container, on an attribute, in a global): the caller is not its only owner;
     stores      parameter index -> where the function stores that parameter
                 ("container", "attr", "global"), directly or through a helper;
+    passes      parameter index -> the calls outside the project it hands that
+                parameter to, as (import-resolved name, argument position), directly
+                or through a helper (`_unary(fn)` handing `fn` to
+                `grpc.unary_unary_rpc_method_handler` at position 0);
     releases    the parameters it releases, ends, resets, closes or detaches (the call
                 graph's `calls.FunctionSummary.releases`);
     reads_vars  identity keys of the ContextVars it reads (`var.get()`).
@@ -155,11 +159,12 @@ class Summary:
         returns: `Flow` of what it returns.
         kept: a value it creates and returns is also stored by it.
         stores: parameter index -> "container" | "attr" | "global".
+        passes: parameter index -> {(qualified name of an outside call, argument position)}.
         releases: indices of the parameters it releases.
         reads_vars: identity keys of the ContextVars it reads.
     """
 
-    __slots__ = ("facts", "fn", "returns", "kept", "stores", "releases", "reads_vars")
+    __slots__ = ("facts", "fn", "returns", "kept", "stores", "passes", "releases", "reads_vars")
 
     def __init__(self, facts, fn):
         self.facts = facts
@@ -167,6 +172,7 @@ class Summary:
         self.returns: Flow = EMPTY
         self.kept = False
         self.stores: dict[int, str] = {}
+        self.passes: dict[int, set[tuple[str, int]]] = {}
         self.releases: frozenset[int] = frozenset()
         self.reads_vars: frozenset[str] = frozenset()
 
@@ -307,6 +313,7 @@ def _summarise(s: Summary, bound: tuple | None, depth: int) -> None:
                 returned_names.add(e.id)
     s.returns = out
     stores: dict[int, str] = {}
+    passes: dict[int, set[tuple[str, int]]] = {}
     reads: set[str] = set()
     for c in fx.calls:
         f = c.func
@@ -319,9 +326,19 @@ def _summarise(s: Summary, bound: tuple | None, depth: int) -> None:
             elif a in returned_names:
                 s.kept = True
         t = target(facts, c, bound, depth + 1) if depth < MAX_DEPTH else None
+        if t is None:
+            q = facts.qualname(f) if isinstance(f, (ast.Name, ast.Attribute)) else None
+            if q:
+                for k, a in enumerate(c.args):
+                    if isinstance(a, ast.Name) and a.id in index:
+                        passes.setdefault(index[a.id], set()).add((q, k))
         if t is not None and t.fn is not fn:
             inner = summary(t.facts, t.fn, t.bound, depth + 1)
             reads |= inner.reads_vars
+            for i, outside in inner.passes.items():
+                a = t.arg(i)
+                if isinstance(a, ast.Name) and a.id in index:
+                    passes.setdefault(index[a.id], set()).update(outside)
             for i, where in inner.stores.items():
                 a = t.arg(i)
                 if isinstance(a, ast.Name):
@@ -343,6 +360,7 @@ def _summarise(s: Summary, bound: tuple | None, depth: int) -> None:
                 elif n.value.id in returned_names:
                     s.kept = True
     s.stores = stores
+    s.passes = passes
     s.reads_vars = frozenset(reads)
     if isinstance(fn, FunctionNode) and facts.enclosing_function(fn) is None:
         s.releases = frozenset(call_graph(facts).summary(fn).releases)
@@ -406,7 +424,7 @@ def flow(facts: PythonFacts, fn: ast.AST, expr: ast.AST | None, bound: tuple | N
     s = summary(t.facts, t.fn, t.bound, depth + 1)
     r = s.returns
     out = Flow(r.kinds, r.vars, (), r.items, r.coro, (),
-               ((facts, expr, f"calls `{getattr(t.fn, 'name', 'lambda')}`"), *r.trace) if r.kinds else ())
+               ((facts, expr, f"calls `{getattr(t.fn, 'name', 'lambda')}`, which returns it"), *r.trace) if r.kinds else ())
     for i in r.params | r.coro_params:
         a = t.arg(i)
         if a is None:
@@ -481,6 +499,15 @@ def unpacked_target(facts: PythonFacts, call: ast.Call, got: Flow, kind: str) ->
                 and not any(isinstance(e, ast.Starred) for e in elts):
             return elts[i]
     return None
+
+
+def trace_steps(got: Flow) -> list:
+    """The path `got` (a `Flow`) followed, as `findings.TraceStep`s for a finding's
+    evidence: each helper call from the caller's statement down to the API call that
+    made the value, in whichever module each lies."""
+    from ctxlint.findings import TraceStep
+    trace = got.trace or next((i.trace for i in got.items or () if i.trace), ())
+    return [TraceStep(where.path, node.lineno, node.col_offset + 1, msg) for where, node, msg in trace]
 
 
 def made_at(facts: PythonFacts, got: Flow) -> str:
