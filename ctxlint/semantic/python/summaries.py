@@ -58,6 +58,7 @@ from ctxlint.semantic.python.values import (
     OTEL_SPAN,
     OTEL_TOKEN,
     TASK,
+    merge_items,
     module_values,
 )
 
@@ -113,10 +114,8 @@ class Flow:
             return self
         if not self:
             return other
-        items = None
-        if self.items is not None and other.items is not None and len(self.items) == len(other.items):
-            items = tuple(a.merge(b) for a, b in zip(self.items, other.items))
-        return Flow(self.kinds | other.kinds, self.vars | other.vars, self.params | other.params, items,
+        return Flow(self.kinds | other.kinds, self.vars | other.vars, self.params | other.params,
+                    merge_items(self.items, other.items),
                     self.coro + other.coro, self.coro_params | other.coro_params, self.trace or other.trace)
 
 

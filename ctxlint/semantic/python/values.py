@@ -191,12 +191,10 @@ class Value:
             return self
         if not self:
             return other
-        items = None
-        if self.items is not None and other.items is not None and len(self.items) == len(other.items):
-            items = tuple(a.merge(b) for a, b in zip(self.items, other.items))
-        elif self.items is None:
+        items = merge_items(self.items, other.items)
+        if items is None and self.items is None:
             items = other.items if not self.kinds and not self.elem else None
-        elif other.items is None:
+        elif items is None and other.items is None:
             items = self.items if not other.kinds and not other.elem else None
         elem = self.elem.merge(other.elem) if self.elem and other.elem else (self.elem or other.elem)
         keys = self.keys.merge(other.keys) if self.keys and other.keys else (self.keys or other.keys)
@@ -205,6 +203,14 @@ class Value:
 
 
 EMPTY = Value()
+
+
+def merge_items(a: tuple | None, b: tuple | None) -> tuple | None:
+    """Item-wise union of two tuple values' items (`Value.items`, `summaries.Flow.items`),
+    or None unless both are tuples of one length."""
+    if a is not None and b is not None and len(a) == len(b):
+        return tuple(x.merge(y) for x, y in zip(a, b))
+    return None
 
 
 def iterated(v: Value) -> Value:
