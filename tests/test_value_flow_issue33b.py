@@ -331,3 +331,23 @@ def test_ctx601_helpers_that_keep_their_argument():
 def test_ctx601_helper_outside_a_training_loop_is_silent():
     src = TRAIN.replace("            loss.backward()\n            self.opt.step()\n", "")
     assert found(src, ["CTX601"]) == set()
+
+
+def test_ctx501_route_handler_named_like_a_key_builder_builds_no_key():
+    # the user id is in scope through a helper, but the endpoint's return is the response
+    src = """\
+    from fastapi import APIRouter
+
+    router = APIRouter()
+
+    def audit(auth):
+        return {"by": auth.user_id}
+
+    @router.post("/key/block")
+    async def block_key(data, auth):
+        audit(auth)
+        record = {"token": data.token, "blocked": True}
+        return record
+    """
+    assert found(src, ["CTX501"]) == set()
+    assert found(src.replace('@router.post("/key/block")\n    ', ""), ["CTX501"]) == {(11, "CTX501")}

@@ -207,7 +207,7 @@ SOURCES = {
     'ctxlint.semantic.jinja.call_sites': (144163, 'b24250801adcaef4'),
     'ctxlint.semantic.jinja.templates': (24224, '99d84b980909b1c3'),
     'ctxlint.semantic.python.asyncness': (9156, '05b1c1968b6fa639'),
-    'ctxlint.semantic.python.cache_keys': (107641, 'bc4431d8342c5782'),
+    'ctxlint.semantic.python.cache_keys': (107865, 'ac0cceaffc42fcbf'),
     'ctxlint.semantic.python.calls': (30994, '79e578084730dd29'),
     'ctxlint.semantic.python.cleanup': (32855, 'c452647c872f2906'),
     'ctxlint.semantic.python.containers': (44023, '5458d582b01872a4'),

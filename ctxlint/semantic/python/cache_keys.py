@@ -17,6 +17,7 @@ from functools import cached_property
 from typing import Iterable
 
 from ctxlint.semantic.python.calls import function_index
+from ctxlint.semantic.python.requests import is_route_handler
 from ctxlint.semantic.python.facts import FunctionNode, PythonFacts
 
 #: Scope kind of each default scope id (CTX501 names the missing kind; CTX504
@@ -991,7 +992,9 @@ class CacheKeyFacts:
         for fns in funcs.values():
             for fn in fns:
                 words = set(ident_words(fn.name))
-                if words & KEY_FN_WORDS and words & KEY_BUILDER_WORDS and self._returns_key_shape(fn):
+                if words & KEY_FN_WORDS and words & KEY_BUILDER_WORDS and self._returns_key_shape(fn) \
+                        and not is_route_handler(facts, fn):
+                    # (a web endpoint named like one, `block_key`, returns the response, not a key)
                     out.extend(self._builder_sinks(fn, True))
                     done.add(id(fn))
                 elif words & DIGEST_FN_WORDS or self.returns_builtin_hash(fn) or self.digest_used_as_key(fn):
