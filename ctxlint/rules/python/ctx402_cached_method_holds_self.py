@@ -34,7 +34,15 @@ class CachedMethodHoldsSelf(Rule):
 ## What it does
 Flags `@functools.lru_cache`/`@functools.cache` (however imported) on an instance
 method when the module shows that keeping `self` in a class-wide cache keeps
-something alive that would otherwise be freed. The precondition is one of:
+something alive that would otherwise be freed. The cache may be applied through a
+project decorator, followed by value (`semantic/python/decorators.py`), never by its
+name: a helper returning `functools.lru_cache(maxsize=None)(fn)` (or a helper that
+returns one), a factory returning `lru_cache(maxsize=...)` (its `maxsize` read from the
+call), an alias bound once (`memo = lru_cache(maxsize=512)`), a `functools.wraps`
+wrapper that calls a cached copy of the method, and such a decorator imported from
+another module of the project. A project decorator that memoizes anywhere else (in the
+instance's own dict) is no class-wide cache. Such a finding offers no fix (the
+decorator is the project's to change) and its trace is the path to the cache. The precondition is one of:
 - *many or short-lived instances*: the class (or a subclass defined in the module)
   is constructed in a loop, or on every call of a function (a factory, a handler),
   other than as part of an owner (in `__init__`, stored on `self` or another
