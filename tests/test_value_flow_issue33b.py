@@ -351,3 +351,81 @@ def test_ctx501_route_handler_named_like_a_key_builder_builds_no_key():
     """
     assert found(src, ["CTX501"]) == set()
     assert found(src.replace('@router.post("/key/block")\n    ', ""), ["CTX501"]) == {(11, "CTX501")}
+
+
+def test_header_item_queue_field_nested_factory_and_owned_recorder():
+    src = """\
+    import functools
+    import queue
+
+    import ray
+    from fastapi import Request
+
+    _CACHE = {}
+
+
+    def _route(headers):
+        return headers["X-Tenant-ID"]
+
+
+    async def handle(request: Request, prompt: str, llm):
+        if prompt in _CACHE:
+            return _CACHE[prompt]
+        out = await llm(prompt, deployment=_route(request.headers))
+        _CACHE[prompt] = out
+        return out
+
+
+    class Batcher:
+        def __init__(self):
+            self.pending = queue.Queue()
+
+
+    def publish(b: Batcher):
+        return ray.put(b)
+
+
+    def memo(maxsize=None):
+        def deco(fn):
+            return functools.lru_cache(maxsize=maxsize)(fn)
+        return deco
+
+
+    class Doc:
+        def __init__(self, t):
+            self.t = t
+
+        @memo(maxsize=32)
+        def part(self, i):
+            return self.t[i]
+
+
+    def load(paths):
+        return [Doc(p) for p in paths]
+
+
+    class Recorder:
+        def __init__(self):
+            self.rows = []
+
+        def log(self, value):
+            self.rows.append(value)
+
+
+    class Trainer:
+        def __init__(self, model, opt):
+            self.model, self.opt = model, opt
+            self.recorder = Recorder()
+
+        def step(self, batch):
+            loss = self.model(batch).loss
+            loss.backward()
+            self.opt.step()
+            self.recorder.log(loss)
+    """
+    got = {f.line: f for f in lint(src, ["CTX402", "CTX407", "CTX501", "CTX601"])}
+    assert {(n, f.code) for n, f in got.items()} == {
+        (15, "CTX501"), (28, "CTX407"), (41, "CTX402"), (67, "CTX601")}
+    assert 'request.headers["X-Tenant-ID"]' in got[15].message
+    assert "queue.Queue" in got[28].message and "up to 32 entries" in got[41].message
+    assert "`self.recorder.rows`" in got[67].message

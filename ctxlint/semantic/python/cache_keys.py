@@ -1945,15 +1945,20 @@ def handed_whole(facts, n: ast.Name) -> bool:
 
 def _item_scope_id(n: ast.AST, ids) -> str | None:
     """The scope id an item read names by its string key: `meta["tenant_id"]`,
-    `meta.get("tenant_id")` / `meta.get("tenant_id", default)`; None otherwise."""
+    `meta.get("tenant_id")` / `meta.get("tenant_id", default)`, a header's spelling
+    (`headers["X-Tenant-ID"]`); None otherwise."""
     key = None
     if isinstance(n, ast.Subscript):
         key = n.slice
     elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" \
             and 1 <= len(n.args) <= 2 and not n.keywords:
         key = n.args[0]
-    if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value in ids:
-        return key.value
+    if isinstance(key, ast.Constant) and isinstance(key.value, str):
+        # a header's spelling names the same id (`headers["X-Tenant-ID"]` -> tenant_id)
+        k = key.value.strip().lower().replace("-", "_")
+        k = k[2:] if k.startswith("x_") else k
+        if k in ids:
+            return k
     return None
 
 
