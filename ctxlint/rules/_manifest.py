@@ -187,7 +187,7 @@ SOURCES = {
     'ctxlint.rules.python.ctx205_long_lived_task_inherits_request_context': (11116, '5adeaf602a1d414b'),
     'ctxlint.rules.python.ctx206_context_not_propagated': (30329, '3bc74f6dbf120a5d'),
     'ctxlint.rules.python.ctx401_unbounded_registry': (27865, '99d6591883d1267e'),
-    'ctxlint.rules.python.ctx402_cached_method_holds_self': (14380, '243c29a8e41760d1'),
+    'ctxlint.rules.python.ctx402_cached_method_holds_self': (14621, '3ff7cd37d43519dc'),
     'ctxlint.rules.python.ctx403_hook_handle_leak': (18144, '3cdd226e9027e19f'),
     'ctxlint.rules.python.ctx404_terminal_path_missing_removal': (16840, '539ad95bd09015e9'),
     'ctxlint.rules.python.ctx405_adapter_load_without_unload': (5629, '6d74f1e6526c2289'),

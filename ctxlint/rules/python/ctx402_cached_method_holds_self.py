@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import re
 
 from ctxlint.findings import SAFE, Fix
@@ -238,8 +239,16 @@ def _per_call_filler(facts, cls: ast.ClassDef, fn: ast.AST):
 
 
 def _where(facts, app) -> str:
-    """` in <module>` when the cache call is in another module of the project."""
-    return "" if app.site_facts is facts else f" in `{app.site_facts.path}`"
+    """` in <file>` when the cache call is in another module of the project (relative to
+    the working directory when it is below it)."""
+    if app.site_facts is facts:
+        return ""
+    path = str(app.site_facts.path)
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # another drive
+        rel = path
+    return f" in `{path if rel.startswith('..') else rel}`"
 
 
 def _what_it_keeps(facts, size: ast.AST) -> str:
