@@ -27,9 +27,6 @@ EXPECT = re.compile(r"expect:\s*(none|(\d+)\s+(CTX\d{3})(\s+\[low\])?)", re.IGNO
 
 #: case path (relative to the cases folder) -> the open issue it belongs to.
 OPEN: dict[str, str] = {
-    "py/V01_otel_attach_helper_token_dropped.py": "issue 33 (value flow: a token returned by a helper)",
-    "py/V02_pkg/handlers.py": "issue 33 (value flow: a ContextVar of another module)",
-    "py/V09_spawn_helper_task_dropped.py": "issue 33 (value flow: a task returned by a helper)",
     "go/A02_usage_after_response.go": "issue 34 (CTX207 request-context-outlives-handler)",
     "go/V12_blank_ctx_param_local_background.go": "issue 34 (Go value flow: `_` ctx parameter)",
     "go/V13_cancel_on_afterfunc_stopped.go": "issue 34 (Go value flow: cancel handed to time.AfterFunc)",

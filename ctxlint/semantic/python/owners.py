@@ -1312,8 +1312,11 @@ class TokenFate:
         return f"TokenFate({self.kind})"
 
 
-def token_fate(facts: PythonFacts, call: ast.Call, fn: ast.AST, release: Release) -> TokenFate:
-    """Follow the token of `call` (a `.set()`/`attach()`) inside `fn` and its class.
+def token_fate(facts: PythonFacts, call: ast.Call, fn: ast.AST, release: Release,
+               unpacked: ast.Name | None = None) -> TokenFate:
+    """Follow the token of `call` (a `.set()`/`attach()`, or a helper's call that returns
+    one) inside `fn` and its class. `unpacked`: the name of a tuple target that receives
+    the token when `call` returns a tuple (`span, token = start(...)`).
 
     Accepted ("ok"): a release in `finally`/an except-all handler or straight after; a
     token stored on `self` and released by the class (by what `__exit__` runs when it
@@ -1326,6 +1329,8 @@ def token_fate(facts: PythonFacts, call: ast.Call, fn: ast.AST, release: Release
     parent = facts.parents.get(call)
     if isinstance(parent, ast.Expr):
         return TokenFate("discarded")
+    if unpacked is not None:
+        return _local_token_fate(facts, call, parent, unpacked, fn, release)
     if isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is call:
         targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
         if len(targets) != 1:
