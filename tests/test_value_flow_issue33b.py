@@ -19,11 +19,12 @@ import textwrap
 from ctxlint.config import Config
 from ctxlint.rules import select_rules
 from ctxlint.semantic.python import facts as py
+from ctxlint.semantic.python import lint as py_lint
 from ctxlint.semantic.python.decorators import applied_cache, cache_bound
 
 
 def lint(src: str, codes: list[str], path: str = "t.py"):
-    return py.lint(path, textwrap.dedent(src), select_rules(codes, []), Config())
+    return py_lint.lint(path, textwrap.dedent(src), select_rules(codes, []), Config())
 
 
 def found(src: str, codes: list[str], path: str = "t.py") -> set[tuple[int, str]]:
@@ -70,6 +71,9 @@ def on_instance(fn):
 
 def tiny(fn):
     return functools.lru_cache(maxsize=1)(fn)
+
+CACHE_SIZE = 256
+memo2 = lru_cache(CACHE_SIZE)
 """
 
 DOC_CLASS = """\
@@ -92,7 +96,7 @@ def _doc_with(deco: str) -> str:
 
 def test_ctx402_project_decorators_that_apply_the_class_cache():
     line = len(DECORATORS.splitlines()) + 2 + 5
-    for deco in ("memoize()", "memo", "cached", "cached2"):
+    for deco in ("memoize()", "memo", "memo2", "cached", "cached2"):
         assert found(_doc_with(deco), ["CTX402"]) == {(line, "CTX402")}, deco
 
 
