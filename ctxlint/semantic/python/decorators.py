@@ -188,6 +188,10 @@ class _Resolver:
 
     # an expression: is it a function wrapped in a functools cache? ------------------
     def cached(self, facts, e, scope, depth) -> CacheApplication | None:
+        """`e` (in `scope`, a def or None for module level) evaluates to a function
+        wrapped in a functools cache: `lru_cache(fn)`, `lru_cache(maxsize=n)(fn)`, a
+        project decorator applied to it, `wraps(fn)(wrapper)` of such a wrapper, a local
+        bound to one, or a nested def that calls one (`_delegates`)."""
         if depth < 0 or e is None:
             return None
         if isinstance(e, ast.Call):
