@@ -433,3 +433,17 @@ def test_header_item_queue_field_nested_factory_and_owned_recorder():
     assert 'request.headers["X-Tenant-ID"]' in got[15].message
     assert "queue.Queue" in got[28].message and "up to 32 entries" in got[41].message
     assert "`self.recorder.rows`" in got[67].message
+
+
+def test_ctx501_helper_param_named_as_an_id_does_not_rename_the_callers_argument():
+    # openai-agents' tool lookup key: `namespace` is an id only by the helper's own name
+    src = """\
+    def is_reserved(name, namespace):
+        return namespace == name
+
+    def tool_lookup_key(tool_name, tool_ns=None):
+        if is_reserved(tool_name, tool_ns):
+            return ("deferred", tool_name)
+        return ("bare", tool_name)
+    """
+    assert found(src, ["CTX501"]) == set()

@@ -573,7 +573,9 @@ class CacheKeyFacts:
             tme = self._self_param(target)
             for sid, text in list(inner.ids.items()):
                 root = re.split(r"[.\[]", text, maxsplit=1)[0]
-                if sid in r.ids or root == tme or root not in tparams:
+                if sid in r.ids or root == tme or root not in tparams or root == text:
+                    # (a helper's parameter that is the id by its own name, `namespace`,
+                    # says nothing of the argument the caller hands it under another name)
                     continue
                 arg = graph.arg_for(call, target, tparams.index(root))
                 base = _item_root(arg) if arg is not None else None
