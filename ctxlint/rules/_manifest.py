@@ -205,7 +205,7 @@ SOURCES = {
     'ctxlint.semantic.go.escape': (29279, '0a04a71d4e872d1f'),
     'ctxlint.semantic.go.facts': (30360, 'bb0e2f794e5db66d'),
     'ctxlint.semantic.jinja.call_sites': (138721, '230a7777f88e37a0'),
-    'ctxlint.semantic.jinja.templates': (23860, '9538f234c56305c3'),
+    'ctxlint.semantic.jinja.templates': (25158, 'a1d35dde1c4d55a3'),
     'ctxlint.semantic.python.asyncness': (9156, '05b1c1968b6fa639'),
     'ctxlint.semantic.python.cache_keys': (103148, 'fff9a7960acb93f9'),
     'ctxlint.semantic.python.calls': (30994, '79e578084730dd29'),
