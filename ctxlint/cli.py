@@ -278,10 +278,11 @@ def run_check(args) -> int:
             sys.stderr.write(f"ctxlint: {terminal_safe(n)}\n")
     if result.internal_errors:
         return EXIT_ERROR
-    if args.exit_zero or (args.fix_only and not findings and not result.unreadable):
+    if args.exit_zero or (args.fix_only and not findings):
         return EXIT_CLEAN
-    # A file or directory that could not be read was not checked: the run did not pass.
-    return EXIT_FINDINGS if findings or result.unreadable else EXIT_CLEAN
+    # A path that could not be read is a notice and a summary line, not a finding: the
+    # exit code keeps its contract (DESIGN.md: 1 means findings).
+    return EXIT_FINDINGS if findings else EXIT_CLEAN
 
 
 def _progress(total: int, args):
