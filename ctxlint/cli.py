@@ -164,7 +164,8 @@ def run_check(args) -> int:
                                engine.language_of(args.stdin_filename) or "python")
         findings, notices, _ = engine.lint_bytes(sf, data, config, rules)
         notices = [n for n in notices if n != "__internal__" and not n.startswith(engine.DEPENDS_MARKER)]
-        result = engine.RunResult(findings=findings, notices=notices, files=1)
+        notices, unchecked = engine.split_unchecked(sf.display, notices)
+        result = engine.RunResult(findings=findings, notices=notices, files=1, unchecked=unchecked)
     else:
         try:
             files = engine.discover(args.paths, config, args.exclude)
@@ -226,7 +227,7 @@ def run_check(args) -> int:
                                  f"could be added (listed below).\n")
 
     ctx = ReportContext(rules=rule_index(), files=result.files, statistics=args.statistics, fixed=fixed,
-                        quiet=args.quiet, skipped=result.skipped)
+                        quiet=args.quiet, skipped=result.skipped, unchecked=result.unchecked)
     out = render(args.output_format, findings, ctx)
     if out:
         sys.stdout.write(out + "\n")

@@ -31,11 +31,10 @@ from ctxlint.findings import Finding, Fix
 from ctxlint.languages.go import (
     FUNC_TYPES,
     INDEXED_TYPES,
-    parse_bytes,
     parse_error,
     query,
+    recover,
 )
-from ctxlint.languages.go import first_error as _first_error
 from ctxlint.semantic.go.cfg import CFG, build_cfg, is_noreturn_call
 from ctxlint.semantic.go.ctx import CANCEL_CONSTRUCTORS, CONTEXT_PRODUCERS
 
@@ -161,13 +160,15 @@ class GoFacts:
 
     language = "go"
 
-    def __init__(self, path: str, text: str, src: bytes, tree, config: Config):
+    def __init__(self, path: str, text: str, src: bytes, tree, config: Config, recovered=None):
         self.path = path
         self.text = text
         self.src = src
         self.tree = tree
         self.root = tree.root_node
         self.config = config
+        #: `languages.go.Recovered`: what of the file did not parse (None: parsed as a whole)
+        self.recovered = recovered
         self._memo: dict[str, object] = {}
         self._by_type: dict[str, list] = {}
 
@@ -319,8 +320,16 @@ class GoFacts:
 
     @cached_property
     def first_error(self):
-        """The first ERROR or MISSING node in document order, or None."""
-        return _first_error(self.tree)
+        """The first ERROR or MISSING node that `languages.go.recover` could not
+        confine to a function body (what CTX000 reports), or None."""
+        return self.recovered.error if self.recovered is not None else None
+
+    @property
+    def unchecked(self) -> list[tuple[int, str]]:
+        """(1-based line, name) of each function left out because its text does not
+        parse (syntax newer than the grammar, or a broken body): no rule saw it."""
+        rec = self.recovered
+        return [(row + 1, name) for _, _, row, name in rec.skipped] if rec is not None else []
 
     # ------------------------------------------------------------ imports
     @cached_property
@@ -657,22 +666,36 @@ class GoFacts:
 
 # ------------------------------------------------------------------ entry
 def facts_for(path: str, text: str, config: Config | None = None) -> GoFacts:
-    """Parse `text` and return its `GoFacts` (tests and tools use this)."""
+    """Parse `text` and return its `GoFacts` (tests and tools use this).
+
+    The tree is `languages.go.recover`'s: syntax newer than the grammar is read
+    through a same-length repair, and a declaration that still does not parse is
+    left out (`GoFacts.unchecked`, `GoFacts.first_error`)."""
     src = text.encode("utf-8", "surrogatepass")
-    return GoFacts(path, text, src, parse_bytes(src), config or Config())
+    rec = recover(src)
+    return GoFacts(path, text, src, rec.tree, config or Config(), recovered=rec)
 
 
 def lint(path: str, text: str, rules: list, config: Config, tree=None) -> list[Finding]:
     """Lint one Go source with the given (already prefiltered) rules.
 
-    A file with tree-sitter ERROR/MISSING nodes yields only CTX000 at the first
-    one (rules would run on a broken tree). Never raises on bad input.
+    What tree-sitter cannot parse is isolated (`languages.go.recover`): a function
+    whose body holds an ERROR node is left out, with a notice (`note_unchecked`), and
+    the rest is linted. An error not confined to a function body (an unbalanced
+    bracket, a broken clause) is CTX000 at its first node, the rest is still linted;
+    when the isolation fails, the file yields CTX000 only. Never raises on bad input.
     """
     if not rules:
         return []
     facts = facts_for(path, text, config)
     err = parse_error(facts)
-    if err is not None:
-        return [err]
+    rec = facts.recovered
+    if rec is not None and not rec.clean:
+        return [err] if err is not None else []
+    from ctxlint.findings import note_unchecked
+    for line, name in facts.unchecked:
+        note_unchecked(line, f"function `{name}` not checked: its body has syntax the Go parser does not know "
+                             "(or a syntax error)")
     from ctxlint.rules import run_checks
-    return run_checks(facts, rules)
+    found = run_checks(facts, rules)
+    return [err, *found] if err is not None else found
