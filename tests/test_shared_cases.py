@@ -35,9 +35,6 @@ OPEN: dict[str, str] = {
     "py/V08_sha256_key_tenant_in_metadata.py": "issue 33 (value flow: a scope id in kwargs['metadata'])",
     "py/V09_spawn_helper_task_dropped.py": "issue 33 (value flow: a task returned by a helper)",
     "go/A02_usage_after_response.go": "issue 34 (CTX207 request-context-outlives-handler)",
-    "go/V12_blank_ctx_param_local_background.go": "issue 34 (Go value flow: `_` ctx parameter)",
-    "go/V13_cancel_on_afterfunc_stopped.go": "issue 34 (Go value flow: cancel handed to time.AfterFunc)",
-    "go/V14_shadowed_ctx_todo_in_if.go": "issue 34 (Go value flow: a shadowing ctx := context.TODO())",
 }
 
 
