@@ -34,7 +34,6 @@ OPEN: dict[str, str] = {
     "py/V05_loss_dict_via_log_helper.py": "issue 33 (value flow: a tensor through a dict and a helper)",
     "py/V08_sha256_key_tenant_in_metadata.py": "issue 33 (value flow: a scope id in kwargs['metadata'])",
     "py/V09_spawn_helper_task_dropped.py": "issue 33 (value flow: a task returned by a helper)",
-    "go/A02_usage_after_response.go": "issue 34 (CTX207 request-context-outlives-handler)",
 }
 
 

@@ -590,3 +590,128 @@ def cancel_kept_for_close(facts, call, fn) -> bool:
         if fld is not None and package_reads_field(facts, facts.text_of(fld), element_stores=element):
             return True
     return False
+
+
+# ------------------------------------------------------------------ request ctx flow (CTX207)
+class RequestCtxFlow:
+    """Which names of a handler hold its request's context (`request_ctx_flow`).
+
+    http: the handler is an HTTP handler (else a gRPC method); requests: names of
+    `*http.Request` values (their `Context()` is the request's); names: names bound to
+    the request's context or to a context derived from it (`WithCancel`/`WithTimeout`/
+    `WithDeadline`/`WithValue` of one; `WithoutCancel` detaches)."""
+
+    def __init__(self, facts, fn, http: bool, requests: set[str], names: set[str]):
+        self.facts, self.fn, self.http, self.requests, self.names = facts, fn, http, requests, names
+
+    def holds(self, e) -> bool:
+        """Does expression `e` evaluate to the request's context (or one derived from it)?"""
+        facts = self.facts
+        while e is not None and e.type == "parenthesized_expression":
+            e = e.named_children[0] if e.named_children else None
+        if e is None:
+            return False
+        if e.type == "identifier":
+            return facts.text_of(e) in self.names
+        if e.type != "call_expression":
+            return False
+        f = e.child_by_field_name("function")
+        args = e.child_by_field_name("arguments")
+        name = facts.context_func(f)
+        if name is not None:
+            if name in ("Background", "TODO", "WithoutCancel"):
+                return False
+            first = args.named_children[0] if args is not None and args.named_children else None
+            return first is not None and self.holds(first)
+        if f is not None and f.type == "selector_expression":
+            op, fld = f.child_by_field_name("operand"), f.child_by_field_name("field")
+            if fld is not None and facts.text_of(fld) == "Context" and op is not None \
+                    and op.type == "identifier" and facts.text_of(op) in self.requests:
+                return True
+        return False
+
+    def used_by_goroutine(self, go):
+        """The first argument node through which the goroutine of `go` hands the request's
+        context to a call (`go f(ctx)`, or a call inside `go func() { ... }()`), or None.
+        Watching it (`<-ctx.Done()`, `ctx.Err()`) is not handing it on."""
+        facts = self.facts
+        for n in facts.walk(go):
+            if n.type != "argument_list" or n.parent is None or n.parent.type != "call_expression":
+                continue
+            if facts.context_func(n.parent.child_by_field_name("function")) is not None:
+                continue  # deriving a context is not using it: the derived one's use counts
+            for a in n.named_children:
+                if self.holds(a):
+                    return a
+        return None
+
+
+def request_ctx_flow(facts, fn) -> RequestCtxFlow:
+    """The request-context names of handler `fn` (see `RequestCtxFlow`), cached: its
+    ctx parameters and `*http.Request` parameters, then every local (in `fn` and its
+    func literals) assigned one of them, `r.Context()`, a context derived from one, or
+    `r.WithContext(...)` of one (a request), to a fixed point."""
+    def build():
+        reqs = set(request_params(facts, fn))
+        flow = RequestCtxFlow(facts, fn, bool(reqs), reqs, set(ctx_params(facts, fn)))
+        stmts = [n for n in facts.walk(fn) if n.type in ("short_var_declaration", "assignment_statement", "var_spec")]
+        changed = True
+        while changed:
+            changed = False
+            for st in stmts:
+                if st.type == "var_spec":
+                    lefts = list(st.children_by_field_name("name"))
+                    val = st.child_by_field_name("value")
+                    rights = val.named_children if val is not None else []
+                else:
+                    left, right = st.child_by_field_name("left"), st.child_by_field_name("right")
+                    if left is None or right is None:
+                        continue
+                    lefts, rights = left.named_children, right.named_children
+                pairs = list(zip(lefts, rights)) if len(lefts) == len(rights) else \
+                    [(lefts[0], rights[0])] if len(rights) == 1 and lefts else []
+                for l, r in pairs:
+                    if l.type != "identifier" or facts.text_of(l) == "_":
+                        continue
+                    name = facts.text_of(l)
+                    if name not in flow.names and flow.holds(r):
+                        flow.names.add(name)
+                        changed = True
+                    elif name not in flow.requests and r.type == "call_expression":
+                        f = r.child_by_field_name("function")
+                        fld = f.child_by_field_name("field") if f is not None and f.type == "selector_expression" else None
+                        args = r.child_by_field_name("arguments")
+                        if fld is not None and facts.text_of(fld) in ("WithContext", "Clone") and args is not None \
+                                and any(flow.holds(a) for a in args.named_children):
+                            flow.requests.add(name)
+                            changed = True
+        return flow
+    return facts.memo(f"reqflow:{fn.id}", build)
+
+
+#: Calls with which a handler waits for what it started: `sync.WaitGroup.Wait`,
+#: `errgroup.Group.Wait` (and `conc`'s pools, which name it the same).
+WAIT_METHODS = frozenset({"Wait"})
+
+
+def waits_after(facts, fn, go) -> bool:
+    """Does handler `fn` wait, after the `go` statement, for what it started: a
+    `Wait()` call (a WaitGroup, an errgroup) or a channel receive (`<-done`, a select
+    case receiving one) that is not a context's `Done()`? Func literals started or
+    deferred elsewhere do not count (the handler's own statements only)."""
+    body = fn.child_by_field_name("body")
+    if body is None:
+        return False
+    for n in facts.walk(body, into_funcs=False):
+        if n.start_byte < go.end_byte:
+            continue
+        if n.type == "call_expression":
+            f = n.child_by_field_name("function")
+            fld = f.child_by_field_name("field") if f is not None and f.type == "selector_expression" else None
+            if fld is not None and facts.text_of(fld) in WAIT_METHODS:
+                return True
+        elif n.type == "unary_expression" and facts.text_of(n).lstrip().startswith("<-"):
+            operand = n.child_by_field_name("operand")
+            if operand is not None and not facts.text_of(operand).replace(" ", "").endswith(".Done()"):
+                return True
+    return False
