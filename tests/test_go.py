@@ -482,10 +482,12 @@ def test_no_fix_when_return_still_uses_the_context():
         import "context"
 
         func f(p context.Context, xs []int) error {
-        \tfor range xs {
+        \tfor _, x := range xs {
         \t\tctx, cancel := context.WithCancel(p)
         \t\tdefer cancel()
-        \t\treturn use(ctx)
+        \t\tif x > 0 {
+        \t\t\treturn use(ctx)
+        \t\t}
         \t}
         \treturn nil
         }
@@ -972,7 +974,8 @@ def test_languages_go_is_parsing_only():
     assert not (ROOT / "ctxlint" / "rules" / "go_context.py").exists()
     mods = sorted(p.name for p in (ROOT / "ctxlint" / "rules" / "go").glob("ctx*.py"))
     assert mods == ["ctx101_lost_cancel.py", "ctx102_defer_cancel_in_loop.py", "ctx201_context_in_global.py",
-                    "ctx202_context_in_struct.py", "ctx206_context_not_propagated_go.py"]
+                    "ctx202_context_in_struct.py", "ctx206_context_not_propagated_go.py",
+                    "ctx207_request_context_outlives_handler.py"]
 
 
 def test_ctx101_loop_fix_declines_when_the_context_outlives_its_iteration():

@@ -205,3 +205,70 @@ def test_repair_never_touches_comments_or_strings():
     out = repair(src)
     assert len(out) == len(src)
     assert out.count(b"new(1)") == 2 and out.count(b"make(2)") == 2 and b"nEw(1)" in out
+
+
+# ------------------------------------------------------------------ CTX102 cost (issue 37 #10)
+def _calls_to_lint(text: str, codes_: tuple[str, ...]) -> int:
+    """Python function calls made while linting `text` with `codes_` (work, not time)."""
+    import sys
+    rules = [r for r in RULES if r.code in codes_]
+    count = [0]
+
+    def prof(frame, event, arg):
+        if event == "call":
+            count[0] += 1
+    sys.setprofile(prof)
+    try:
+        found = engine.lint_text("x.go", text, "go", rules, Config())
+    finally:
+        sys.setprofile(None)
+    assert len([f for f in found if f.code == "CTX102"]) == text.count("defer cancel()")
+    return count[0]
+
+
+def _sequential_loops(n: int) -> str:
+    body = "".join("\tfor i := 0; i < 3; i++ {\n\t\tctx, cancel := context.WithCancel(parent)\n\t\tdefer cancel()\n"
+                   "\t\t_ = ctx\n\t}\n" for _ in range(n))
+    return 'package p\n\nimport "context"\n\nfunc f(parent context.Context) {\n' + body + "}\n"
+
+
+def test_ctx102_work_is_linear_in_the_loops_of_a_function():
+    small, large = (_calls_to_lint(_sequential_loops(n), ("CTX102",)) for n in (60, 240))
+    assert large < 4 * small * 1.25, (small, large)  # 4x the loops: about 4x the work, not 16x
+
+
+def test_ctx102_defer_in_a_select_arm_that_always_returns():
+    src = textwrap.dedent("""\
+        package p
+
+        import "context"
+
+        func first(parent context.Context, chans []chan int) int {
+        \tfor _, ch := range chans {
+        \t\tctx, cancel := context.WithCancel(parent)
+        \t\tselect {
+        \t\tcase v := <-ch:
+        \t\t\tdefer cancel()
+        \t\t\treturn v
+        \t\tcase <-ctx.Done():
+        \t\t}
+        \t\tcancel()
+        \t}
+        \treturn 0
+        }
+
+        func pile(parent context.Context, chans []chan int) int {
+        \tn := 0
+        \tfor _, ch := range chans {
+        \t\tctx, cancel := context.WithCancel(parent)
+        \t\tselect {
+        \t\tcase v := <-ch:
+        \t\t\tdefer cancel()
+        \t\t\tn += v
+        \t\tcase <-ctx.Done():
+        \t\t}
+        \t}
+        \treturn n
+        }
+    """)
+    assert [c for c in codes(src) if c[1] == "CTX102"] == [(25, "CTX102")]

@@ -96,6 +96,30 @@ def _declares_name(facts, node, name: str) -> bool:
     return False
 
 
+def _declared_names(facts, node) -> list[str]:
+    """The names statement `node` declares (`:=`, `var`, `const`); see `_declares_name`."""
+    t = node.type
+    if t == "short_var_declaration":
+        left = node.child_by_field_name("left")
+        return [facts.text_of(c) for c in left.named_children if c.type == "identifier"] if left is not None else []
+    if t in ("var_declaration", "const_declaration"):
+        return [facts.text_of(n) for spec in facts.walk(node) if spec.type in ("var_spec", "const_spec")
+                for n in spec.children_by_field_name("name")]
+    return []
+
+
+def _list_declarations(facts, stmts) -> dict[str, object]:
+    """name -> the first statement of statement list `stmts` that declares it (cached
+    per list: scoping lookups stay linear in the size of a function)."""
+    def build():
+        out: dict[str, object] = {}
+        for st in stmts.named_children:
+            for n in _declared_names(facts, st):
+                out.setdefault(n, st)
+        return out
+    return facts.memo(f"decls:{stmts.id}", build)
+
+
 def _params_declare(facts, fn, name: str) -> bool:
     for fld in ("receiver", "parameters", "result"):
         pl = fn.child_by_field_name(fld)
@@ -115,11 +139,10 @@ def _visible_decl(facts, ident):
     for a in facts.ancestors(ident):
         t = a.type
         if t == "statement_list":
-            for st in a.named_children:
-                if st.start_byte > ident.start_byte:
-                    break
-                if _declares_name(facts, st, name) and (st.end_byte <= ident.start_byte or facts.is_inside(ident, st)):
-                    return st
+            st = _list_declarations(facts, a).get(name)
+            if st is not None and st.start_byte <= ident.start_byte \
+                    and (st.end_byte <= ident.start_byte or facts.is_inside(ident, st)):
+                return st
         elif t in ("if_statement", "expression_switch_statement", "type_switch_statement"):
             init = a.child_by_field_name("initializer")
             if init is not None and _declares_name(facts, init, name):
