@@ -515,12 +515,13 @@ def _by_design_extra(finding, text: str) -> str | None:
 _BY_DESIGN_MISSES = {
     "test": "test code: the leak lasts one test run at most",
     "root": "a WithCancel child of a root context, unused before its cancel func is lost: nothing leaks",
+    "guard": "created and called under the same unchanged guard (`if lock != nil`): the lost path cannot run",
 }
 
 
 def _by_design_miss(facts, line: int) -> str | None:
     from ctxlint.rules.go.ctx101_lost_cancel import _costs_nothing
-    from ctxlint.semantic.go.cancel import lost_cancel_path
+    from ctxlint.semantic.go.cancel import lost_cancel_path, stable_guard
 
     if facts.is_test_code:
         return _BY_DESIGN_MISSES["test"]
@@ -535,6 +536,8 @@ def _by_design_miss(facts, line: int) -> str | None:
             lost_at = res[1] if res else None
         if _costs_nothing(facts, d, lost_at):
             return _BY_DESIGN_MISSES["root"]
+        if name != "_" and lost_at is None and stable_guard(facts, d) is not None:
+            return _BY_DESIGN_MISSES["guard"]
     return None
 
 

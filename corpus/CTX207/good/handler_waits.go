@@ -7,16 +7,21 @@ import (
 	"context"
 	"net/http"
 	"sync"
-
-	"golang.org/x/sync/errgroup"
 )
+
+// Group is errgroup.Group's API (golang.org/x/sync/errgroup).
+type Group interface {
+	Go(f func() error)
+	Wait() error
+}
 
 type Store interface {
 	Insert(ctx context.Context, tenant string, tokens int) error
 }
 
 type Server struct {
-	store Store
+	store    Store
+	newGroup func(ctx context.Context) (Group, context.Context)
 }
 
 func (s *Server) Fanout(w http.ResponseWriter, r *http.Request) {
@@ -32,8 +37,9 @@ func (s *Server) Fanout(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) Group(w http.ResponseWriter, r *http.Request) {
-	g, gctx := errgroup.WithContext(r.Context())
+	g, gctx := s.newGroup(r.Context())
 	g.Go(func() error { return s.store.Insert(gctx, "a", 1) })
+	go func() { _ = s.store.Insert(gctx, "b", 1) }()
 	_ = g.Wait()
 }
 

@@ -279,8 +279,22 @@ def lost_cancel_path(facts, cfg, d, name: str):
             memo[b.index] = res
         return memo[b.index]
 
+    guard = stable_guard(facts, d)
+
+    def succs(b):
+        # Under the same unchanged guard as the def (`if lock != nil { ctx, cancel = ... }`
+        # ... `if lock != nil { cancel() }`), the branch where the guard is false
+        # cannot follow: the def ran, so the guard held.
+        if guard is not None and b.nodes:
+            last = b.nodes[-1]
+            p = last.parent
+            if p is not None and p.type == "if_statement" and p.child_by_field_name("condition") == last \
+                    and _norm(facts, last) == guard and b.succs:
+                return b.succs[:1]
+        return b.succs
+
     seen: set[int] = set()
-    stack = list(reversed(block.succs))
+    stack = list(reversed(succs(block)))
     first_write = None
     while stack:
         b = stack.pop()
@@ -296,9 +310,53 @@ def lost_cancel_path(facts, cfg, d, name: str):
             continue
         if b.ret is not None:
             return "return", b.ret
-        stack.extend(reversed(b.succs))
+        stack.extend(reversed(succs(b)))
     if first_write is not None:
         return "write", first_write
+    return None
+
+
+def _norm(facts, node) -> str:
+    return "".join(facts.text_of(node).split())
+
+
+def stable_guard(facts, d) -> str | None:
+    """The condition (whitespace-free text) of the innermost `if` of `d.fn` whose then
+    branch holds the cancel def `d`, when a later test of the same condition must give
+    the same answer: it calls nothing, receives nothing, and none of its names is
+    assigned, incremented or has its address taken anywhere in the function. None
+    otherwise. (go vet's lostcancel reports such correlated branches; ctxlint does not.)"""
+    fn = d.fn
+    for a in facts.ancestors(d.stmt):
+        if a.id == fn.id or a.type in FUNC_TYPES:
+            return None
+        if a.type != "if_statement":
+            continue
+        cond, cons = a.child_by_field_name("condition"), a.child_by_field_name("consequence")
+        if cond is None or cons is None or not facts.is_inside(d.stmt, cons) or a.child_by_field_name("initializer"):
+            return None
+        names = set()
+        for n in facts.walk(cond):
+            if n.type in ("call_expression", "unary_expression") and (
+                    n.type == "call_expression" or facts.text_of(n).lstrip().startswith(("<-", "&"))):
+                return None
+            if n.type == "identifier":
+                names.add(facts.text_of(n))
+        if not names:
+            return None
+        body = fn.child_by_field_name("body")
+        for name in names:
+            for ident in facts.identifiers(body, name):
+                p = ident.parent
+                if p is not None and p.type in ("inc_statement", "dec_statement"):
+                    return None
+                if p is not None and p.type == "unary_expression" and facts.text_of(p).lstrip().startswith("&"):
+                    return None
+                if p is not None and p.type == "expression_list" and p.parent is not None \
+                        and p.parent.type in ("assignment_statement", "short_var_declaration") \
+                        and p.parent.child_by_field_name("left") == p:
+                    return None
+        return _norm(facts, cond)
     return None
 
 
