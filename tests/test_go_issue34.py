@@ -147,13 +147,13 @@ def test_recovery_swallowing_following_declarations_is_undone(monkeypatch):
     from ctxlint.semantic.go import facts as gofacts
 
     text = _file(NEWER_GO["generic_method"])
-    monkeypatch.setattr(golang, "repair", lambda src: src)
+    monkeypatch.setattr(golang, "repair", lambda src, spans=None: src)
     tree = golang._parser().parse(text.encode())
     assert tree.root_node.has_error
     assert "tail" not in [golang._parser().language and c.child_by_field_name("name").text.decode()
                           for c in tree.root_node.children if c.type == "function_declaration"]
     facts = gofacts.facts_for("x.go", text)
-    assert [name for _, name in facts.unchecked] == ["Map", "Get"]
+    assert [name for _, name in facts.unchecked] == ["function `Map`", "function `Get`"]
     assert facts.first_error is None
     found = lint(text)
     assert "CTX000" not in {f.code for f in found} and "CTX101" in {f.code for f in found}
@@ -172,7 +172,7 @@ func odd(ctx context.Context) {
     notes = drain_notices()
     assert "CTX000" not in {f.code for f in found} and "CTX101" in {f.code for f in found}
     odd = text.splitlines().index("func odd(ctx context.Context) {") + 1
-    assert notes == [f"{UNCHECKED_MARKER}{odd}\tfunction `odd` not checked: its body has syntax the Go parser "
+    assert notes == [f"{UNCHECKED_MARKER}{odd}\tfunction `odd` not checked: it has syntax the Go parser "
                      "does not know (or a syntax error)"]
 
 
@@ -188,7 +188,7 @@ def test_unchecked_function_in_text_summary_and_sarif(tmp_path, capsys):
     try:
         main(["check", ".", "--no-cache"])
         out, err = capsys.readouterr()
-        assert "Not checked: 1 function whose syntax the Go parser does not know (a.go:" in out
+        assert "Not checked: 1 declaration whose syntax the Go parser does not know (a.go:" in out
         assert "function `odd` not checked" in err
         main(["check", ".", "--no-cache", "--output-format", "sarif"])
         out, _ = capsys.readouterr()
@@ -272,3 +272,26 @@ def test_ctx102_defer_in_a_select_arm_that_always_returns():
         }
     """)
     assert [c for c in codes(src) if c[1] == "CTX102"] == [(25, "CTX102")]
+
+
+def test_valid_declarations_the_grammar_rejects_are_isolated_not_ctx000(tmp_path):
+    """gofmt accepts what only the type checker rejects (Go's own types2 test data):
+    a balanced top-level declaration that does not parse is left out with a notice."""
+    text = _file("""
+const _ int
+
+var _ = struct{ A }.m
+
+var _ = [...]byte("foo")
+""")
+    if GOFMT is not None:
+        assert go_accepts(tmp_path, text)
+    found = lint(text)
+    assert "CTX000" not in {f.code for f in found} and "CTX101" in {f.code for f in found}
+
+
+def test_repair_keeps_make_of_a_type_ending_in_braces():
+    from ctxlint.languages.go import repair
+    src = b"package p\nfunc f() { m := make(map[string]struct{}); _ = m; x := new(1) }\n"
+    out = repair(src)
+    assert b"make(map[string]struct{})" in out and b"nEw(1)" in out

@@ -62,12 +62,17 @@ def parse_bytes(src: bytes):
     same-length repaired copy of `src` (`repair`): every node's offsets are offsets
     into `src`. The returned tree may still hold ERROR nodes (`recover` isolates them).
     """
+    return _repaired(src)[1]
+
+
+def _repaired(src: bytes):
+    """(the bytes parsed, their tree): `src` itself when it parses cleanly, else the
+    same-length `repair` of `src` limited to the places where the first parse failed."""
     tree = _parser().parse(src)
-    if tree.root_node.has_error:
-        fixed = repair(src)
-        if fixed != src:
-            tree = _parser().parse(fixed)
-    return tree
+    if not tree.root_node.has_error:
+        return src, tree
+    fixed = repair(src, _error_spans(tree))
+    return (fixed, _parser().parse(fixed)) if fixed != src else (src, tree)
 
 
 def parse_tree(text: str):
@@ -122,6 +127,28 @@ class _Lexer:
                     return i + 1
             i += 1
         return n + 1
+
+    def balanced(self, a: int, b: int) -> bool:
+        """Do the brackets of `src[a:b]` (outside comments and literals) all close
+        inside it, in order?"""
+        s = self.s
+        depth, i = 0, a
+        while i < b:
+            j = self.skip_literal(i)
+            if j != i:
+                if j > b:
+                    return False  # a literal or comment running past the end
+                i = j
+                continue
+            c = s[i]
+            if c in b"([{":
+                depth += 1
+            elif c in b")]}":
+                depth -= 1
+                if depth < 0:
+                    return False
+            i += 1
+        return depth == 0
 
     def ws(self, i: int) -> int:
         while i < self.n and self.s[i] in b" \t\r\n":
@@ -180,13 +207,25 @@ def _type_only_argument(lx: _Lexer, i: int, end: int) -> bool:
     parses either way."""
     arg = lx.s[i:end].strip()
     if arg.startswith((b"[", b"map[", b"map [", b"func")):
-        return not arg.endswith(b"}")  # `[]int{1, 2}`, `map[K]V{}`, `func() {...}`: a value
+        # `[]int{1, 2}`, `map[K]V{}`, `func() {...}`: a value; `map[K]struct{}`: a type
+        if not arg.endswith(b"}"):
+            return True
+        depth, k = 0, len(arg) - 1
+        while k >= 0:
+            if arg[k] == 0x7D:
+                depth += 1
+            elif arg[k] == 0x7B:
+                depth -= 1
+                if depth == 0:
+                    break
+            k -= 1
+        return arg[:max(k, 0)].rstrip().endswith((b"struct", b"interface"))
     if arg.startswith((b"struct", b"interface")):
         return b"}" not in arg[:-1] or not arg.endswith(b"}") or arg.count(b"{") < 2
     return arg.startswith((b"chan", b"<-chan", b"<- chan"))
 
 
-def repair(src: bytes) -> bytes:
+def repair(src: bytes, spans=None) -> bytes:
     """A same-length copy of Go source `src` in which syntax newer than the grammar
     reads as syntax it knows, so the parsed tree keeps every other node in place:
 
@@ -195,7 +234,9 @@ def repair(src: bytes) -> bytes:
     - a generic method's type parameter list (Go 1.27, `func (s *S) Map[T any](...)`)
       is blanked: the method parses as an ordinary one.
 
-    Comments and string literals are never touched. Never raises.
+    `spans`: (start, end) byte ranges where a parse failed (`_error_spans`); a call is
+    rewritten only when it overlaps one (None: everywhere). Comments and string
+    literals are never touched. Never raises.
     """
     lx = _Lexer(src)
     buf = bytearray(src)
@@ -244,7 +285,8 @@ def repair(src: bytes) -> bytes:
                         elif s[a] == 0x2C and depth == 0:
                             break
                         a += 1
-                    if lx.ws(p + 1) < close - 1 and not _type_only_argument(lx, p + 1, a):
+                    if lx.ws(p + 1) < close - 1 and not _type_only_argument(lx, p + 1, a) and (
+                            spans is None or any(sa < close and i < sb for sa, sb in spans)):
                         buf[i:e] = _PLAIN_CALLEE[word]
                         changed = True
             prev = s[e - 1]
@@ -273,9 +315,10 @@ class Recovered:
     """The outcome of `recover`.
 
     tree: the tree to lint (no ERROR node unless `error` is set and the isolation failed).
-    skipped: (start byte, end byte, start row, name) of each top-level declaration left
-    out because its text does not parse (a function body with syntax the grammar does
-    not know): rules see whitespace there.
+    skipped: (start byte, end byte, start row, label) of each top-level declaration left
+    out because its text does not parse although its brackets balance (syntax the
+    grammar does not know, such as a type checker's test data): rules see whitespace
+    there. The label says what it is ("function `f`", "const `x`").
     error: when an ERROR/MISSING node of the original parse is not confined to a
     function's body (an unbalanced bracket, a broken package or import clause), the
     file's first such node in document order: what CTX000 reports; None when every
@@ -289,21 +332,20 @@ class Recovered:
         self.tree, self.skipped, self.error, self.clean = tree, skipped, error, clean
 
 
-def recover(src: bytes, tree=None) -> Recovered:
-    """Parse `src` (or take its `parse_bytes` tree) and isolate what does not parse.
+def recover(src: bytes) -> Recovered:
+    """Parse `src` (through `_repaired`) and isolate what does not parse.
 
     Where the tree has ERROR nodes, each top-level declaration (found by a scan of
     the text, so declarations that tree-sitter's recovery swallowed are found too)
     that holds one is blanked in a same-length copy, and the copy is parsed again:
-    the other declarations are then read exactly as written. A function or method
-    whose brackets balance is an isolated skip (its body may be valid Go newer than
-    the grammar); any other error is also reported (`error`). Never raises.
+    the other declarations are then read exactly as written. A declaration whose
+    brackets balance is an isolated skip (it may be valid Go the grammar does not
+    know); any other error (an unbalanced bracket, a broken package clause) is also
+    reported (`error`). Never raises.
     """
-    if tree is None:
-        tree = parse_bytes(src)
+    base, tree = _repaired(src)
     if not tree.root_node.has_error:
         return Recovered(tree, [], None, True)
-    base = repair(src)
     lx = _Lexer(base)
     decls = lx.top_level()
     bounds = [off for off, _ in decls] + [len(base)]
@@ -323,18 +365,17 @@ def recover(src: bytes, tree=None) -> Recovered:
             # from an earlier error may have swallowed it although it parses.
             if not _parser().parse(head + b"\n" + base[a:b]).root_node.has_error:
                 continue
-        isolated = False
+        # A declaration whose brackets balance is isolated: its text may be valid Go
+        # that the grammar does not know (gofmt accepts it); it is left out, not CTX000.
+        isolated = kw not in (b"", b"package") and lx.balanced(a, b)
         name = ""
-        if kw == b"func":
-            body = base.find(b"{", a, b)
-            paren = base.find(b"(", a, b)
-            # balanced: the declaration's own brackets close inside the chunk
-            if 0 <= paren < body and lx.match(paren) <= b and lx.match(body) <= b:
-                isolated = True
-                i = lx.ws(a + 4)
-                if i < b and base[i] == 0x28:
-                    i = lx.ws(min(lx.match(i), b))
-                name = base[i:lx.ident_end(i)].decode("utf-8", "replace")
+        if isolated:
+            i = lx.ws(a + len(kw))
+            if kw == b"func" and i < b and base[i] == 0x28:
+                i = lx.ws(min(lx.match(i), b))
+            ident = base[i:lx.ident_end(i)].decode("utf-8", "replace")
+            name = (f"function `{ident}`" if kw == b"func" else
+                    f"{kw.decode()} `{ident}`" if ident else f"a `{kw.decode()}` declaration")
         broken = broken or not isolated
         for p in range(a, b):
             if buf[p] not in (0x0A, 0x0D):

@@ -44,8 +44,8 @@ def render(findings: list[Finding], ctx) -> str:
     if unchecked:
         k = len(unchecked)
         where = ", ".join(f"{printable(p)}:{ln}" for p, ln, _ in unchecked[:3]) + (", ..." if k > 3 else "")
-        out.append(f"Not checked: {k} function{'s' if k != 1 else ''} whose syntax the Go parser does not know "
-                   f"({where}).")
+        out.append(f"Not checked: {k} declaration{'s' if k != 1 else ''} whose syntax the Go parser does not "
+                   f"know ({where}).")
     if n:
         safe = sum(1 for f in findings if f.fix is not None and f.fix.safety == "safe")
         unsafe = sum(1 for f in findings if f.fix is not None and f.fix.safety != "safe")

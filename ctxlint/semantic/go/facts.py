@@ -349,8 +349,9 @@ class GoFacts:
 
     @property
     def unchecked(self) -> list[tuple[int, str]]:
-        """(1-based line, name) of each function left out because its text does not
-        parse (syntax newer than the grammar, or a broken body): no rule saw it."""
+        """(1-based line, label) of each declaration left out because its text does not
+        parse (syntax the grammar does not know, or a broken body): no rule saw it.
+        The label names it ("function `f`")."""
         rec = self.recovered
         return [(row + 1, name) for _, _, row, name in rec.skipped] if rec is not None else []
 
@@ -733,8 +734,7 @@ def lint(path: str, text: str, rules: list, config: Config, tree=None) -> list[F
         return [err] if err is not None else []
     from ctxlint.findings import note_unchecked
     for line, name in facts.unchecked:
-        note_unchecked(line, f"function `{name}` not checked: its body has syntax the Go parser does not know "
-                             "(or a syntax error)")
+        note_unchecked(line, f"{name} not checked: it has syntax the Go parser does not know (or a syntax error)")
     from ctxlint.rules import run_checks
     found = run_checks(facts, rules)
     return [err, *found] if err is not None else found
