@@ -17,9 +17,9 @@ import pytest
 
 from ctxlint import engine
 from ctxlint.config import Config
-from ctxlint.rules import rule_index
+from ctxlint.rules import select_rules
 
-RULES = [r for r in rule_index().values() if getattr(r, "language", None) in ("go", "any")]
+RULES = select_rules([], [])
 GO = shutil.which("go")
 
 
@@ -295,3 +295,91 @@ def test_repair_keeps_make_of_a_type_ending_in_braces():
     src = b"package p\nfunc f() { m := make(map[string]struct{}); _ = m; x := new(1) }\n"
     out = repair(src)
     assert b"make(map[string]struct{})" in out and b"nEw(1)" in out
+
+
+# ------------------------------------------------------------------ CTX206 misreads and misses
+CTX206_SRC = """\
+package p
+
+import "context"
+
+type Mgr interface {
+	Start(ctx context.Context) error
+	Delete(ctx context.Context, id string) error
+	Unlock(ctx context.Context) error
+	Shutdown(ctx context.Context) error
+}
+
+func Run(ctx context.Context, m Mgr) error {
+	if err := m.Start(ctx); err != nil {
+		return err
+	}
+	return m.Delete(context.Background(), "x")
+}
+
+func Locked(ctx context.Context, m Mgr) error {
+	_ = m.Delete(ctx, "y")
+	sctx, cancel := context.WithTimeout(context.Background(), 5)
+	defer cancel()
+	_ = m.Shutdown(sctx)
+	return m.Unlock(context.Background())
+}
+
+func Guarded(ctx context.Context, m Mgr, lim *int) error {
+	if lim != nil {
+		return m.Delete(context.TODO(), "z")
+	}
+	return nil
+}
+
+func OnError(ctx context.Context, m Mgr) error {
+	if err := m.Delete(ctx, "a"); err != nil {
+		_ = m.Delete(context.Background(), "rollback")
+		return err
+	}
+	return nil
+}
+"""
+
+
+def test_ctx206_guards_release_callees_and_finished_runs():
+    found = [(f.line, f.confidence) for f in lint(CTX206_SRC) if f.code == "CTX206"]
+    # after Start returned: latent; a release (Unlock, Shutdown): silent; a guard on a
+    # value that is not an error (`lim != nil`): manifest; an error path: silent
+    assert found == [(16, "low"), (29, "high")]
+
+
+def test_ctx206_cancel_kept_for_a_close_path_is_not_a_finding():
+    src = """\
+package p
+
+import "context"
+
+type Sub struct{ cancels map[string]context.CancelFunc; listen context.CancelFunc }
+
+type Src interface{ Watch(ctx context.Context, uri string) error }
+
+func (s *Sub) Subscribe(ctx context.Context, src Src, uri string) error {
+	wctx, cancel := context.WithCancel(context.Background())
+	s.cancels[uri] = cancel
+	return src.Watch(wctx, uri)
+}
+
+func (s *Sub) Listen(ctx context.Context, src Src) error {
+	lctx, cancel := context.WithCancel(context.Background())
+	s.listen = cancel
+	return src.Watch(lctx, "all")
+}
+
+func (s *Sub) Unsubscribe(uri string) {
+	if c, ok := s.cancels[uri]; ok {
+		c()
+	}
+}
+
+func (s *Sub) Close() { s.listen() }
+"""
+    assert [f for f in lint(src) if f.code == "CTX206"] == []
+    # nothing calls the stored cancel funcs: the fresh contexts are the caller's loss again
+    bare = src[:src.index("func (s *Sub) Unsubscribe")]
+    assert [f.line for f in lint(bare) if f.code == "CTX206"] == [10, 16]

@@ -8,6 +8,7 @@ from ctxlint.rules import Rule
 from ctxlint.semantic.go.ctx import (
     ROOT_CONTEXTS,
     blank_ctx_owner,
+    callee_name,
     cancel_kept_for_close,
     documents_detachment,
     downstream_sites,
@@ -22,6 +23,11 @@ from ctxlint.semantic.go.ctx import (
     response_writer_params,
 )
 from ctxlint.semantic.go.escape import result_outlives_call
+
+#: Methods that run until their context is done (controller-runtime's Manager.Start,
+#: errgroup/server Run and Serve loops): after one returns, the caller's ctx is
+#: likely over.
+BLOCKING_RUNS = frozenset({"Start", "Run", "Serve", "ListenAndServe", "RunUntil"})
 
 #: Go release that added context.WithoutCancel (https://go.dev/doc/go1.21#context).
 WITHOUT_CANCEL_SINCE = (1, 21)
@@ -153,6 +159,8 @@ report its noise (2 real of 43 in one project), hence the exemptions.
                 suggest = f"pass {pass_}"
                 if has_wc:
                     suggest += f", or context.WithoutCancel({pass_}) if the work must outlive the caller"
+        if latent and "already be done" in latent and kind == "ctx":
+            suggest = f"pass {name} only if it is still live here"
         how = " started in a goroutine" if outer.parent is not None and outer.parent.type == "go_statement" else ""
         msg = (f"a fresh context.{root}() is passed{local} to `{target}`{how} while {have} is in scope: the "
                f"caller's cancellation, deadline and trace never reach this call; {suggest}")
@@ -254,6 +262,17 @@ report its noise (2 real of 43 in one project), hence the exemptions.
                 if n.type == "unary_expression" and facts.text_of(n).replace(" ", "").endswith(".Done()") \
                         and facts.text_of(n).lstrip().startswith("<-"):
                     return True
+                # After a blocking run given the caller's ctx has returned (`mgr.Start(ctx)`,
+                # `srv.Run(ctx)`): such runs usually end when the ctx is done, so passing
+                # it on may be wrong; the names make the rule less sure, not silent.
+                if scope[0] == "ctx" and n.type == "call_expression" \
+                        and callee_name(facts, n) in BLOCKING_RUNS and not any(
+                            a.type in ("go_statement", "func_literal") for a in _ancestors_within(facts, n, top)):
+                    args = n.child_by_field_name("arguments")
+                    if args is not None and any(a.type == "identifier" and facts.text_of(a) == scope[1]
+                                                for a in args.named_children):
+                        latent = latent or (f"`{facts.text_of(n.child_by_field_name('function'))}` returned on line "
+                                            f"{n.start_point[0] + 1}: the caller's ctx may already be done")
         # The caller's ctx is discarded (`_`) by a function that is not a handler: who
         # calls it, and with what, is not shown.
         if scope[0] == "blank" and not is_entry_point(facts, top):
