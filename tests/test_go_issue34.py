@@ -383,3 +383,33 @@ func (s *Sub) Close() { s.listen() }
     # nothing calls the stored cancel funcs: the fresh contexts are the caller's loss again
     bare = src[:src.index("func (s *Sub) Unsubscribe")]
     assert [f.line for f in lint(bare) if f.code == "CTX206"] == [10, 16]
+
+
+def test_ctx206_nil_ctx_default_is_not_a_finding():
+    src = """\
+package p
+
+import (
+	"context"
+	"time"
+)
+
+type H interface{ Enabled(ctx context.Context) bool }
+
+func Enabled(ctx context.Context, h H) bool {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return h.Enabled(ctx)
+}
+
+func Shutdown(ctx context.Context, h H) bool {
+	if ctx == nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+	}
+	return h.Enabled(ctx)
+}
+"""
+    assert [f for f in lint(src) if f.code == "CTX206"] == []

@@ -11,7 +11,7 @@ from ctxlint.semantic.go.ctx import (
     package_reads_field,
     request_params,
 )
-from ctxlint.semantic.go.escape import carries, is_exported, returned_to_importers
+from ctxlint.semantic.go.escape import carries, is_exported, result_outlives_call, returned_to_importers
 
 #: The methods of the context.Context interface (https://pkg.go.dev/context#Context):
 #: a type that defines them all *is* a context.
@@ -224,8 +224,12 @@ harmony-one/harmony#4445; grpc/grpc-go#888.
                 if fld is None or facts.text_of(fld) != name:
                     continue
                 call = n.parent.parent
-                fname = facts.text_of(fn.child_by_field_name("name")) if fn.child_by_field_name("name") else "a handler"
-                return (f"HTTP handler `{fname}` passes the stored `{facts.text_of(n)}` to "
+                if result_outlives_call(facts, call, fn):
+                    continue  # what it starts outlives the request (a process, a stream): the stored ctx is right
+                fname = (f"HTTP handler `{facts.text_of(fn.child_by_field_name('name'))}`"
+                         if fn.child_by_field_name("name") is not None
+                         else f"the HTTP handler on line {fn.start_point[0] + 1}")
+                return (f"{fname} passes the stored `{facts.text_of(n)}` to "
                         f"`{facts.text_of(call.child_by_field_name('function'))}` on line {n.start_point[0] + 1} "
                         f"instead of the request's context: the client's cancellation and the request's deadline "
                         f"never reach that call; pass {sorted(reqs)[0]}.Context()")

@@ -175,6 +175,10 @@ report its noise (2 real of 43 in one project), hence the exemptions.
         """True: no finding (the fresh context is right here); a string: the finding
         is latent, for that reason; False: manifest."""
         new_go = (module_go_version(facts) or (0, 0)) >= WITHOUT_CANCEL_SINCE
+        # `if ctx == nil { ctx = context.Background() }`: a default for a nil ctx (the
+        # `context` docs forbid nil), not a loss of the caller's.
+        if scope[0] == "ctx" and nil_default(facts, call, scope[1]):
+            return True
         owner = request_ctx_owner(facts, call) or blank_ctx_owner(facts, call)
         owner = owner[1] if owner is not None else None
         latent = False
@@ -406,3 +410,17 @@ def GoFactsAncestors(node):  # noqa: N802 - a generator of tree-sitter parents
     while p is not None:
         yield p
         p = p.parent
+
+
+def nil_default(facts, call, name: str) -> bool:
+    """Is root context `call` inside `if name == nil { ... }` (a default for a nil
+    caller's ctx, such as `ctx, cancel = context.WithTimeout(context.Background(), d)`)?"""
+    for a in GoFactsAncestors(call):
+        if a.type == "if_statement":
+            cond, cons = a.child_by_field_name("condition"), a.child_by_field_name("consequence")
+            if cond is not None and cons is not None and cons.start_byte <= call.start_byte \
+                    and "".join(facts.text_of(cond).split()) in (f"{name}==nil", f"nil=={name}"):
+                return True
+        if a.type in ("function_declaration", "method_declaration", "func_literal"):
+            return False
+    return False
