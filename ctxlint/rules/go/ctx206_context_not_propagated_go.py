@@ -44,14 +44,33 @@ class ContextNotPropagatedGo(Rule):
 ## What it does
 Finds `context.Background()` and `context.TODO()` passed downstream — as an
 argument of a call, of `context.WithTimeout`/`WithCancel`/..., or of a `go`
-statement — inside a function where a request context is in scope: a
-`context.Context` parameter (not `_`), or an `*http.Request` parameter (its
-`r.Context()`, in a handler that also takes the `http.ResponseWriter`); a func
-literal sees its enclosing functions' parameters.
+statement, directly or through a local it is bound to first (`ctx :=
+context.Background()`, also when that declaration shadows the caller's `ctx`) —
+inside a function where a request context is in scope: a `context.Context`
+parameter, or an `*http.Request` parameter (its `r.Context()`, in a handler that
+also takes the `http.ResponseWriter`); a func literal sees its enclosing functions'
+parameters. A ctx parameter named `_` counts too: the caller hands one in and the
+function discards it (manifest in an HTTP handler or a gRPC method, latent
+elsewhere: who calls it is not shown).
+
+Latent (reported with `--min-confidence low`): a detachment the function's or the
+statement's comment documents ("detached", "outlives", "on purpose",
+`nolint:contextcheck`, ...), a goroutine that may be meant to outlive the caller, a
+guard on a value whose type is declared elsewhere, and a call after a blocking run
+given the caller's ctx (`mgr.Start(ctx)`) returned, when that ctx may be done.
 
 It stays silent where a fresh context is the point:
 - inside a `defer`, or after a `<-ctx.Done()` receive (cleanup with its own timeout);
-- on an error path (`if err != nil { release(context.Background()) }`);
+- on an error path, judged by what the guard tests: an `error` (declared so, the
+  last result of a call, a call the file declares to return `error`), a
+  `recover()` value or `ctx.Err()` (`if lim != nil` is not an error path);
+- in a callee that must not be cancelled: a release (`Shutdown`, `Close`,
+  `Unlock`, `Rollback`, `Cleanup`, ...), or a `context.WithX` whose context only
+  such calls receive;
+- where the fresh context's cancel func is kept for a close path (stored in a field
+  or a map of one that the package reads: `s.cancels[uri] = cancel`, called by
+  `Unsubscribe`);
+- a default for a nil ctx (`if ctx == nil { ctx = context.Background() }`);
 - in a callback literal that runs later (assigned, or handed to another call);
 - in a goroutine before Go 1.21 (no `context.WithoutCancel` to keep it alive);
 - where the fresh context backs something that outlives the call (an object's
@@ -67,9 +86,7 @@ It stays silent where a fresh context is the point:
   cancellation from it (a backend call there is still reported);
 - in `main`, `init`, test code (`_test.go` files, fuzz harnesses, helpers that
   import a test driver: `GoFacts.is_test_code`) and functions taking a
-  `*testing.T` (no request context to keep);
-- where the function's doc comment or the statement's comment documents the
-  detachment ("detached", "outlives", "on purpose", `nolint:contextcheck`, ...).
+  `*testing.T` (no request context to keep).
 
 ## Why is this bad
 The caller's cancellation, deadline and trace stop at the fresh context: a client
