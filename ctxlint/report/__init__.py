@@ -31,7 +31,14 @@ class ReportContext(Record):
     their text does not parse: counted in the text summary, listed in SARIF's
     toolExecutionNotifications, left out of the JSON array.
     Every argument is optional (keyword or in this order).
+    unreadable (set after construction): (path, notice) of files and directories
+    that could not be read; the text summary never calls such a run clean.
+    applied_fixes (set after construction): "" | "safe" | "unsafe", the fixes the
+    run applied; the text summary offers no flag the run already had.
     """
+
+    unreadable: list = []
+    applied_fixes: str = ""
 
     _fields = ("rules", "files", "statistics", "fixed", "quiet", "skipped", "hidden_low", "unchecked")
 
