@@ -13,6 +13,7 @@ import pytest
 from ctxlint import engine
 from ctxlint.config import Config
 from ctxlint.semantic.python import facts as py
+from ctxlint.semantic.python import lint as py_lint
 from ctxlint.rules import select_rules
 
 CODES = ["CTX103", "CTX104", "CTX105", "CTX106", "CTX107", "CTX108", "CTX109", "CTX203", "CTX204", "CTX205"]
@@ -21,7 +22,7 @@ CODES = ["CTX103", "CTX104", "CTX105", "CTX106", "CTX107", "CTX108", "CTX109", "
 def lint(src: str, codes=CODES):
     """Findings of the given rules on a source string (no suppression, no prefilter)."""
     src = textwrap.dedent(src)
-    return py.lint("t.py", src, select_rules(list(codes), []), Config())
+    return py_lint.lint("t.py", src, select_rules(list(codes), []), Config())
 
 
 def found(src: str, codes=CODES) -> set[tuple[int, str]]:
