@@ -200,7 +200,8 @@ def run_check(args) -> int:
                                engine.language_of(args.stdin_filename) or "python")
         findings, notices, _ = engine.lint_bytes(sf, data, config, rules)
         notices = [n for n in notices if n != "__internal__" and not n.startswith(engine.DEPENDS_MARKER)]
-        result = engine.RunResult(findings=findings, notices=notices, files=1)
+        notices, unchecked = engine.split_unchecked(sf.display, notices)
+        result = engine.RunResult(findings=findings, notices=notices, files=1, unchecked=unchecked)
     else:
         unreadable: list = []  # directories that cannot be listed
         try:
@@ -267,7 +268,8 @@ def run_check(args) -> int:
                                  f"could be added (listed below).\n")
 
     ctx = ReportContext(rules=rule_index(), files=result.files, statistics=args.statistics, fixed=fixed,
-                        quiet=args.quiet, skipped=result.skipped, hidden_low=hidden)
+                        quiet=args.quiet, skipped=result.skipped, hidden_low=hidden,
+                        unchecked=result.unchecked)
     ctx.unreadable = result.unreadable
     ctx.applied_fixes = ("unsafe" if args.unsafe_fixes else "safe") if args.fix or args.fix_only else ""
     out = render(args.output_format, findings, ctx)
