@@ -141,7 +141,11 @@ def adapter_routing(model, names):
 Safe: the fix wraps the `yield` in `try:` and moves the cleanup after it into `finally:`.
 Offered only when the cleanup follows the `yield` in the same block: a cleanup after an
 enclosing `try` (the `yield` inside `try: yield conn; conn.commit()`) would have the
-codemod move the commit instead, so no fix is offered there.
+codemod move the commit instead, so no fix is offered there. Nor when the cleanup
+returns, breaks, asserts or raises: in `finally` an `assert` that fails while the
+with-body's exception propagates would replace that exception with a bare
+`AssertionError` (aiostream). The comments between the `yield` and the cleanup move
+with it.
 
 ## Source
 Python docs, `contextlib.contextmanager` ("use try...finally to ensure cleanup");

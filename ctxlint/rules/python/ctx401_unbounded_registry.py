@@ -114,14 +114,18 @@ the request ends.
 ## Fix safety
 Unsafe: bounding the cache evicts entries that other code may still expect, and
 a `WeakValueDictionary` drops values nobody else references. The fix
-(`bounded_registry`) picks `weakref.WeakValueDictionary()` when the stored values
-are objects a weak reference can hold — a class instance (`LoraAdapter(...)`,
-`LoraAdapter(...).to(device)`), a value bound from one, or a value named as a
-model, adapter, module, graph, client, agent, engine or session — so an entry lives
-exactly as long as its object is used elsewhere; an LRU bound would keep up to
-`maxsize` deleted adapters (with their weights) alive. It picks
-`cachetools.LRUCache(maxsize=1024)` for data a weak reference cannot hold
-(strings, numbers, tuples, bytes, lists, dicts, `repr()`/`.hexdigest()` results).
+(`bounded_registry`) uses `weakref.WeakValueDictionary()` only when the stored
+values are objects a weak reference can hold (a class instance, `LoraAdapter(...)`,
+`LoraAdapter(...).to(device)`) and something else keeps each of them: another
+object's attribute (`request.group`), or another attribute or container the same
+function stores it in. A parameter or a returned value is not enough: the caller
+may drop it (mcp-agent's logger registry: a logger configured with a session id,
+returned and dropped, would lose its configuration). Otherwise it bounds the
+container, only where a lookup has a miss path (a membership test, `.get()`,
+`.setdefault()`), so an evicted entry is recomputed: `cachetools.LRUCache(maxsize=1024)`
+when the project depends on cachetools, else a small generated least-recently-used
+`OrderedDict` subclass (`_BoundedDict`). Where neither holds, no fix is offered.
+The fix's description in every report names the mapping it writes.
 
 ## Source
 vllm-project/vllm#16472 (n>1 child requests kept in `child_to_group` forever);
