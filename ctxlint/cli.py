@@ -83,6 +83,9 @@ def _check_options(c: argparse.ArgumentParser) -> None:
     c.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: CPU count)")
     c.add_argument("--no-cache", action="store_true", help="do not read or write .ctxlint_cache/")
     c.add_argument("--statistics", action="store_true", help="print the number of findings per code")
+    c.add_argument("--min-confidence", choices=("high", "low"), default=None,
+                   help="high (default): manifest findings only; low: latent findings too "
+                        "(config key min-confidence)")
     c.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     c.add_argument("--quiet", "-q", action="store_true", help="print findings only, no summary or notices")
     fx = c.add_argument_group("fixes")
@@ -141,6 +144,8 @@ def run_check(args) -> int:
         config = load_config(args.config, args.paths[0] if args.paths else ".")
     except ConfigError as exc:
         return _err(str(exc))
+    if args.min_confidence is not None:
+        config.min_confidence = args.min_confidence
     if args.select is not None:
         config.select = args.select
     if args.ignore is not None:
@@ -182,6 +187,8 @@ def run_check(args) -> int:
             if progress:
                 progress.close()
 
+    # The tier filter comes before fixes, baselines and noqa: each acts on what is reported.
+    result.findings, hidden = engine.filter_confidence(result.findings, config.min_confidence)
     findings = result.findings
     fixed = 0
     if args.fix or args.diff or args.fix_only:
@@ -226,7 +233,7 @@ def run_check(args) -> int:
                                  f"could be added (listed below).\n")
 
     ctx = ReportContext(rules=rule_index(), files=result.files, statistics=args.statistics, fixed=fixed,
-                        quiet=args.quiet, skipped=result.skipped)
+                        quiet=args.quiet, skipped=result.skipped, hidden_low=hidden)
     out = render(args.output_format, findings, ctx)
     if out:
         sys.stdout.write(out + "\n")

@@ -78,20 +78,22 @@ class Config(Record):
         max_file_size: bytes; larger files are skipped with a notice.
         root: directory the config file was found in (patterns are relative to it).
         source: the config file, or None.
+        min_confidence: "high" (default: manifest findings only) or "low" (latent
+            findings too); not part of `digest`, since the cache keeps both tiers.
 
     Every argument is optional (None: an empty list or table, the default scope
     ids, the current directory as root).
     """
 
     _fields = ("select", "ignore", "extend_select", "exclude", "extend_exclude", "per_file_ignores",
-               "scope_ids", "template_dirs", "max_file_size", "respect_gitignore", "root", "source")
+               "scope_ids", "template_dirs", "max_file_size", "respect_gitignore", "root", "source", "min_confidence")
 
     def __init__(self, select: list[str] | None = None, ignore: list[str] | None = None,
                  extend_select: list[str] | None = None, exclude: list[str] | None = None,
                  extend_exclude: list[str] | None = None, per_file_ignores: dict[str, list[str]] | None = None,
                  scope_ids: list[str] | None = None, template_dirs: list[str] | None = None,
                  max_file_size: int = DEFAULT_MAX_FILE_SIZE, respect_gitignore: bool = True,
-                 root: Path | None = None, source: Path | None = None):
+                 root: Path | None = None, source: Path | None = None, min_confidence: str = "high"):
         self.select = [] if select is None else select
         self.ignore = [] if ignore is None else ignore
         self.extend_select = [] if extend_select is None else extend_select
@@ -104,6 +106,7 @@ class Config(Record):
         self.respect_gitignore = respect_gitignore
         self.root = Path.cwd() if root is None else root
         self.source = source
+        self.min_confidence = min_confidence
 
     def digest(self) -> str:
         """A stable hash of everything that changes what a file's findings are."""
@@ -145,7 +148,8 @@ def _str_list(key: str, value: object) -> list[str]:
 
 
 KNOWN_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude", "template-dirs",
-              "scope-ids", "extend-scope-ids", "per-file-ignores", "max-file-size", "respect-gitignore")
+              "scope-ids", "extend-scope-ids", "per-file-ignores", "max-file-size", "respect-gitignore",
+              "min-confidence")
 
 
 def _apply(cfg: Config, table: dict, source: str) -> None:
@@ -165,6 +169,10 @@ def _apply(cfg: Config, table: dict, source: str) -> None:
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
                 raise ConfigError(f"config key '{key}' must be a positive integer (bytes)")
             cfg.max_file_size = value
+        elif k == "min-confidence":
+            if value not in ("high", "low"):
+                raise ConfigError(f"config key '{key}' must be \"high\" or \"low\"")
+            cfg.min_confidence = value
         elif k == "respect-gitignore":
             if not isinstance(value, bool):
                 raise ConfigError(f"config key '{key}' must be true or false")

@@ -880,3 +880,13 @@ def _project_pass(paths: list[str], files: list[SourceFile], config: Config, rul
     result.findings.extend(proj.findings)
     result.notices.extend(proj.notices)
     result.files += proj.files
+
+
+def filter_confidence(findings: list, min_confidence: str = "high") -> tuple[list, int]:
+    """Split a run's findings by tier: (the findings reported at `min_confidence`, the
+    number held back). "high" keeps manifest findings (and CTX000/CTX001, which are always
+    high); "low" keeps every finding. The tier model is Infer Pulse's manifest/latent."""
+    from ctxlint.findings import confidence_rank
+    limit = confidence_rank(min_confidence)
+    kept = [f for f in findings if confidence_rank(f.confidence) <= limit]
+    return kept, len(findings) - len(kept)

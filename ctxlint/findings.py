@@ -40,6 +40,50 @@ class Edit:
 SAFE = "safe"
 UNSAFE = "unsafe"
 
+#: Confidence tiers (Infer Pulse's manifest/latent split; CodeQL's query precision;
+#: bandit's confidence). HIGH: the project shows the harm (an entry point reaches the
+#: code, the owner's lifetime comes from its allocation site, the text comes from a
+#: request). LOW: the pattern is there, and its harm depends on what the project does
+#: not show. `ctxlint check` reports HIGH by default; `--min-confidence low` reports both.
+HIGH = "high"
+LOW = "low"
+CONFIDENCES = (HIGH, LOW)
+
+
+def confidence_rank(confidence: str) -> int:
+    """0 for "high", 1 for "low" (anything else counts as low): a finding is reported
+    when `confidence_rank(f.confidence) <= confidence_rank(min_confidence)`."""
+    return 0 if confidence == HIGH else 1
+
+
+@dataclass(frozen=True)
+class TraceStep:
+    """One step of a finding's evidence: where a value was created, where it went, which
+    entry point or allocation site makes the harm real (a SARIF thread-flow location).
+
+    Args:
+        path: file of the step (usually the finding's own file).
+        line, col: 1-based position.
+        message: one short sentence ("`SESSIONS` is created at import time ...").
+    """
+
+    path: str
+    line: int
+    col: int
+    message: str
+
+    def to_dict(self) -> dict:
+        """{"path", "line", "col", "message"}: the JSON contract's trace item."""
+        return {"path": printable(self.path), "line": self.line, "col": self.col,
+                "message": printable(self.message)}
+
+    @classmethod
+    def from_dict(cls, d: dict, path: str | None = None) -> "TraceStep":
+        """Inverse of `to_dict`; `path` replaces a missing or empty stored path (the
+        cache stores steps of the finding's own file without a path).
+        Raises KeyError, TypeError or ValueError on a malformed dict."""
+        return cls(str(d.get("path") or path or ""), int(d["line"]), int(d["col"]), str(d["message"]))
+
 
 @dataclass(frozen=True)
 class Fix:
@@ -105,6 +149,10 @@ class Finding:
     end_col: int
     message: str
     fix: Fix | None = None
+    #: "high" (manifest: reported by default) or "low" (latent: `--min-confidence low`).
+    confidence: str = HIGH
+    #: The evidence: the few steps that made the finding manifest or latent.
+    trace: tuple[TraceStep, ...] = ()
 
     @property
     def fixable(self) -> bool:
@@ -131,6 +179,8 @@ class Finding:
             "message": printable(self.message),
             "fixable": self.fixable,
             "fix_safety": self.fix.safety if self.fix else None,
+            "confidence": self.confidence,
+            "trace": [t.to_dict() for t in self.trace],
         }
 
     def to_cache(self) -> dict:
@@ -140,6 +190,8 @@ class Finding:
         d = self.to_json()
         del d["fixable"], d["fix_safety"], d["path"]
         d["fix"] = self.fix.to_dict() if self.fix else None
+        d["trace"] = [{**t.to_dict(), "path": "" if t.path == self.path else t.to_dict()["path"]}
+                      for t in self.trace]
         return d
 
     @classmethod
@@ -160,6 +212,8 @@ class Finding:
             end_col=d["end_col"],
             message=d["message"],
             fix=Fix.from_dict(d["fix"]) if d.get("fix") else None,
+            confidence=LOW if d.get("confidence") == LOW else HIGH,
+            trace=tuple(TraceStep.from_dict(t, path) for t in d.get("trace") or ()),
         )
 
 

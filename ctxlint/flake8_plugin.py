@@ -72,12 +72,24 @@ class CtxlintChecker:
     #: True when flake8's --select/--extend-select names CTX001 (off by default in
     #: ctxlint, so it runs only when asked for by its full code).
     unused_noqa = False
+    #: `--ctxlint-min-confidence` ("high"/"low"), None: the `[tool.ctxlint]` key, else high.
+    min_confidence: str | None = None
+
+    @classmethod
+    def add_options(cls, manager) -> None:
+        """flake8 hook: `--ctxlint-min-confidence high|low` (also a flake8 config key)."""
+        manager.add_option("--ctxlint-min-confidence", choices=("high", "low"), default=None,
+                           parse_from_config=True,
+                           help="ctxlint: report latent (low-confidence) findings too with 'low' "
+                                "(default: [tool.ctxlint] min-confidence, else high)")
 
     @classmethod
     def parse_options(cls, options) -> None:
-        """flake8 hook: note whether CTX001 unused-noqa was selected by its full code."""
+        """flake8 hook: note whether CTX001 unused-noqa was selected by its full code,
+        and the confidence tier to report."""
         chosen = [*(getattr(options, "select", None) or ()), *(getattr(options, "extend_select", None) or ())]
         cls.unused_noqa = any(str(c).strip().upper() == "CTX001" for c in chosen)
+        cls.min_confidence = getattr(options, "ctxlint_min_confidence", None)
 
     def __init__(self, tree: ast.Module, filename: str = "stdin", lines: list[str] | None = None):
         self.tree = tree
@@ -109,5 +121,6 @@ class CtxlintChecker:
         except Exception as exc:  # a rule bug must not take flake8 down with it
             yield 1, 0, f"CTX000 ctxlint internal error: {type(exc).__name__}: {exc}", type(self)
             return
+        findings, _ = engine.filter_confidence(findings, self.min_confidence or config.min_confidence)
         for f in findings:
             yield f.line, max(f.col - 1, 0), f"{f.code} {f.message}", type(self)

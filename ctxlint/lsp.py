@@ -55,7 +55,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
-from pygls.uris import to_fs_path
+from pygls.uris import from_fs_path, to_fs_path
 
 from ctxlint import __version__
 from ctxlint.findings import SAFE, Edit, Finding
@@ -294,7 +294,10 @@ class CtxlintLanguageServer(LanguageServer):
         was = gc.isenabled()
         gc.disable()
         try:
-            state.findings = engine.lint_text(path, text, language, rules, config)
+            # The editor shows both tiers unless the client's `min-confidence` narrows it
+            # (latent findings as Information, `diagnostic`).
+            tier = self.overrides.get("min-confidence", "low") if isinstance(self.overrides, dict) else "low"
+            state.findings, _ = engine.filter_confidence(engine.lint_text(path, text, language, rules, config), tier)
         except Exception as exc:  # a rule bug: tell the log, keep serving
             log.exception("lint failed for %s", path)
             self.show_error(f"ctxlint: internal error linting {Path(path).name}: {type(exc).__name__}: {exc}")
@@ -367,9 +370,18 @@ class CtxlintLanguageServer(LanguageServer):
             severity = types.DiagnosticSeverity.Error
         elif f.code == "CTX001":
             severity = types.DiagnosticSeverity.Hint
+        elif f.confidence != "high":
+            severity = types.DiagnosticSeverity.Information  # latent: shown quietly
         else:
             severity = types.DiagnosticSeverity.Warning
         fixable = f.fix is not None and (f.fix.safety == SAFE or self.unsafe_fixes)
+        related = [types.DiagnosticRelatedInformation(
+            location=types.Location(uri=doc.uri if t.path == state.path else (from_fs_path(t.path) or doc.uri),
+                                    range=types.Range(start=types.Position(line=max(t.line - 1, 0),
+                                                                           character=max(t.col - 1, 0)),
+                                                      end=types.Position(line=max(t.line - 1, 0),
+                                                                         character=max(t.col - 1, 0)))),
+            message=t.message) for t in f.trace] or None
         message = f"{f.name}: {f.message}"
         if f.fix is not None:
             message += f" [fix: {f.fix.description}{'' if f.fix.safety == SAFE else ', unsafe'}]"
@@ -377,6 +389,7 @@ class CtxlintLanguageServer(LanguageServer):
             range=rng,
             message=message,
             severity=severity,
+            related_information=related,
             code=f.code,
             code_description=types.CodeDescription(href=doc) if (doc := rule_doc_uri(f.code)) else None,
             source="ctxlint",

@@ -22,19 +22,22 @@ class ReportContext(Record):
     statistics: print per-code counts; show_fixes: mention fix availability;
     fixed: number of findings fixed in this run (for the summary line);
     quiet: findings only, no summary (text format).
+    hidden_low: number of latent (low-confidence) findings the tier filter held back
+    (the text summary says how to see them).
     skipped: (path, notice) of files not checked for their size (max-file-size):
     the text summary counts them, SARIF lists them as toolExecutionNotifications;
     the JSON array (the findings contract) leaves them out.
     Every argument is optional (keyword or in this order).
     """
 
-    _fields = ("rules", "files", "statistics", "fixed", "quiet", "skipped")
+    _fields = ("rules", "files", "statistics", "fixed", "quiet", "skipped", "hidden_low")
 
     def __init__(self, rules: dict | None = None, files: int = 0, statistics: bool = False, fixed: int = 0,
-                 quiet: bool = False, skipped: list | None = None):
+                 quiet: bool = False, skipped: list | None = None, hidden_low: int = 0):
         self.rules = {} if rules is None else rules
         self.files, self.statistics, self.fixed, self.quiet = files, statistics, fixed, quiet
         self.skipped = [] if skipped is None else skipped
+        self.hidden_low = hidden_low
 
 
 def render(fmt: str, findings: list[Finding], ctx: ReportContext) -> str:

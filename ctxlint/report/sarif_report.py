@@ -27,16 +27,35 @@ from ctxlint.findings import Finding, printable
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
 
-def level(code: str) -> str:
-    """SARIF level of a finding's code.
+def level(code: str, confidence: str = "high") -> str:
+    """SARIF level of a finding.
 
-    Rule findings are bugs that leak memory or mix tenants, and CTX000 is a file
-    that was not analysed, so they are `error`; CTX001 (a stale suppression
-    comment) is a `note`.
+    A manifest (high) rule finding is a `warning`, as the LSP shows it; a latent (low)
+    one is a `note` (CodeQL's query precision shown as level). CTX000 (a file that was
+    not analysed) is an `error`; CTX001 (a stale suppression comment) is a `note`.
     """
     if code == "CTX001":
         return "note"
-    return "error"
+    if code == "CTX000":
+        return "error"
+    return "warning" if confidence == "high" else "note"
+
+
+def _step_location(step, texts: dict, message: str | None = None) -> dict:
+    """A SARIF location (physical location and message) for a `TraceStep`."""
+    from ctxlint.engine import language_of
+    if step.path not in texts:
+        texts[step.path] = _read_lf_text(step.path)
+    text = texts[step.path]
+    lines = text.split("\n") if text is not None else None
+    col = max(step.col, 1)
+    if lines is not None and 0 < step.line <= len(lines):
+        col = utf16_column(lines[step.line - 1], col, language_of(step.path))
+    return {
+        "physicalLocation": {"artifactLocation": _artifact(step.path),
+                             "region": {"startLine": max(step.line, 1), "startColumn": col}},
+        "message": {"text": printable(message or step.message)},
+    }
 
 
 def _uri(path: str) -> str:
@@ -203,7 +222,7 @@ def render(findings: list[Finding], ctx) -> str:
         result: dict = {
             "ruleId": f.code,
             "ruleIndex": index[f.code],
-            "level": level(f.code),
+            "level": level(f.code, f.confidence),
             "message": {"text": printable(f.message)},
             "locations": [{
                 "physicalLocation": {
@@ -216,12 +235,20 @@ def render(findings: list[Finding], ctx) -> str:
         fix = _fix_object(f, texts)
         if fix is not None:
             result["fixes"] = [fix]
+        props: dict = {"confidence": f.confidence}
         if f.fix is not None:
-            result["properties"] = {
-                "fixable": True,
-                "fixSafety": f.fix.safety,
-                "fixDescription": f.fix.description,
-            }
+            props.update({"fixable": True, "fixSafety": f.fix.safety, "fixDescription": f.fix.description})
+        result["properties"] = props
+        if f.trace:
+            # The evidence: related locations (with ids) and one thread flow, which
+            # GitHub code scanning renders as numbered steps (SARIF 3.36, 3.37).
+            steps = [_step_location(t, texts) for t in f.trace]
+            result["relatedLocations"] = [{"id": i + 1, **loc} for i, loc in enumerate(steps)]
+            final = {"physicalLocation": result["locations"][0]["physicalLocation"],
+                     "message": {"text": printable(f.message)}}
+            result["codeFlows"] = [{"threadFlows": [{"locations": [
+                {"location": loc, "nestingLevel": 0, "executionOrder": i + 1}
+                for i, loc in enumerate([*steps, final])]}]}]
         results.append(result)
 
     log = {

@@ -14,19 +14,25 @@ def render(findings: list[Finding], ctx) -> str:
         mark = ""
         if f.fix is not None:
             mark = " [*]" if f.fix.safety == "safe" else " [unsafe fix]"
-        out.append(f"{printable(f.path)}:{f.line}:{f.col}: {f.code}{mark} {printable(f.message)}")
+        tier = " [low]" if f.confidence != "high" else ""
+        out.append(f"{printable(f.path)}:{f.line}:{f.col}: {f.code}{tier}{mark} {printable(f.message)}")
+        for t in f.trace:  # the evidence, as rustc/ruff notes under the finding
+            where = f"{printable(t.path)}:{t.line}" if t.path else f"{t.line}"
+            out.append(f"  = note: {where}: {printable(t.message)}")
     if ctx.quiet:
         return "\n".join(out)
     if ctx.statistics and findings:
         out.append("")
         counts = Counter(f.code for f in findings)
+        low = Counter(f.code for f in findings if f.confidence != "high")
         fixable = Counter(f.code for f in findings if f.fix is not None and f.fix.safety == "safe")
         unsafe = Counter(f.code for f in findings if f.fix is not None and f.fix.safety != "safe")
         for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
             rule = ctx.rules.get(code)
             name = rule.name if rule else ""
             fx = " [*]" if fixable[code] else (" [unsafe fix]" if unsafe[code] else "")
-            out.append(f"{n:>6}  {code}  {name}{fx}")
+            tiers = f"  (high {n - low[code]}, low {low[code]})" if low else ""
+            out.append(f"{n:>6}  {code}  {name}{fx}{tiers}")
     n = len(findings)
     checked = ctx.files - len(ctx.skipped)
     if ctx.skipped:
@@ -52,4 +58,9 @@ def render(findings: list[Finding], ctx) -> str:
                    + (f"; {len(ctx.skipped)} skipped)." if ctx.skipped else ")."))
     if ctx.fixed and n:
         out.append(f"Fixed {ctx.fixed} finding{'s' if ctx.fixed != 1 else ''}; {n} remaining.")
+    hidden = getattr(ctx, "hidden_low", 0)
+    if hidden:
+        out.append(f"{hidden} latent finding{'s' if hidden != 1 else ''} (low confidence: the harm depends on "
+                   f"what the project does not show) not shown; `--min-confidence low` shows "
+                   f"{'them' if hidden != 1 else 'it'}.")
     return "\n".join(out)

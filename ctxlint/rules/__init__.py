@@ -76,6 +76,12 @@ class Rule:
             occurs in its text. Empty means "always run".
         fix_safety: None (no fix), "safe" or "unsafe".
         default: False for rules that run only when selected explicitly (CTX001).
+        manifest: how a finding's confidence is decided when the rule does not pass one:
+            "shown" (the code shows the harm by itself: high) or "reached" (the harm
+            needs repetition: high only when an entry point reaches the code,
+            `semantic.python.evidence`; else low, latent).
+        reported_when: one paragraph for `explain`'s "Reported by default when": the
+            evidence that makes a finding manifest.
 
     `check(facts)` yields `Finding`s for one file; it never parses and never prints.
     `facts` is the language's per-file facts object (`semantic.python.facts.PythonFacts`,
@@ -90,6 +96,8 @@ class Rule:
     tokens: ClassVar[tuple[str, ...]] = ()
     fix_safety: ClassVar[str | None] = None
     default: ClassVar[bool] = True
+    manifest: ClassVar[str] = "shown"
+    reported_when: ClassVar[str] = ""
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)

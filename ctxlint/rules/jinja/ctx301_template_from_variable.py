@@ -106,6 +106,12 @@ GHSA-46cm-pfwv-cgf8 (hub tokenizer template); SGLang CVE-2026-5760; PySpur#289;
 bandit B701's sibling checks; jinja2 docs "Sandbox".
 """
 
+    reported_when = (
+        "the compiled text comes from someone other than the operator: a web request or a route's "
+        "parameter (followed through helpers), an HTTP response, or a model artifact's chat template "
+        "(GGUF `tokenizer.chat_template`, a tokenizer's `chat_template`, a hub download). Text from "
+        "configuration, the environment or a caller the project does not show is latent.")
+
     def check(self, facts):
         cs = call_sites(facts)
         sandbox_imported = any(last_part(v) in SANDBOX_NAMES for v in facts.imports.values())
@@ -135,10 +141,18 @@ bandit B701's sibling checks; jinja2 docs "Sandbox".
                     data.update(env_line=env.call.lineno, env_col=env.call.col_offset)
                 fix = Fix("compile the template in jinja2.sandbox.ImmutableSandboxedEnvironment", UNSAFE,
                           codemod="sandboxed_environment", data=data)
+            # Manifest when the text is an outsider's: a request, an HTTP download, a model
+            # artifact's chat template. Config, environment or a caller's parameter: latent.
+            untrusted = cs.untrusted_origin(site.src)
+            trace = [(site.src, "this text comes from a request, a download or a model artifact: "
+                                "an outsider writes it")] if untrusted else [
+                (site.src, "nothing in the project shows an outsider writing this text (it may be "
+                           "configuration or a caller's parameter): the harm is latent")]
             yield facts.finding(self, site.call,
                                 f"{what} compiles `{source_text(facts, site.src)}`, which is not a literal, "
                                 "outside a sandbox: whoever writes that text can run code here "
-                                "(use ImmutableSandboxedEnvironment)", fix=fix)
+                                "(use ImmutableSandboxedEnvironment)", fix=fix,
+                                confidence="high" if untrusted else "low", trace=trace)
 
     @staticmethod
     def _fixable(facts, site) -> bool:

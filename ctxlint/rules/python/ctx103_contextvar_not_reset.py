@@ -12,6 +12,10 @@ from ctxlint.semantic.python.values import CV_VALUE, module_values
 
 class ContextVarNotReset(Rule):
     code = "CTX103"
+    manifest = "reached"
+    reported_when = (
+        'the set happens in `__enter__`/`__aenter__` and `__exit__` never resets it (the class shows the leak by itself), or the function that sets it is reached from an entry point (a route or handler, a task, thread or executor job, a gRPC servicer method, a queue consumer), so the value leaks once per request.'
+    )
     name = "contextvar-not-reset"
     summary = "ContextVar.set() whose Token is discarded or reset outside `finally`: the value leaks to later work."
     tokens = ("ContextVar",)
@@ -255,7 +259,9 @@ leaked-request reports in Django and Starlette middleware.
                 fix = Fix(description=f"reset `{var}` in a `finally` block",
                           safety=SAFE, codemod="contextvar_reset_finally",
                           data={"line": call.lineno, "col": call.col_offset, "var": var})
-            yield facts.finding(self, call, msg, fix=fix)
+            # In `__enter__` the class shows the leak by itself (manifest whoever enters it);
+            # elsewhere an entry point must reach the set (`manifest = "reached"`).
+            yield facts.finding(self, call, msg, fix=fix, confidence="high" if enter is not None else None)
 
 
 def _setter_callers_leak(facts, fn, var_keys: frozenset[str]):

@@ -13,6 +13,10 @@ from ctxlint.semantic.python.values import OTEL_TOKEN, module_values
 
 class OtelContextNotDetached(Rule):
     code = "CTX104"
+    manifest = "reached"
+    reported_when = (
+        'the attach happens in `__enter__`/`__aenter__` and `__exit__` never detaches (the class shows it), or the function that attaches is reached from an entry point (route, handler, task, thread, gRPC method, consumer).'
+    )
     name = "otel-context-not-detached"
     summary = "OpenTelemetry context.attach() whose token is discarded or not detached in `finally`."
     tokens = ("attach",)
@@ -174,7 +178,9 @@ aws/aws-durable-execution-sdk-python#643 (fix PR #650).
                 fix = Fix(description="detach the token in a `finally` block", safety=SAFE,
                           codemod="otel_detach_finally",
                           data={"line": call.lineno, "col": call.col_offset, "detach": detach})
-            yield facts.finding(self, call, msg, fix=fix)
+            # In `__enter__` the class shows the leak by itself; elsewhere an entry point
+            # must reach the attach (`manifest = "reached"`).
+            yield facts.finding(self, call, msg, fix=fix, confidence="high" if enter is not None else None)
 
 
 def _captured_current(facts, fn: ast.AST, name: str, before: ast.AST) -> bool:

@@ -30,6 +30,10 @@ from ctxlint.semantic.python.cleanup import (
 
 class ContextmanagerCleanupNotInFinally(Rule):
     code = "CTX106"
+    manifest = "reached"
+    reported_when = (
+        'the context manager is reached from an entry point (route, handler, task, thread, gRPC method, consumer), so a failing body skips the cleanup once per request.'
+    )
     name = "contextmanager-cleanup-not-in-finally"
     summary = "@contextmanager generator whose cleanup after `yield` is not in `finally`."
     tokens = ("contextmanager",)

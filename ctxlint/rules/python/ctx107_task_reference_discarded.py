@@ -23,6 +23,10 @@ from ctxlint.semantic.python.tasks import (
 
 class TaskReferenceDiscarded(Rule):
     code = "CTX107"
+    manifest = "reached"
+    reported_when = (
+        'the function that drops the task is reached from an entry point (route, handler, task, thread, gRPC method, consumer): tasks are spawned per request and their failures go unseen.'
+    )
     name = "task-reference-discarded"
     summary = ("asyncio.create_task()/ensure_future() result dropped: its exception is never retrieved, "
                "shutdown cannot cancel or await it, and the loop holds it only weakly.")

@@ -55,6 +55,8 @@ class _Site:
 
 class RegistrationNotCancellationSafe(Rule):
     code = "CTX108"
+    reported_when = (
+        "always: the class or function shows the leak by itself (an entry that a path it owns never removes).")
     name = "registration-not-cancellation-safe"
     summary = ("In `async def`, per-request state this call owns (it removes the entry itself later, or "
                "creates it and hands the key on in the awaited call) is put into a long-lived container, "

@@ -290,6 +290,10 @@ def _in_body(facts, node, if_node: ast.If) -> bool:
 
 class ThreadLocalInAsync(Rule):
     code = "CTX204"
+    manifest = "reached"
+    reported_when = (
+        'the coroutine that reads or writes the thread-local is reached from an entry point (route, handler, task): concurrent requests on one event-loop thread share it.'
+    )
     name = "thread-local-in-async"
     summary = "threading.local read or written in async code: every task on the loop thread shares it."
     tokens = ("threading",)  # a thread-local needs `threading` (or `_threading_local`) imported

@@ -97,6 +97,10 @@ def _runs_forever(facts, call: ast.Call, fn) -> bool:
 
 class LongLivedTaskInheritsRequestContext(Rule):
     code = "CTX205"
+    manifest = "reached"
+    reported_when = (
+        'the function that starts the task is reached from an entry point (route, handler, task, consumer).'
+    )
     name = "long-lived-task-inherits-request-context"
     summary = ("A long-lived task created inside a request scope without `context=`: it keeps that "
                "request's contextvars.")

@@ -29,6 +29,10 @@ _CONTEXT_APPLIES = {"opentelemetry.context.attach"}
 
 class ContextNotPropagated(Rule):
     code = "CTX206"
+    manifest = "reached"
+    reported_when = (
+        "the function that hands work to a pool or thread is reached from an entry point (route, handler, task, consumer): the request's context is lost once per request."
+    )
     name = "context-not-propagated"
     language = "python"
     summary = "run_in_executor/submit of code that reads ContextVars or the current span, without copying the Context."
@@ -144,7 +148,13 @@ OpenTelemetry Python context docs (trace context lost across a thread hop); agen
                 continue
             # `pool.map(ctx.run, fn, items)` would enter one Context from several threads
             # at once (RuntimeError): no fix for `map`
-            yield facts.finding(self, call, why, fix=_fix(facts, call, idx) if f.attr != "map" else None)
+            # Manifest whoever calls it when this function itself put the lost state in the
+            # Context (a `ContextVar.set()` or a current span before the hop); else an entry
+            # point must reach it (`manifest = "reached"`).
+            own = current_context_at(facts, fn, call) if fn is not None else None
+            yield facts.finding(self, call, why, fix=_fix(facts, call, idx) if f.attr != "map" else None,
+                                confidence="high" if own else None,
+                                trace=[(call, f"this function put {own} in the Context before the hop")] if own else ())
 
     @staticmethod
     def _why(facts, call: ast.Call, fn, job: "_Job") -> str | None:

@@ -18,6 +18,10 @@ from ctxlint.semantic.python.registries import (
 
 class UnboundedRegistry(Rule):
     code = "CTX401"
+    manifest = "reached"
+    reported_when = (
+        'the container lives as long as the process by where it is allocated (module level, a class attribute, an instance made at import time, `app.state`, a singleton accessor or metaclass) and the insertion is reached from an entry point (route, handler, task, consumer): it grows once per request.'
+    )
     name = "unbounded-registry"
     summary = ("A module-, class- or long-lived-instance container fills with per-request/tenant/"
                "adapter values and nothing ever removes them.")

@@ -24,6 +24,8 @@ from ctxlint.semantic.python.hooks import (
 
 class HookHandleLeak(Rule):
     code = "CTX403"
+    reported_when = (
+        "always: the class or function shows the leak by itself (an entry that a path it owns never removes).")
     name = "hook-handle-leak"
     summary = ("A torch hook handle dropped or overwritten in code that runs per model call (not "
                "once-guarded), or a hook that stores on self left on a caller's model the object does not "

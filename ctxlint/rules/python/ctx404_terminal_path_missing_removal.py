@@ -14,6 +14,8 @@ from ctxlint.semantic.python.registries import (
 
 class TerminalPathMissingRemoval(Rule):
     code = "CTX404"
+    reported_when = (
+        "always: the class or function shows the leak by itself (an entry that a path it owns never removes).")
     name = "terminal-path-missing-removal"
     summary = "A per-request registry entry removed on one terminal path and left behind (or only marked finished) on another."
     tokens = ("{}", "dict(", "Dict(", "set()", "[]", "OrderedDict", "defaultdict", "list(", "deque(", "field(")

@@ -19,6 +19,8 @@ _UNLOAD_ADAPTER = {"delete_adapter", "delete_adapters", "unload", "unload_lora_w
 
 class AdapterLoadWithoutUnload(Rule):
     code = "CTX405"
+    reported_when = (
+        "always: the class or function shows the leak by itself (an entry that a path it owns never removes).")
     name = "adapter-load-without-unload"
     summary = "An adapter loaded and used inside a loop with no delete_adapter/unload in the loop or a finally."
     tokens = ("load_adapter", "add_adapter", "load_lora_weights", "load_lora_adapter")

@@ -639,8 +639,15 @@ class GoFacts:
         return out
 
     # ------------------------------------------------------------ findings
-    def finding(self, rule, node, message: str, fix: Fix | None = None, end=None) -> Finding:
-        """A Finding for `rule` at `node`'s range (1-based lines and character columns)."""
+    def finding(self, rule, node, message: str, fix: Fix | None = None, end=None,
+                confidence: str = "high", trace=()) -> Finding:
+        """A Finding for `rule` at `node`'s range (1-based lines and character columns).
+
+        Args:
+            confidence: "high" (manifest) or "low" (latent), see `ctxlint.findings.HIGH`.
+            trace: the evidence, as `TraceStep`s or `(node_or_line, message)` pairs
+                (a tree-sitter node of this file, or a 1-based line number).
+        """
         end_node = end or node
         return Finding(
             code=rule.code,
@@ -652,7 +659,16 @@ class GoFacts:
             end_col=self.char_col(end_node.end_point) + 1,
             message=message,
             fix=fix,
+            confidence=confidence,
+            trace=tuple(self.step(*t) if isinstance(t, tuple) else t for t in trace),
         )
+
+    def step(self, where, message: str):
+        """A `TraceStep` of this file at `where` (a tree-sitter node or a 1-based line)."""
+        from ctxlint.findings import TraceStep
+        if isinstance(where, int):
+            return TraceStep(self.path, where, 1, message)
+        return TraceStep(self.path, where.start_point[0] + 1, self.char_col(where.start_point) + 1, message)
 
 
 # ------------------------------------------------------------------ entry

@@ -82,6 +82,20 @@ REMOTE_FILE_CALLS = {
     "transformers.utils.cached_file", "transformers.utils.hub.cached_file",
     "modelscope.snapshot_download", "modelscope.hub.snapshot_download.snapshot_download",
 }
+#: Of EXTERNAL_CALLS / EXTERNAL_OBJECTS / EXTERNAL_CLASSES, those whose text comes from
+#: someone other than the deployment's operator (CTX301's manifest evidence,
+#: `untrusted_origin`): an HTTP response (a download), a web request, a chat widget.
+#: The environment, configuration files, the command line and `input()` are the
+#: operator's text: evidence of an outside origin, but only a latent harm.
+UNTRUSTED_CALLS = {
+    "requests.get", "requests.post", "requests.request", "httpx.get", "httpx.post", "httpx.request",
+    "urllib.request.urlopen", "streamlit.text_input", "streamlit.text_area", "streamlit.chat_input",
+}
+UNTRUSTED_OBJECTS = {"flask.request", "quart.request"}
+#: Keys and attributes under which a model artifact carries its chat template: GGUF
+#: metadata `tokenizer.chat_template` (GGUF spec, llama.cpp), Hugging Face tokenizers'
+#: `chat_template` attribute and `tokenizer_config.json` key (transformers docs).
+MODEL_TEMPLATE_KEYS = {"tokenizer.chat_template", "chat_template"}
 #: Classes whose instances hold text from outside: configuration parsers (configparser),
 #: web requests (flask/werkzeug Request, starlette/fastapi Request, django HttpRequest,
 #: aiohttp web.Request), HTTP responses (requests.Response, httpx.Response) and the
@@ -94,6 +108,9 @@ EXTERNAL_CLASSES = {
     "requests.Response", "requests.models.Response", "httpx.Response",
     "argparse.ArgumentParser",
 }
+#: Of EXTERNAL_CLASSES, the operator's own input (configuration, command line).
+_OPERATOR_CLASSES = {"configparser.ConfigParser", "configparser.RawConfigParser", "configparser.SafeConfigParser",
+                     "argparse.ArgumentParser"}
 #: Methods that read from a file, stream, socket or database: io (read, readline,
 #: readlines, read_text, read_bytes), socket.recv, PEP 249 DB-API cursors (fetchone,
 #: fetchmany, fetchall), encode/databases (fetch_one, fetch_all, fetch_val), asyncpg
@@ -353,6 +370,36 @@ class CallSites:
             if name.id in {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}:
                 return False  # rebound by the closure's own parameter
             fn = self.f.enclosing_function(fn)
+        return False
+
+    def _typed_as(self, expr: ast.AST, cls: ast.ClassDef, depth: int = 0) -> bool:
+        """Does `expr` hold an instance of `cls` (a class of this module), by its binding:
+        a parameter annotated with the class (a FastAPI `Depends` parameter included), a
+        local or `self.` attribute assigned the class's constructor call, or a `self.`
+        attribute assigned such a parameter in the class's methods?"""
+        if depth > 3:
+            return False
+        def names_cls(ann) -> bool:
+            if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+                return ann.value == cls.name
+            return isinstance(ann, ast.Name) and ann.id == cls.name
+        if isinstance(expr, ast.Name):
+            fn = self.f.enclosing_function(expr)
+            if fn is None:
+                return False
+            for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]:
+                if a.arg == expr.id:
+                    return names_cls(a.annotation)
+            return any(isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == cls.name
+                       for v in self.values_of(expr) or () if not isinstance(v, tuple))
+        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and self._is_instance_ref(expr.value):
+            for v in self.values_of(expr) or ():
+                if isinstance(v, tuple) and v[0] == "param" and names_cls(v[1].annotation):
+                    return True
+                if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == cls.name:
+                    return True
+                if isinstance(v, ast.Name) and self._typed_as(v, cls, depth + 1):
+                    return True
         return False
 
     def _is_method(self, fn: ast.AST) -> bool:
@@ -1255,6 +1302,33 @@ class CallSites:
                        and self.data_evidence(v) for v in vals)
         return False
 
+    def untrusted_origin(self, expr: ast.AST) -> bool:
+        """Positive evidence that `expr` holds text an outsider writes (CTX301's manifest
+        evidence): `external_origin` restricted to web requests and a route's parameters,
+        HTTP responses (UNTRUSTED_CALLS/OBJECTS, request and response classes), and a
+        model artifact's chat template (MODEL_TEMPLATE_KEYS, a model hub download). Text
+        from the environment, configuration files or the command line is the operator's:
+        `external_origin` holds for it, this does not."""
+        prev = getattr(self, "_untrusted_only", False)
+        self._untrusted_only = True
+        try:
+            return self.external_origin(expr)
+        finally:
+            self._untrusted_only = prev
+
+    def _model_template_read(self, expr: ast.AST) -> bool:
+        """`meta["tokenizer.chat_template"]`, `meta.get("tokenizer.chat_template")`,
+        `tokenizer.chat_template`: a chat template read out of a model artifact."""
+        if isinstance(expr, ast.Attribute) and expr.attr in MODEL_TEMPLATE_KEYS:
+            return True
+        key = None
+        if isinstance(expr, ast.Subscript):
+            key = expr.slice
+        elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "get" \
+                and expr.args:
+            key = expr.args[0]
+        return isinstance(key, ast.Constant) and key.value in MODEL_TEMPLATE_KEYS
+
     def external_origin(self, expr: ast.AST, depth: int = 0) -> bool:
         """Positive evidence that `expr` holds text from outside the program (CTX303).
 
@@ -1273,6 +1347,9 @@ class CallSites:
         if depth > 6 or expr is None:
             return False
         d = depth + 1
+        strict = getattr(self, "_untrusted_only", False)
+        if strict and self._model_template_read(expr):
+            return True
         if isinstance(expr, ast.JoinedStr):
             return any(isinstance(v, ast.FormattedValue) and self.external_origin(v.value, d) for v in expr.values)
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Mod)):
@@ -1284,22 +1361,29 @@ class CallSites:
         if isinstance(expr, ast.Await):
             return self.external_origin(expr.value, d)
         q = self.f.qualname(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
-        if q in EXTERNAL_OBJECTS:
+        if q in (UNTRUSTED_OBJECTS if strict else EXTERNAL_OBJECTS):
             return True
         if isinstance(expr, ast.Call):
             fq = self.f.qualname(expr.func) or ""
-            if fq in EXTERNAL_CALLS:
+            if strict and fq in REMOTE_FILE_CALLS:
+                return True
+            if fq in (UNTRUSTED_CALLS if strict else EXTERNAL_CALLS):
                 # a loader of the package's own file (`json.load(open(HERE / "p.json"))`) is the author's text
                 return not any(self._package_file(a) for a in expr.args)
-            if fq in EXTERNAL_CLASSES or self._settings_class(expr.func):
+            if (fq in EXTERNAL_CLASSES and not (strict and fq in _OPERATOR_CLASSES)) or (
+                    not strict and self._settings_class(expr.func)):
                 return True
             if (fq == "str" or fq in _TEXT_TRANSFORMS) and expr.args:
                 return self.external_origin(expr.args[0], d)
             if fq in ("open", "io.open", "codecs.open") and expr.args:
+                if strict:
+                    return self.external_origin(expr.args[0], d)  # a downloaded model file's path
                 return not self._package_file(expr.args[0])  # a file handle: iterating it reads the file
             if isinstance(expr.func, ast.Attribute):
                 attr = expr.func.attr
                 if attr in READ_METHODS:
+                    if strict:
+                        return self.external_origin(expr.func.value, d)
                     return not (self.is_trusted_source(expr) or self._package_file(expr.func.value))
                 if self.external_origin(expr.func.value, d):
                     # a method of outside data returns outside data: `request.get_json()`,
@@ -1436,7 +1520,11 @@ class CallSites:
         ann = arg.annotation
         if ann is not None:
             base = ann.slice if isinstance(ann, ast.Subscript) and ast.unparse(ann.value).endswith("Optional") else ann
-            if (self.f.qualname(base) or "") in EXTERNAL_CLASSES or self._settings_class(base):
+            bq = self.f.qualname(base) or ""
+            if getattr(self, "_untrusted_only", False):
+                if bq in EXTERNAL_CLASSES and bq not in _OPERATOR_CLASSES:
+                    return True
+            elif bq in EXTERNAL_CLASSES or self._settings_class(base):
                 return True
         if self._is_method(fn) and [*fn.args.posonlyargs, *fn.args.args][0] is arg:
             return False  # self / cls
@@ -1480,6 +1568,9 @@ class CallSites:
             elif isinstance(f, ast.Attribute) and f.attr == fn.name and isinstance(f.value, ast.Name) and (
                     self._is_instance_ref(f.value)
                     or (isinstance(owner, ast.ClassDef) and f.value.id == owner.name)):
+                shift = 1 if method else 0
+            elif isinstance(f, ast.Attribute) and f.attr == fn.name and isinstance(owner, ast.ClassDef) \
+                    and self._typed_as(f.value, owner):
                 shift = 1 if method else 0
             else:
                 continue

@@ -150,9 +150,17 @@ class JinjaFacts:
             return self.mapper(lineno, col, needle)
         return lineno, col
 
-    def finding(self, rule, lineno: int, needle: str, message: str, fix=None) -> Finding:
+    def finding(self, rule, lineno: int, needle: str, message: str, fix=None,
+                confidence: str = "high", trace=()) -> Finding:
+        """A Finding for `rule` at the first `needle` on template line `lineno`.
+
+        Args:
+            confidence: "high" (manifest) or "low" (latent), see `ctxlint.findings.HIGH`.
+            trace: `TraceStep`s (the evidence).
+        """
         line, col = self.position(lineno, needle)
-        return Finding(rule.code, rule.name, self.path, line, col + 1, line, col + 1 + len(needle), message, fix)
+        return Finding(rule.code, rule.name, self.path, line, col + 1, line, col + 1 + len(needle), message, fix,
+                       confidence=confidence, trace=tuple(trace))
 
     # -------------------------------------------------------- variables
     @cached_property

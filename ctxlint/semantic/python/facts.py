@@ -422,8 +422,24 @@ class PythonFacts:
 
     # ------------------------------------------------------------- findings
     def finding(self, rule, node: ast.AST, message: str, fix: Fix | None = None,
-                end: ast.AST | None = None) -> Finding:
-        """Build a Finding for `rule` at `node`'s range (1-based columns)."""
+                end: ast.AST | None = None, confidence: str | None = None, trace=()) -> Finding:
+        """Build a Finding for `rule` at `node`'s range (1-based columns).
+
+        Args:
+            confidence: "high" (manifest) or "low" (latent), see `ctxlint.findings.HIGH`;
+                None lets the rule's `manifest` policy decide: "reached" asks
+                `evidence.reach_trace` whether an entry point reaches the def holding
+                `node` (and puts that path first in the trace); "shown" is high.
+            trace: the evidence, as `TraceStep`s or `(node_or_line, message)` pairs
+                (a node of this file, or a 1-based line number).
+        """
+        if confidence is None:
+            confidence = "high"
+            if getattr(rule, "manifest", "shown") == "reached":
+                from ctxlint.semantic.python.evidence import reach_trace
+                fn = node if isinstance(node, FunctionNode) else self.enclosing_function(node)
+                confidence, steps = reach_trace(self, fn)
+                trace = (*steps, *trace)
         end_node = end or node
         return Finding(
             code=rule.code,
@@ -435,7 +451,17 @@ class PythonFacts:
             end_col=(getattr(end_node, "end_col_offset", None) or getattr(node, "col_offset", 0)) + 1,
             message=message,
             fix=fix,
+            confidence=confidence,
+            trace=tuple(self.step(*t) if isinstance(t, tuple) else t for t in trace),
         )
+
+    def step(self, where, message: str) -> "TraceStep":
+        """A `TraceStep` of this file at `where` (an `ast` node or a 1-based line)."""
+        from ctxlint.findings import TraceStep
+        if isinstance(where, int):
+            return TraceStep(self.path, where, 1, message)
+        line = getattr(where, "lineno", 1)
+        return TraceStep(self.path, line, self.char_col(line, getattr(where, "col_offset", 0)) + 1, message)
 
     def offset(self, line: int, col: int) -> int:
         """Character offset into `text` of a 1-based line and an `ast` column

@@ -1,0 +1,286 @@
+"""Evidence that makes a finding manifest (high) or latent (low): entry points and
+the paths that reach a function from one.
+
+This is the Python half of the manifest/latent model (Infer Pulse's manifest vs.
+latent issues; CodeQL's query precision): a finding whose harm depends on repetition
+(a leak per call) is manifest only when the project shows the repetition, that is,
+when the code is reached from an **entry point**, a function that the framework or the
+runtime calls once per request, message or job:
+
+* a web route or endpoint of FastAPI, Starlette, Flask, Quart, Sanic, Litestar, aiohttp
+  (decorators and registration calls, `requests.is_route_handler`), Django URLconf
+  registrations (`django.urls.path(route, view)`);
+* a request-handler method of a framework class, by the base class the module imports:
+  Starlette `HTTPEndpoint`/`WebSocketEndpoint`, Django `View`, Tornado `RequestHandler`,
+  aiohttp `web.View`, `http.server.BaseHTTPRequestHandler` (`do_*`),
+  `socketserver.BaseRequestHandler.handle`;
+* a gRPC servicer method: a method of a class whose base comes from a generated
+  `*_pb2_grpc` module;
+* an ASGI application or middleware `__call__(self, scope, receive, send)` (the ASGI
+  spec's callable shape), Starlette `BaseHTTPMiddleware.dispatch`, and a Django
+  middleware (`__init__(self, get_response)`, the protocol of Django's docs);
+* a task, thread or executor job: a def whose call is handed to `asyncio.create_task`,
+  `ensure_future`, `TaskGroup.create_task`, `gather`, or that is handed to
+  `threading.Thread(target=...)`, `Executor.submit`, `loop.run_in_executor`,
+  `asyncio.to_thread`; a Celery/Dramatiq/Huey/Ray/Faust/FastStream task, actor or
+  subscriber decorator.
+
+Reach is computed over the module's call graph (`calls.call_graph`, resolution by
+binding) up to `MAX_DEPTH` calls, breadth first, so the trace is a shortest path.
+Every table below is API knowledge (framework and runtime entry points), not an
+author's vocabulary: no class, method or variable name of the project decides here.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from ctxlint.semantic.python.syntax import FunctionNode
+
+if TYPE_CHECKING:
+    from ctxlint.findings import TraceStep
+    from ctxlint.semantic.python.facts import PythonFacts
+
+#: How many call edges a reach search follows from the function to an entry point.
+MAX_DEPTH = 6
+
+#: Decorators (qualname suffix) that make a def a task, actor or message consumer run by
+#: a worker once per message. Sources: Celery `app.task`/`shared_task`, Dramatiq
+#: `dramatiq.actor`, Huey `huey.task`/`db_task`, Ray `ray.remote`, Faust `app.agent`,
+#: FastStream `broker.subscriber`, arq worker functions are registered by list (not here).
+TASK_DECORATORS = frozenset({"task", "shared_task", "actor", "remote", "agent", "subscriber", "db_task",
+                             "periodic_task"})
+#: Packages whose decorators above are task runners (the decorator must come from one).
+TASK_PACKAGES = frozenset({"celery", "dramatiq", "huey", "ray", "faust", "faststream", "rq"})
+#: Framework base classes whose methods the framework calls per request:
+#: base qualname suffix -> the methods that are handlers (None: any public method
+#: named after an HTTP verb, as Starlette/Django/Tornado/aiohttp dispatch by verb).
+HANDLER_BASES: dict[str, frozenset[str] | None] = {
+    "starlette.endpoints.HTTPEndpoint": None,
+    "starlette.endpoints.WebSocketEndpoint": frozenset({"on_connect", "on_receive", "on_disconnect"}),
+    "django.views.View": None,
+    "django.views.generic.View": None,
+    "django.views.generic.base.View": None,
+    "rest_framework.views.APIView": None,
+    "tornado.web.RequestHandler": None,
+    "aiohttp.web.View": None,
+    "http.server.BaseHTTPRequestHandler": frozenset({"do_GET", "do_POST", "do_PUT", "do_DELETE", "do_PATCH",
+                                                     "do_HEAD"}),
+    "socketserver.BaseRequestHandler": frozenset({"handle"}),
+    "socketserver.StreamRequestHandler": frozenset({"handle"}),
+    "starlette.middleware.base.BaseHTTPMiddleware": frozenset({"dispatch"}),
+}
+#: HTTP verbs as handler method names (Starlette HTTPEndpoint, Django View, Tornado,
+#: aiohttp web.View dispatch a request to the method named after its verb).
+HTTP_VERB_METHODS = frozenset({"get", "post", "put", "patch", "delete", "head", "options"})
+#: Calls that run the coroutine made by their first argument as a task.
+TASK_SPAWNERS = frozenset({"asyncio.create_task", "asyncio.ensure_future", "create_task", "ensure_future",
+                           "asyncio.gather", "asyncio.run_coroutine_threadsafe", "start_soon"})
+#: Calls that run a callable argument on a thread or in an executor:
+#: qualname suffix -> the index of the callable (keyword `target`/`fn`/`func` too).
+CALLABLE_RUNNERS = {"Thread": None, "submit": 0, "run_in_executor": 1, "to_thread": 0, "run_sync": 0,
+                    "start_new_thread": 0, "Process": None, "call_soon_threadsafe": 0, "call_soon": 0}
+#: Django URLconf registrations: `path(route, view)`.
+DJANGO_ROUTES = frozenset({"django.urls.path", "django.urls.re_path", "django.conf.urls.url"})
+
+
+def _decorator_entry(facts: "PythonFacts", fn) -> str | None:
+    for d in fn.decorator_list:
+        target = d.func if isinstance(d, ast.Call) else d
+        q = facts.qualname(target) or facts.dotted(target) or ""
+        parts = q.split(".")
+        if parts[-1] in TASK_DECORATORS and (parts[0] in TASK_PACKAGES or _receiver_from(facts, target,
+                                                                                        TASK_PACKAGES)):
+            return f"`{fn.name}` is a {parts[0] if parts[0] in TASK_PACKAGES else 'worker'} task (`@{q}`): " \
+                   "it runs once per message"
+    return None
+
+
+def _receiver_from(facts: "PythonFacts", target: ast.AST, packages: frozenset[str]) -> bool:
+    """Is `target` (`app.task`) an attribute of a module global built by a call into one of
+    `packages` (`app = Celery(...)`, `broker = KafkaBroker()`)?"""
+    if not isinstance(target, ast.Attribute) or not isinstance(target.value, ast.Name):
+        return False
+    for v in facts.module_assignments.get(target.value.id, ()):
+        if isinstance(v, ast.Call):
+            q = facts.qualname(v.func) or ""
+            if q.split(".")[0] in packages:
+                return True
+    return False
+
+
+def _class_entry(facts: "PythonFacts", fn) -> str | None:
+    cls = facts.parents.get(fn)
+    if not isinstance(cls, ast.ClassDef):
+        return None
+    if fn.name == "__call__" and isinstance(fn, ast.AsyncFunctionDef) and len(fn.args.args) == 4:
+        return f"`{cls.name}.__call__(scope, receive, send)` is an ASGI application: it runs once per request"
+    if fn.name in ("__call__", "process_request", "process_view", "__acall__") and _django_middleware(cls):
+        return f"`{cls.name}.{fn.name}` is a Django middleware: it runs once per request"
+    for base in cls.bases:
+        q = facts.qualname(base) or ""
+        module = q.rsplit(".", 1)[0] if "." in q else ""
+        if module.endswith("_pb2_grpc") and not fn.name.startswith("_"):
+            return f"`{cls.name}.{fn.name}` is a gRPC servicer method: it runs once per RPC"
+        for known, methods in HANDLER_BASES.items():
+            if q == known or q.endswith("." + known.rsplit(".", 1)[-1]) and q.split(".")[0] == known.split(".")[0]:
+                if (methods is None and fn.name in HTTP_VERB_METHODS) or (methods and fn.name in methods):
+                    return f"`{cls.name}.{fn.name}` handles a request for `{known}`: it runs once per request"
+    return None
+
+
+def _django_middleware(cls: ast.ClassDef) -> bool:
+    """Django's middleware protocol: `__init__(self, get_response)` (the parameter the
+    Django docs' "Writing your own middleware" names and the framework passes)."""
+    for item in cls.body:
+        if isinstance(item, ast.FunctionDef) and item.name == "__init__":
+            names = [a.arg for a in item.args.args[1:]]
+            return names[:1] == ["get_response"]
+    return False
+
+
+def _spawned_entries(facts: "PythonFacts") -> dict[int, tuple[ast.AST, str]]:
+    """id(def) -> (the spawning call, why), for defs this module runs as a task, thread or
+    executor job."""
+    def compute():
+        from ctxlint.semantic.python.calls import call_graph
+        graph = call_graph(facts)
+        out: dict[int, tuple[ast.AST, str]] = {}
+        for call in facts.nodes(ast.Call):
+            q = facts.qualname(call.func) or facts.dotted(call.func) or ""
+            last = q.split(".")[-1]
+            targets: list[ast.AST] = []
+            if q in TASK_SPAWNERS or last in ("create_task", "ensure_future", "start_soon"):
+                for a in call.args:
+                    if isinstance(a, ast.Await):
+                        a = a.value
+                    if isinstance(a, ast.Call):
+                        t = graph.resolve(a)
+                        if t is not None:
+                            out.setdefault(id(t), (call, f"`{_name(t)}` runs as a task (`{last}`)"))
+                    elif last == "start_soon":
+                        targets.append(a)
+            if last in CALLABLE_RUNNERS:
+                idx = CALLABLE_RUNNERS[last]
+                if idx is not None and len(call.args) > idx:
+                    targets.append(call.args[idx])
+                targets += [k.value for k in call.keywords if k.arg in ("target", "fn", "func")]
+            for t in targets:
+                d = _def_of_callable(facts, graph, t, call)
+                if d is not None:
+                    out.setdefault(id(d), (call, f"`{_name(d)}` runs on a thread or executor (`{last}`)"))
+            if q in DJANGO_ROUTES and len(call.args) > 1:
+                d = _def_of_callable(facts, graph, call.args[1], call)
+                if d is not None:
+                    out.setdefault(id(d), (call, f"`{_name(d)}` is a Django view (`{last}`): it runs once per request"))
+        return out
+    return facts.memo("evidence.spawned", compute)
+
+
+def _def_of_callable(facts: "PythonFacts", graph, expr: ast.AST, at: ast.AST):
+    """The def a callable expression (`worker`, `self._run`, `partial(f, x)`) names."""
+    if isinstance(expr, ast.Call) and (facts.qualname(expr.func) or "").endswith("partial") and expr.args:
+        expr = expr.args[0]
+    if isinstance(expr, (ast.Name, ast.Attribute)):
+        fake = ast.Call(func=expr, args=[], keywords=[])
+        ast.copy_location(fake, at)
+        facts.parents[fake] = facts.parents.get(at, at)
+        try:
+            return graph.resolve(fake)
+        finally:
+            facts.parents.pop(fake, None)
+    return None
+
+
+def _name(fn) -> str:
+    return getattr(fn, "name", "<lambda>")
+
+
+def entry_point(facts: "PythonFacts", fn) -> tuple[ast.AST, str] | None:
+    """(node, why) when `fn` itself is an entry point (see the module docstring), else None."""
+    if not isinstance(fn, FunctionNode):
+        return None
+    from ctxlint.semantic.python.requests import is_route_handler
+    if is_route_handler(facts, fn):
+        return fn, f"`{fn.name}` is a route handler: it runs once per request"
+    why = _decorator_entry(facts, fn) or _class_entry(facts, fn)
+    if why:
+        return fn, why
+    spawned = _spawned_entries(facts).get(id(fn))
+    if spawned is not None:
+        return spawned
+    return None
+
+
+def entry_reach(facts: "PythonFacts", fn) -> list[tuple[ast.AST, str]] | None:
+    """The shortest path from an entry point to `fn`, as trace steps `(node, message)`
+    (the entry point first, then each call down to `fn`), or None when no entry point of
+    this module reaches `fn` within `MAX_DEPTH` calls. A def nested in another is reached
+    when its parent is (it runs as part of the parent's call).
+
+    Memoized per def; never raises on odd code.
+    """
+    if fn is None:
+        return None
+    memo = facts.memo("evidence.reach", dict)
+    key = id(fn)
+    if key in memo:
+        return memo[key]
+    memo[key] = None  # cycle guard
+    result = _reach(facts, fn)
+    memo[key] = result
+    return result
+
+
+def _reach(facts: "PythonFacts", fn) -> list[tuple[ast.AST, str]] | None:
+    from ctxlint.semantic.python.calls import call_graph
+    graph = call_graph(facts)
+    start = _outer_entry_scope(facts, fn)
+    frontier = [(start, [])]
+    seen = {id(start)}
+    for _ in range(MAX_DEPTH + 1):
+        nxt = []
+        for f, path in frontier:
+            hit = entry_point(facts, f)
+            if hit is not None:
+                return [hit, *reversed(path)]
+            for call, caller in graph.callers(f):
+                caller = _outer_entry_scope(facts, caller)
+                if id(caller) in seen:
+                    continue
+                seen.add(id(caller))
+                nxt.append((caller, [*path, (call, f"`{_name(caller)}` calls `{_name(f)}`")]))
+        frontier = nxt
+        if not frontier:
+            break
+    return None
+
+
+def _outer_entry_scope(facts: "PythonFacts", fn):
+    """`fn`, or, for a def nested in a function (a closure, a local callback) that is not
+    itself an entry point, the nearest enclosing function that is or that may be reached."""
+    cur = fn
+    while True:
+        if entry_point(facts, cur) is not None:
+            return cur
+        parent = facts.enclosing_function(cur)
+        if parent is None or parent is cur:
+            return cur
+        cur = parent
+
+
+def reach_trace(facts: "PythonFacts", fn) -> tuple[str, list]:
+    """("high", steps) when an entry point reaches `fn`, else ("low", one step saying why
+    the harm is latent). `steps` are `(node_or_line, message)` pairs for `facts.finding`."""
+    path = entry_reach(facts, fn)
+    if path is not None:
+        return "high", path
+    where = fn if fn is not None else 1
+    return "low", [(where, f"no entry point of this module (route, handler, task, thread) reaches "
+                           f"`{_name(fn)}`: the harm depends on callers the project does not show")]
+
+
+def to_steps(facts: "PythonFacts", steps) -> list["TraceStep"]:
+    """`(node, message)` pairs as `TraceStep`s of this file."""
+    return [facts.step(n, m) for n, m in steps]
