@@ -803,6 +803,11 @@ class _RemoveStatements(cst.CSTTransformer):
         return updated
 
 
+#: The most lines `wrap_rest_in_finally` re-indents (issue 35: a fix that re-indented
+#: 65-100 lines of a long function body is a diff nobody reviews in a pre-commit hook).
+MAX_WRAPPED_LINES = 30
+
+
 def wrap_rest_in_finally(ctx: ModuleContext, line: cst.SimpleStatementLine, new_line: cst.BaseStatement,
                          is_release: Callable[[cst.BaseStatement], bool], release_code: str,
                          what: str) -> cst.Module:
@@ -816,7 +821,9 @@ def wrap_rest_in_finally(ctx: ModuleContext, line: cst.SimpleStatementLine, new_
     `line` (it binds the token when the original discarded it).
 
     Raises FixNotApplicable when nothing follows the acquisition in its block
-    (the code hands the token to someone else, or means to stay set).
+    (the code hands the token to someone else, or means to stay set), and when the
+    wrapped statements span more than `MAX_WRAPPED_LINES` lines (the edit stays small
+    or is not offered).
     """
     blk, i = ctx.block_of(line)
     rest = list(blk.body[i + 1:])
@@ -827,6 +834,11 @@ def wrap_rest_in_finally(ctx: ModuleContext, line: cst.SimpleStatementLine, new_
         wrapped, final, after = rest, [stmt(release_code, ctx.module)], []
     if not wrapped:
         raise FixNotApplicable(f"no statement runs after the {what} in its block")
+    lines = sum(len(ctx.module.code_for_node(s).strip("\n").split("\n")) for s in wrapped)
+    if lines > MAX_WRAPPED_LINES:
+        raise FixNotApplicable(f"the try would re-indent {lines} lines (more than {MAX_WRAPPED_LINES}): "
+                               f"a fix that large is a review, not a codemod; put the {what}'s undo in a "
+                               "`finally` by hand")
     remover = _RemoveStatements(is_release)
     wrapped = [s.visit(remover) for s in wrapped]
     wrapped = [s for s in wrapped if isinstance(s, cst.BaseStatement)]

@@ -147,7 +147,11 @@ def __call__(self, request):
 
 ## Fix safety
 Safe: the fix wraps the statements after `set()` in `try`/`finally: var.reset(token)`.
-No fix is offered inside `__enter__` (the reset belongs in `__exit__`).
+No fix is offered inside `__enter__` (the reset belongs in `__exit__`), nor for a set
+that binds a value for the caller: a function (not an entry point) that returns
+nothing, sets the var from its parameters and never reads it itself (cashews
+`Cache._set_disable`, aiomisc `basic_config`) may exist to leave it bound, so its
+finding is latent (`--min-confidence low`) and carries no fix.
 
 ## Source
 PEP 567 (`ContextVar.reset`); ambient-innovation/ambient-toolbox#103;
@@ -232,6 +236,13 @@ leaked-request reports in Django and Starlette middleware.
                     msg = (f"token of `{var}.set()` is discarded: the value stays bound after this "
                            "function, for whatever runs next in this Context (keep the token and "
                            "reset it in `finally`)")
+                    for_caller = _binds_for_caller(facts, values, call, fn, var_keys)
+                    if for_caller is not None:
+                        # a setter for its caller (cashews `_set_disable`, aiomisc `basic_config`):
+                        # leaving the value bound may be its purpose, so the finding is latent
+                        # and no fix may reset it (issue 35: 38 of cashews' tests failed)
+                        yield facts.finding(self, call, msg, confidence="low", trace=((fn, for_caller),))
+                        continue
             elif fate.kind == "not_finally":
                 if owners.is_generator(facts, fn) and owners.across_yield(facts, call, fn, fate.release):
                     continue  # CTX109 / CTX106 report this shape
@@ -262,6 +273,45 @@ leaked-request reports in Django and Starlette middleware.
             # In `__enter__` the class shows the leak by itself (manifest whoever enters it);
             # elsewhere an entry point must reach the set (`manifest = "reached"`).
             yield facts.finding(self, call, msg, fix=fix, confidence="high" if enter is not None else None)
+
+
+def _binds_for_caller(facts, values, call: ast.Call, fn, var_keys: frozenset[str]) -> str | None:
+    """Why the discarded `set()` `call` in `fn` looks like the function's purpose (it
+    binds the value for its caller), or None. Shape, not name: `fn` is not an entry
+    point (a framework, not a caller of this project, runs those: `evidence.entry_point`),
+    returns no value, the value set is built only from `fn`'s parameters (and
+    constants and builtins: `self.__disable.set(value)`, `_log_format.set(fmt)`), and
+    neither `fn` nor anything of this module it calls reads the var (`.get()`): no work
+    of its own runs under the binding, so the value is its output. A caller that then
+    leaves it bound is where a leak would be (and `_setter_callers_leak` reports a
+    module-private one whose caller reads it). cashews `Cache._set_disable` and aiomisc
+    `basic_config` (issue 35): resetting before they return broke both."""
+    import builtins
+
+    from ctxlint.semantic.python.evidence import entry_point
+    if entry_point(facts, fn) is not None:
+        return None
+    for n in facts.walk(fn):
+        if isinstance(n, ast.Return) and n.value is not None and not (
+                isinstance(n.value, ast.Constant) and n.value.value is None):
+            return None
+        if isinstance(n, (ast.Yield, ast.YieldFrom)):
+            return None
+    a = fn.args
+    params = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)} | {
+        p.arg for p in (a.vararg, a.kwarg) if p is not None}
+    names = [n for n in ast.walk(call.args[0]) if isinstance(n, ast.Name)]
+    if not names or any(n.id not in params and not hasattr(builtins, n.id) for n in names):
+        return None
+    if not any(n.id in params for n in names):
+        return None
+    for d in owners.calls_closure(facts, [fn]):
+        for n in facts.walk(d):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" \
+                    and values.contextvar_keys(n.func.value) & var_keys:
+                return None
+    return (f"`{fn.name}()` sets the value from its parameters, returns nothing and never reads it: binding "
+            "it for its caller may be the function's purpose (the caller owns the scope)")
 
 
 def _setter_callers_leak(facts, fn, var_keys: frozenset[str]):
