@@ -800,3 +800,112 @@ def test_own_harness_reports_kept_same_and_broken(tmp_path: Path):
                     "def behaviour():\n    asyncio.run(main())\n    return len(open(__file__).read())\n")
     bad = subprocess.run([sys.executable, str(own), str(case)], capture_output=True, text=True, cwd=ROOT)
     assert bad.returncode == 1 and "BROKEN" in bad.stdout, bad.stdout + bad.stderr
+
+
+# ---------------------------------------------------------------- issue 35: fixes a hook can leave on
+_EXECUTOR_CASE = '''\
+import asyncio
+import logging
+from contextvars import ContextVar
+
+from opentelemetry import trace
+
+tracer = trace.get_tracer(__name__)
+tenant_id: ContextVar[str] = ContextVar("tenant_id")
+log = logging.getLogger(__name__)
+
+
+def tokenize(text: str) -> list[int]:
+    trace.get_current_span().set_attribute("tenant", tenant_id.get())
+    return [ord(c) for c in text]
+
+
+async def handle(text: str, tenant: str) -> list[int]:
+    token = tenant_id.set(tenant)
+    try:
+        with tracer.start_as_current_span("tokenize"):
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(None, tokenize, text)
+    finally:
+        tenant_id.reset(token)
+'''
+
+
+def test_ctx206_fix_is_unsafe_sorted_and_wrapped(tmp_path):
+    """CTX206's fix changes what the job sees (aiomisc: a ContextVar unset in the worker
+    now has the caller's value), so plain `--fix` leaves it; with `--unsafe-fixes` its
+    `import contextvars` lands where isort puts it and no line passes the project's
+    line length (aiomisc's 80 columns, once a 103-character line)."""
+    (tmp_path / "pyproject.toml").write_text("[tool.ruff]\nline-length = 66\n")
+    p = tmp_path / "svc.py"
+    p.write_text(_EXECUTOR_CASE)
+    assert _run("--fix", "--min-confidence", "low", "--exit-zero", "--select", "CTX206", str(p)) == 0
+    assert p.read_text() == _EXECUTOR_CASE
+    assert _run("--fix", "--unsafe-fixes", "--min-confidence", "low", "--exit-zero", "--select", "CTX206",
+                str(p)) == 0
+    text = p.read_text()
+    assert "contextvars.copy_context().run, tokenize, text" in text, text
+    assert text.splitlines()[:4] == ["import asyncio", "import contextvars", "import logging",
+                                     "from contextvars import ContextVar"], text
+    changed = [ln for ln in text.splitlines() if ln not in _EXECUTOR_CASE.splitlines()]
+    assert changed and max(len(ln) for ln in changed) <= 66, text
+    ast.parse(text)
+
+
+def test_import_slot_follows_isort_sections_and_order():
+    from ctxlint.fixers.style import import_slot
+    block = [("import", "asyncio", True), ("import", "os", False), ("from", "typing", False),
+             ("import", "jinja2", True), ("from", "jinja2", False), ("from", ".local", True)]
+    assert import_slot(block, "import", "contextvars") == (1, "join")
+    assert import_slot(block, "from", "jinja2.sandbox") == (5, "join")
+    assert import_slot([("import", "jinja2", True)], "import", "contextvars") == (0, "new_before")
+    assert import_slot([("import", "os", True)], "from", "jinja2.sandbox") == (1, "new_after")
+    # force-sort-within-sections style (a `from` line before an `import` line): by module alone
+    mixed = [("import", "asyncio", True), ("from", "datetime", False), ("import", "threading", False)]
+    assert import_slot(mixed, "from", "collections") == (1, "join")
+    assert import_slot(mixed, "import", "time") == (3, "join")
+
+
+def test_ctx301_fix_is_unsafe_and_its_import_sorted(tmp_path):
+    """CTX301's sandbox raises SecurityError on templates that read underscore
+    attributes or mutate what they are given: an unsafe fix. Its import is isort-sorted
+    (smolagents' own `ruff check` failed on it)."""
+    p = tmp_path / "render.py"
+    src = ("import json\nimport os\n\nfrom jinja2 import Template\n\n\n"
+           "def render(request):\n    return Template(request.body).render(data=json.dumps(os.environ.get('X')))\n")
+    p.write_text(src)
+    assert _run("--fix", "--min-confidence", "low", "--exit-zero", "--select", "CTX301", str(p)) == 0
+    assert p.read_text() == src
+    assert _run("--fix", "--unsafe-fixes", "--min-confidence", "low", "--exit-zero", "--select", "CTX301",
+                str(p)) == 0
+    head = p.read_text().split("\n\n\n")[0].splitlines()
+    assert head == ["import json", "import os", "", "from jinja2.sandbox import ImmutableSandboxedEnvironment"], head
+
+
+def test_line_length_reads_the_project_settings(tmp_path):
+    from ctxlint.fixers.style import DEFAULT_LINE_LENGTH, line_length
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "setup.cfg").write_text("[flake8]\nmax-line-length = 79\n")
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "pyproject.toml").write_text("[tool.black]\nline-length = 100\n")
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "pyproject.toml").write_text("[project]\nname = 'c'\n")
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "pyproject.toml").write_text("not [ toml")
+    assert line_length(tmp_path / "a" / "x.py") == 79
+    assert line_length(tmp_path / "b" / "x.py") == 100
+    assert line_length(tmp_path / "c" / "x.py") == DEFAULT_LINE_LENGTH
+    assert line_length(tmp_path / "d" / "x.py") in (DEFAULT_LINE_LENGTH, 79, 100)  # malformed: skipped, never raises
+    assert line_length(None) == DEFAULT_LINE_LENGTH
+
+
+def test_sarif_carries_fixes_for_every_fixable_result(tmp_path, capsys):
+    """Every SARIF result whose finding is fixable has a `fixes` entry (a Python codemod's
+    edits are recorded when the finding is confirmed), as the README promises."""
+    shutil.copytree(FIX_CASES, tmp_path / "cases")
+    assert _run("--output-format", "sarif", "--min-confidence", "low", "--exit-zero", str(tmp_path / "cases")) == 0
+    log = json.loads(capsys.readouterr().out)
+    results = log["runs"][0]["results"]
+    fixable = [r for r in results if r.get("properties", {}).get("fixable")]
+    assert len(fixable) >= 8
+    assert all(r.get("fixes") for r in fixable), [r["ruleId"] for r in fixable if not r.get("fixes")]

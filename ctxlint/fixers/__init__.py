@@ -1030,7 +1030,8 @@ def _fix_file(display, findings, config, rules, unsafe, write, roots, engine):
         return findings, 0, [*notices, f"{display}: not fixed: {exc}"], ""
     except OSError as exc:
         return findings, 0, [*notices, f"{display}: not fixed: cannot write ({exc.strerror or exc})"], ""
-    return remaining, fixed, notices, diff
+    # what is left is reported as fixable only where a further `--fix` would apply it
+    return confirm_fixes(remaining, texts={display: (new, language)}), fixed, notices, diff
 
 
 # ------------------------------------------------------------- what "fixable" means

@@ -156,9 +156,15 @@ def import_slot(entries: list[tuple[str, str, bool]], kind: str, module: str) ->
         same = owning or same
     if same:
         g = same[0]
-        key = _sort_key(kind, module)
+        # a group where a `from` line comes before an `import` line is sorted by module
+        # alone (isort's force-sort-within-sections, as mcp-agent writes it)
+        by_module = any(entries[a][0] == "from" and entries[b][0] == "import" for a, b in zip(g, g[1:]))
+
+        def key_of(k: str, m: str) -> tuple:
+            return (m.lower(),) if by_module else _sort_key(k, m)
+        key = key_of(kind, module)
         for i in g:
-            if _sort_key(entries[i][0], entries[i][1]) > key:
+            if key_of(entries[i][0], entries[i][1]) > key:
                 return i, "join"
         return g[-1] + 1, "join"
     for g in groups:

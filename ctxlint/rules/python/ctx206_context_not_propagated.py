@@ -604,7 +604,8 @@ def _fix(facts, call: ast.Call, idx: int) -> Fix | None:
         return None  # a parenthesised callable: an insertion there would build a tuple
     added = f"{ref}().run, "
     line_text = lines[arg.lineno - 1] if arg.lineno <= len(lines) else ""
-    if len(line_text) + len(added) <= line_length(facts.path):
+    limit = line_length(facts.path)
+    if len(line_text) + len(added) <= limit:
         edit = Edit(start, start, added)
     elif not line_text[:arg.col_offset].strip():
         # the callable starts its line: the new argument takes a line of its own above it
@@ -623,8 +624,17 @@ def _fix(facts, call: ast.Call, idx: int) -> Fix | None:
             call_line = lines[call.lineno - 1] if call.lineno <= len(lines) else ""
             indent = call_line[:len(call_line) - len(call_line.lstrip())] + "    "
             after = len(facts.text[paren + 1:]) - len(facts.text[paren + 1:].lstrip(" \t"))
+            first = paren + 1 + after
+            rest = facts.text[start:].split("\n", 1)[0]
+            if first < start and len(indent) + len(added) + len(rest) <= limit < (
+                    len(indent) + len(facts.text[first:start]) + len(added) + len(rest)):
+                # the arguments before the callable stay on the first line, the callable
+                # and the rest start the next one
+                gap = len(facts.text[:start]) - len(facts.text[:start].rstrip(" \t"))
+                second = Edit(start - gap, start, f"\n{indent}{added}")
+            else:
+                second = Edit(start, start, added)
             return Fix(description="run the job in a copy of the caller's Context (`copy_context().run`)",
-                       safety=UNSAFE, edits=(*edits, Edit(paren + 1, paren + 1 + after, f"\n{indent}"),
-                                             Edit(start, start, added)))
+                       safety=UNSAFE, edits=(*edits, Edit(paren + 1, first, f"\n{indent}"), second))
     return Fix(description="run the job in a copy of the caller's Context (`copy_context().run`)", safety=UNSAFE,
                edits=(*edits, edit))
