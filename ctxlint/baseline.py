@@ -7,6 +7,8 @@ works from any working directory) and the normalised text of the flagged line
 (whitespace collapsed), not its line number: inserting or moving code above a
 recorded finding, or re-indenting it, does not make it "new". Identical flagged
 lines in one file are matched by count (two recorded, three found: one is new).
+An entry whose line text changed (a formatter re-wrapped the call) still matches a
+finding of the same code and path whose message is the same up to numbers.
 The model is ruff's and detekt's baselines and GitHub code scanning's
 `primaryLocationLineHash` partial fingerprint.
 
@@ -171,14 +173,44 @@ def filter_new(path: str, findings: list[Finding]) -> list[Finding]:
     remaining = load(path)
     base = Path(path).resolve().parent
     cache: dict[str, list[str] | None] = {}
-    out = []
-    for f in findings:
-        fp = fingerprint(f, _read_lines(f.path, cache), _path_key(f.path, base))
+    unmatched: list[tuple[int, Finding, str]] = []
+    out: list[tuple[int, Finding]] = []
+    for k, f in enumerate(findings):
+        key = _path_key(f.path, base)
+        fp = fingerprint(f, _read_lines(f.path, cache), key)
         if remaining[fp] > 0:
             remaining[fp] -= 1
         else:
-            out.append(f)
-    return out
+            unmatched.append((k, f, key))
+    if unmatched:
+        # Second pass: a formatter that re-wraps a call changes the flagged line's text
+        # (`x = f(a, b)` becomes `x = f(`), not the finding. A recorded entry whose
+        # fingerprint nothing matched still matches a finding of the same code and path
+        # whose message is the same up to numbers (line numbers move with the wrap).
+        spare: Counter = Counter()
+        for e in _load_entries(path):
+            if remaining[e["fingerprint"]] > 0:
+                remaining[e["fingerprint"]] -= 1
+                spare[(e.get("code"), e.get("path"), _message_key(str(e.get("message", ""))))] += 1
+        for k, f, key in unmatched:
+            mk = (f.code, printable(key), _message_key(printable(f.message)))
+            if spare[mk] > 0:
+                spare[mk] -= 1
+            else:
+                out.append((k, f))
+    return [f for _, f in sorted(out, key=lambda kf: kf[0])]
+
+
+def _message_key(message: str) -> str:
+    """A finding's message with every number replaced (`line 12` and `line 14` agree)
+    and whitespace collapsed: the second key `filter_new` matches on."""
+    return " ".join(re.sub(r"\d+", "#", message).split())
+
+
+def _load_entries(path: str) -> list[dict]:
+    """The entries of a baseline file `load` has already validated."""
+    doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    return [e for e in doc["findings"] if isinstance(e, dict)]
 
 
 # ------------------------------------------------------------------ add-noqa

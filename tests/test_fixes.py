@@ -562,6 +562,7 @@ def _fixable_codes_present() -> bool:
     return any(r.fix_safety for r in all_rules().values() if r.language == "python")
 
 
+@pytest.mark.slow  # hypothesmith: `pytest -m slow` (and .ci/run) runs it
 @pytest.mark.skipif(not _fixable_codes_present(), reason="no Python rule with a fix is registered")
 def test_fix_never_breaks_a_parsable_module():
     """hypothesmith modules salted with the shapes the codemods rewrite: fixing

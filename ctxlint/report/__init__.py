@@ -24,20 +24,26 @@ class ReportContext(Record):
     quiet: findings only, no summary (text format).
     hidden_low: number of latent (low-confidence) findings the tier filter held back
     (the text summary says how to see them).
+    baseline_hidden: number of findings a `--baseline` file hid (the text summary says so).
+    fix_only: `--fix-only`: the text report says what was fixed, never the leftovers.
     skipped: (path, notice) of files not checked for their size (max-file-size):
     the text summary counts them, SARIF lists them as toolExecutionNotifications;
     the JSON array (the findings contract) leaves them out.
     Every argument is optional (keyword or in this order).
     """
 
-    _fields = ("rules", "files", "statistics", "fixed", "quiet", "skipped", "hidden_low")
+    _fields = ("rules", "files", "statistics", "fixed", "quiet", "skipped", "hidden_low", "baseline_hidden",
+               "fix_only")
 
     def __init__(self, rules: dict | None = None, files: int = 0, statistics: bool = False, fixed: int = 0,
-                 quiet: bool = False, skipped: list | None = None, hidden_low: int = 0):
+                 quiet: bool = False, skipped: list | None = None, hidden_low: int = 0, baseline_hidden: int = 0,
+                 fix_only: bool = False):
         self.rules = {} if rules is None else rules
         self.files, self.statistics, self.fixed, self.quiet = files, statistics, fixed, quiet
         self.skipped = [] if skipped is None else skipped
         self.hidden_low = hidden_low
+        self.baseline_hidden = baseline_hidden
+        self.fix_only = fix_only
 
 
 def render(fmt: str, findings: list[Finding], ctx: ReportContext) -> str:

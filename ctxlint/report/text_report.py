@@ -8,9 +8,21 @@ from ctxlint.findings import Finding, printable
 
 
 def render(findings: list[Finding], ctx) -> str:
-    """One line per finding; `[*]` marks a safe fix, `[unsafe fix]` an unsafe one."""
+    """One line per finding; `[*]` marks a safe fix, `[unsafe fix]` an unsafe one.
+
+    With `ctx.statistics` only the per-code table and the summary are printed (as
+    ruff's `--statistics`); with `ctx.fixed` the summary counts what was found before
+    fixing ("Found 11 findings in 4 files (8 fixed, 3 remaining)."); `ctx.fix_only`
+    prints only what was fixed (ruff's `--fix-only` reports no leftovers);
+    `ctx.baseline_hidden` says how many findings a baseline hid."""
     out = []
-    for f in findings:
+    if getattr(ctx, "fix_only", False):
+        fixed = ctx.fixed
+        if not ctx.quiet:
+            return (f"Fixed {fixed} finding{'s' if fixed != 1 else ''}." if fixed
+                    else "No findings fixed.")
+        return ""
+    for f in ([] if ctx.statistics and not ctx.quiet else findings):
         mark = ""
         if f.fix is not None:
             mark = " [*]" if f.fix.safety == "safe" else " [unsafe fix]"
@@ -22,7 +34,6 @@ def render(findings: list[Finding], ctx) -> str:
     if ctx.quiet:
         return "\n".join(out)
     if ctx.statistics and findings:
-        out.append("")
         counts = Counter(f.code for f in findings)
         low = Counter(f.code for f in findings if f.confidence != "high")
         fixable = Counter(f.code for f in findings if f.fix is not None and f.fix.safety == "safe")
@@ -40,24 +51,26 @@ def render(findings: list[Finding], ctx) -> str:
         names = ", ".join(printable(p) for p, _ in ctx.skipped[:3]) + (", ..." if k > 3 else "")
         out.append(f"Skipped {k} file{'s' if k != 1 else ''} over the max-file-size limit, not checked: {names} "
                    f"(raise `max-file-size` in [tool.ctxlint] to check {'them' if k != 1 else 'it'}).")
-    if n:
+    files = f"{checked} file{'s' if checked != 1 else ''}"
+    if n or ctx.fixed:
+        # as ruff: what was found (fixed ones included) first, so a fixed run does not
+        # read as a clean one, then what is left
+        total = n + ctx.fixed
+        summary = f"Found {total} finding{'s' if total != 1 else ''} in {files}"
+        summary += f" ({ctx.fixed} fixed, {n} remaining)." if ctx.fixed else "."
         safe = sum(1 for f in findings if f.fix is not None and f.fix.safety == "safe")
         unsafe = sum(1 for f in findings if f.fix is not None and f.fix.safety != "safe")
-        summary = f"Found {n} finding{'s' if n != 1 else ''} in {checked} file{'s' if checked != 1 else ''}."
         if safe:
             summary += f"\n[*] {safe} fixable with `ctxlint check --fix`."
         if unsafe:
             summary += f"\n{unsafe} more fixable with `--fix --unsafe-fixes`."
         out.append(summary)
-    elif ctx.fixed:
-        # as ruff: say what was found and fixed first, so a fixed run does not read as a clean one
-        out.append(f"Found {ctx.fixed} finding{'s' if ctx.fixed != 1 else ''} in {checked} "
-                   f"file{'s' if checked != 1 else ''} ({ctx.fixed} fixed, 0 remaining).")
     else:
-        out.append(f"All checks passed ({checked} file{'s' if checked != 1 else ''}"
+        out.append(f"All checks passed ({files}"
                    + (f"; {len(ctx.skipped)} skipped)." if ctx.skipped else ")."))
-    if ctx.fixed and n:
-        out.append(f"Fixed {ctx.fixed} finding{'s' if ctx.fixed != 1 else ''}; {n} remaining.")
+    hidden_base = getattr(ctx, "baseline_hidden", 0)
+    if hidden_base:
+        out.append(f"{hidden_base} finding{'s' if hidden_base != 1 else ''} hidden by the baseline.")
     hidden = getattr(ctx, "hidden_low", 0)
     if hidden:
         out.append(f"{hidden} latent finding{'s' if hidden != 1 else ''} (low confidence: the harm depends on "

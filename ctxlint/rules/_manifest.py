@@ -16,7 +16,7 @@ RULES = (
      'A file that cannot be decoded or parsed.'),
     ('CTX001', 'any', 'ctxlint.rules.common.ctx001_unused_noqa', 'unused-noqa',
      (),
-     False, None,
+     False, 'safe',
      'A suppression comment that suppresses no finding.'),
     ('CTX101', 'go', 'ctxlint.rules.go.ctx101_lost_cancel', 'lost-cancel',
      ('WithCancel', 'WithTimeout', 'WithDeadline'),
@@ -163,7 +163,7 @@ RULES = (
 #: module -> (size in bytes, blake2b-64 of the source) when this file was generated.
 SOURCES = {
     'ctxlint.rules.common.ctx000_parse_error': (1696, '186fd8f9e5584698'),
-    'ctxlint.rules.common.ctx001_unused_noqa': (1821, '10334524b0200d14'),
+    'ctxlint.rules.common.ctx001_unused_noqa': (4021, '05c93681c8ecf414'),
     'ctxlint.rules.go.ctx101_lost_cancel': (13029, '0acda620ac476f6e'),
     'ctxlint.rules.go.ctx102_defer_cancel_in_loop': (10880, '687b1799705d9b35'),
     'ctxlint.rules.go.ctx201_context_in_global': (8187, 'fb37b8667559fd84'),
@@ -185,7 +185,7 @@ SOURCES = {
     'ctxlint.rules.python.ctx203_request_context_in_global': (18993, '942e4a58c890a7a0'),
     'ctxlint.rules.python.ctx204_thread_local_in_async': (20052, 'a75a78cff1bca162'),
     'ctxlint.rules.python.ctx205_long_lived_task_inherits_request_context': (11116, '5adeaf602a1d414b'),
-    'ctxlint.rules.python.ctx206_context_not_propagated': (32699, 'd2a6f329b867cddf'),
+    'ctxlint.rules.python.ctx206_context_not_propagated': (33274, '071c8d0b618e5ce1'),
     'ctxlint.rules.python.ctx401_unbounded_registry': (26859, '06e747b8a33e9593'),
     'ctxlint.rules.python.ctx402_cached_method_holds_self': (13252, '8c0c3417d3986e67'),
     'ctxlint.rules.python.ctx403_hook_handle_leak': (18144, '3cdd226e9027e19f'),
