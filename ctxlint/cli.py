@@ -260,7 +260,8 @@ def run_check(args) -> int:
 
     ctx = ReportContext(rules=rule_index(), files=result.files, statistics=args.statistics, fixed=fixed,
                         quiet=args.quiet, skipped=result.skipped, hidden_low=hidden,
-                        baseline_hidden=baseline_hidden, fix_only=args.fix_only and args.output_format == "text")
+                        baseline_hidden=baseline_hidden, fix_only=args.fix_only and args.output_format == "text",
+                        color=args.output_format == "text" and _use_color())
     out = render(args.output_format, findings, ctx)
     if out:
         sys.stdout.write(out + "\n")
@@ -272,6 +273,17 @@ def run_check(args) -> int:
     if args.exit_zero or args.fix_only:  # as ruff: --fix-only never fails on leftovers
         return EXIT_CLEAN
     return EXIT_FINDINGS if findings else EXIT_CLEAN
+
+
+def _use_color() -> bool:
+    """Colour and code frames on a terminal, as ruff: stdout is a TTY, `NO_COLOR`
+    (no-color.org) is unset and `TERM` is not "dumb"."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _show_settings(config, rules) -> int:

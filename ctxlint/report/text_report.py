@@ -22,12 +22,18 @@ def render(findings: list[Finding], ctx) -> str:
             return (f"Fixed {fixed} finding{'s' if fixed != 1 else ''}." if fixed
                     else "No findings fixed.")
         return ""
+    color = getattr(ctx, "color", False)
+    paint = _paint if color else (lambda text, _style: text)
+    sources: dict[str, list[str] | None] = {}
     for f in ([] if ctx.statistics and not ctx.quiet else findings):
         mark = ""
         if f.fix is not None:
-            mark = " [*]" if f.fix.safety == "safe" else " [unsafe fix]"
+            mark = paint(" [*]", "cyan") if f.fix.safety == "safe" else paint(" [unsafe fix]", "yellow")
         tier = " [low]" if f.confidence != "high" else ""
-        out.append(f"{printable(f.path)}:{f.line}:{f.col}: {f.code}{tier}{mark} {printable(f.message)}")
+        out.append(f"{paint(printable(f.path), 'bold')}:{f.line}:{f.col}: {paint(f.code, 'red')}{tier}{mark} "
+                   f"{printable(f.message)}")
+        if color:
+            out.extend(_code_frame(f, sources))
         for t in f.trace:  # the evidence, as rustc/ruff notes under the finding
             where = f"{printable(t.path)}:{t.line}" if t.path else f"{t.line}"
             out.append(f"  = note: {where}: {printable(t.message)}")
@@ -77,3 +83,34 @@ def render(findings: list[Finding], ctx) -> str:
                    f"what the project does not show) not shown; `--min-confidence low` shows "
                    f"{'them' if hidden != 1 else 'it'}.")
     return "\n".join(out)
+
+
+#: ANSI SGR codes for the styles the terminal output uses.
+_STYLES = {"bold": "1", "red": "1;31", "cyan": "36", "yellow": "33", "blue": "1;34"}
+
+
+def _paint(text: str, style: str) -> str:
+    return f"\x1b[{_STYLES[style]}m{text}\x1b[0m"
+
+
+def _code_frame(f: Finding, sources: dict) -> list[str]:
+    """The flagged line under a finding with a caret run under its range, as ruff and
+    rustc print on a terminal (`ReportContext.color`); [] when the file cannot be read.
+    Columns are the finding's (characters after the 1-based shift; a multi-line range
+    is underlined to the end of its first line)."""
+    if f.path not in sources:
+        try:
+            from pathlib import Path
+            sources[f.path] = Path(f.path).read_text(encoding="utf-8-sig", errors="replace").splitlines()
+        except (OSError, ValueError):
+            sources[f.path] = None
+    lines = sources[f.path]
+    if not lines or not 0 < f.line <= len(lines):
+        return []
+    text = printable(lines[f.line - 1].expandtabs(4))
+    start = max(f.col - 1, 0)
+    end = f.end_col - 1 if f.end_line == f.line and f.end_col > f.col else len(text)
+    width = len(str(f.line))
+    gutter = _paint(" " * width + " |", "blue")
+    return [gutter, _paint(f"{f.line} |", "blue") + " " + text,
+            gutter + " " + " " * start + _paint("^" * max(end - start, 1), "red")]
