@@ -366,6 +366,7 @@ def run_explain(args) -> int:
     full = getattr(args, "full", False)
     doc, shortened = (rule.doc, 0) if full else concise_doc(rule.doc)
     print(doc.rstrip())
+    print(f"\n## Reported by default when\n{reported_when(rule)}")
     for kind, title in (("bad", "Flagged (from the corpus)"), ("good", "Not flagged (from the corpus)")):
         examples = corpus_examples(rule.code, kind)
         if examples:
@@ -376,6 +377,23 @@ def run_explain(args) -> int:
         more = f"{shortened} exemption paragraphs were cut to their lead clause; " if shortened else ""
         print(f"\n({more}`ctxlint explain {rule.code} --full` prints the whole documentation.)")
     return EXIT_CLEAN
+
+
+def reported_when(rule) -> str:
+    """The evidence that makes `rule`'s findings manifest (shown by default), for `explain`:
+    its `reported_when` text (each language's, for a code with several parts), else what
+    its `manifest` policy means."""
+    parts = list(getattr(rule, "parts", {}).values()) or [rule]
+    out = []
+    for p in parts:
+        text = getattr(p, "reported_when", "") or (
+            "an entry point (route, handler, task, thread, gRPC method, consumer) reaches the code; "
+            "otherwise the finding is latent (`--min-confidence low`)."
+            if getattr(p, "manifest", "shown") == "reached" else
+            "always: the code shows the defect by itself.")
+        label = {"python": "Python", "go": "Go", "jinja": "Jinja"}.get(p.language, "")
+        out.append(f"**{label}.** {text}" if len(parts) > 1 else text)
+    return "\n\n".join(out)
 
 
 def _first_clause(text: str, max_words: int) -> str:

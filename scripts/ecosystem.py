@@ -1205,8 +1205,10 @@ def lint(project: Project, pythonpath: Path, extra: list[str]) -> tuple[list[dic
     root = project_root(project)
     env = dict(os.environ, PYTHONPATH=str(pythonpath))
     t0 = time.perf_counter()
+    # Both tiers: each finding keeps its `confidence`, and the tables split by it.
     proc = subprocess.run([sys.executable, "-m", "ctxlint", "check", ".", "--no-cache", "--exit-zero",
-                           "--output-format", "json", *extra], cwd=root, env=env, capture_output=True, text=True)
+                           "--min-confidence", "low", "--output-format", "json", *extra],
+                          cwd=root, env=env, capture_output=True, text=True)
     dt = time.perf_counter() - t0
     err = None
     if proc.returncode != 0 or "Traceback" in proc.stderr:
@@ -1278,6 +1280,12 @@ def precision_table(findings: list[dict], verdicts: dict, title: str) -> list[st
         out.append(f"{code:8} {c['findings']:>6} {c['reviewed']:>8} {c['true']:>5} {c['harmless']:>8} {c['wrong']:>5}  {prec}{bar}")
     if not per:
         out.append("(no findings)")
+    tot = Counter()
+    for c in per.values():
+        tot.update(c)
+    if tot["reviewed"]:
+        out.append(f"{'all':8} {tot['findings']:>6} {tot['reviewed']:>8} {tot['true']:>5} {tot['harmless']:>8} "
+                   f"{tot['wrong']:>5}  {tot['true'] / tot['reviewed']:.0%} true, {tot['wrong'] / tot['reviewed']:.0%} wrong")
     return out
 
 
@@ -1332,7 +1340,11 @@ def run(projects: list[Project], base: str | None, extra: list[str], show_unrevi
         for k in sorted(removed)[:50]:
             lines.append(f"  - {k[0]}:{k[2]} {k[1]}")
     for s in ("tuning", "measuring"):
-        lines += precision_table([f for f in current if f["set"] == s], verdicts, f"{s} set")
+        in_set = [f for f in current if f["set"] == s]
+        lines += precision_table([f for f in in_set if f.get("confidence", "high") == "high"], verdicts,
+                                 f"{s} set: default output (high confidence)")
+        lines += precision_table([f for f in in_set if f.get("confidence", "high") != "high"], verdicts,
+                                 f"{s} set: latent (low confidence, --min-confidence low)")
     unrev = [f for f in current if verdict_of(verdicts, f) is None]
     lines.append(f"## unreviewed: {len(unrev)} of {len(current)}")
     for f in unrev[:show_unreviewed]:

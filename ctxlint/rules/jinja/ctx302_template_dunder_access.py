@@ -85,7 +85,10 @@ def _dunder_findings(rule, facts):
         if isinstance(n, nodes.Getattr):
             if _escapes(n.attr):
                 hit = (n.attr, f"reaches `{n.attr}`")
-            elif isinstance(n.node, nodes.Name) and n.node.name in GADGET_GLOBALS - {"self"} and n.node.name not in local:
+            elif isinstance(n.node, nodes.Name) and n.node.name in GADGET_GLOBALS - {"self"} \
+                    and n.node.name not in local and n.attr.startswith("_"):
+                # only a private step leads anywhere from a gadget global; a public field
+                # (`namespace.tools`, `cycler.items`) is a render variable's own data
                 hit = (n.attr, f"walks `{n.node.name}.{n.attr}` off the `{n.node.name}` global")
             elif n.attr in ("format", "format_map") and isinstance(fmt := facts.const_value(n.node), str):
                 if _format_dunder(fmt):
@@ -94,7 +97,8 @@ def _dunder_findings(rule, facts):
             key = facts.const_value(n.arg)
             if isinstance(key, str) and _escapes(key):
                 hit = (key, f"reaches `[{key!r}]`")
-            elif isinstance(n.node, nodes.Name) and n.node.name in GADGET_GLOBALS - {"self"} and n.node.name not in local:
+            elif isinstance(n.node, nodes.Name) and n.node.name in GADGET_GLOBALS - {"self"} \
+                    and n.node.name not in local and isinstance(key, str) and key.startswith("_"):
                 hit = (n.node.name, f"subscripts the `{n.node.name}` global")
         elif isinstance(n, nodes.Filter) and n.name == "attr" and n.args:
             key = facts.const_value(n.args[0])

@@ -16,11 +16,22 @@ from ctxlint.semantic.python.registries import (
 )
 
 
+#: The trace step that says why a container outlives a request (`LongLivedContainer.lifetime`).
+_LIFETIME_STEP = {
+    "module": "`{name}` is created at import time and lives as long as the process",
+    "class": "`{name}` is a class attribute: it lives as long as the class",
+    "import-time instance": "`{owner}` is instantiated at module level: `{name}` lives as long as the process",
+    "singleton": "`{owner}` is a singleton (metaclass or accessor): `{name}` lives as long as the process",
+    "registry": "`{owner}` keys `{name}` by per-call ids in several methods: it serves many requests",
+    "unknown": "this module never allocates `{owner}`: whether `{name}` outlives a request is not shown (latent)",
+}
+
+
 class UnboundedRegistry(Rule):
     code = "CTX401"
     manifest = "reached"
     reported_when = (
-        'the container lives as long as the process by where it is allocated (module level, a class attribute, an instance made at import time, `app.state`, a singleton accessor or metaclass) and the insertion is reached from an entry point (route, handler, task, consumer): it grows once per request.'
+        'the container lives as long as the process by where it is allocated (module level, a class attribute, an instance made at import time, a singleton accessor or metaclass) and the insertion is reached from an entry point (route, handler, task, consumer): it grows once per request.'
     )
     name = "unbounded-registry"
     summary = ("A module-, class- or long-lived-instance container fills with per-request/tenant/"
@@ -139,11 +150,13 @@ resource version per watched target) and SplitCoordinator (per-split tables),
 hatchet-sdk's OrderedCompletionQueue (one per task invocation, in a TTL cache).
 """
 
-    def check(self, facts):
+    def check(self, facts):  # noqa: C901 - one pass over the containers
         if facts.is_test_code:
             return  # a test's state lives for one test (PythonFacts.is_test_code)
         found = []
-        for c in facts.long_lived_containers:
+        for c in facts.containers:
+            if not (c.long_lived or c.lifetime == "unknown"):
+                continue  # short-lived: every owner is one call's local
             if c.bounded or c.removals or c.escapes or not c.inserts:
                 continue
             if c.kind in ("Counter",):
@@ -176,10 +189,16 @@ hatchet-sdk's OrderedCompletionQueue (one per task invocation, in a TTL cache).
                 f"class `{c.owner.name}`" if c.scope == "class" else f"long-lived `{c.owner.name}`")
             also = (" (as do " + ", ".join(f"`{o}`" for o in others) + ", filled with the same key here)"
                     if others else "")
+            # Lifetime from the owner's allocation site; repetition from an entry point.
+            lifetime = _LIFETIME_STEP.get(c.lifetime or "", "")
+            life = [(c.creation if c.creation is not None else site.node,
+                     lifetime.format(name=c.name, owner=getattr(c.owner, "name", "")))] if lifetime else []
+            unknown = c.lifetime == "unknown"
             yield facts.finding(self, site.node,
                                 f"`{c.name}` ({where} {c.kind}) gets an entry per {why} in "
                                 f"`{site.method_name}()`{also} but no path removes entries and it has no bound; "
-                                "remove on every terminal path or use a bounded/weak cache", fix=fix)
+                                "remove on every terminal path or use a bounded/weak cache", fix=fix,
+                                confidence="low" if unknown else None, trace=life)
 
     @staticmethod
     def _per_scope_insert(facts, c):

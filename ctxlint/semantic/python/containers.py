@@ -153,6 +153,13 @@ class LongLivedContainer:
         self.creation = creation
         self.creation_method = creation_method
         self.long_lived = scope != "instance"
+        #: Why it outlives a request, from where its owner is allocated: "module",
+        #: "class" (a class attribute), "import-time instance" (the owner class is
+        #: instantiated at module level), "singleton" (a singleton metaclass or accessor),
+        #: "registry" (value facts: per-call keys, own calls), "unknown" (an instance
+        #: container whose class this module never allocates: maybe long-lived, latent),
+        #: or None (short-lived: every allocation is a local of one call).
+        self.lifetime: str | None = {"module": "module", "class": "class"}.get(scope)
         self.inserts: list[ContainerSite] = []
         self.removals: list[ContainerSite] = []
         self.reads: list[ContainerSite] = []
@@ -242,6 +249,108 @@ def _self_name(method: ast.AST | None) -> str | None:
     return args[0].arg if args else None
 
 
+def _allocation_lifetime(facts: "PythonFacts", cls: ast.ClassDef, module_instantiated: set,
+                         classes: dict) -> str | None:
+    """How long instances of `cls` live, from where this module allocates them (Infer
+    Pulse's allocation-site reasoning): "import-time instance" (built at module level),
+    "singleton" (a metaclass whose `__call__` caches instances, a class attribute holding
+    `cls(...)` set by a classmethod, or a module global filled once by an accessor), None
+    (every allocation is a local of a function that neither returns, stores nor passes it
+    on: one call's object), "unknown" (no allocation in this module). Never decided by
+    the class's name."""
+    if cls.name in module_instantiated:
+        return "import-time instance"
+    if _singleton_metaclass(facts, cls, classes) or _singleton_accessor(facts, cls):
+        return "singleton"
+    sites = _allocation_sites(facts, cls)
+    if not sites:
+        return "unknown"
+    if all(_call_local(facts, call) for call in sites):
+        return None
+    return "unknown"
+
+
+def _allocation_sites(facts: "PythonFacts", cls: ast.ClassDef) -> list[ast.Call]:
+    index = facts.memo("containers.alloc_sites", lambda: _index_allocations(facts))
+    return index.get(cls.name, [])
+
+
+def _index_allocations(facts: "PythonFacts") -> dict[str, list[ast.Call]]:
+    out: dict[str, list[ast.Call]] = {}
+    for call in facts.nodes(ast.Call):
+        if isinstance(call.func, ast.Name):
+            out.setdefault(call.func.id, []).append(call)
+    return out
+
+
+def _call_local(facts: "PythonFacts", call: ast.Call) -> bool:
+    """Is the object `call` builds one call's own: bound to a local of a function (or used
+    as a receiver right away) that the function never returns, yields, stores in an
+    attribute, subscript or global, nor passes to another call?"""
+    fn = facts.enclosing_function(call)
+    if fn is None:
+        return False
+    parent = facts.parents.get(call)
+    if isinstance(parent, ast.Attribute) and facts.parents.get(parent) is not None \
+            and isinstance(facts.parents.get(parent), ast.Call):
+        return True  # `Tally().record(x)`: used once and dropped
+    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
+        return False
+    name = parent.targets[0].id
+    for n in ast.walk(fn):
+        if isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names:
+            return False
+        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load):
+            up = facts.parents.get(n)
+            if isinstance(up, ast.Attribute) and up.value is n:
+                continue  # a method call or attribute read on it
+            return False  # returned, stored, passed on or aliased
+    return True
+
+
+def _singleton_metaclass(facts: "PythonFacts", cls: ast.ClassDef, classes: dict) -> bool:
+    """`class C(metaclass=M)` where M (a class of this module) defines `__call__` that
+    stores the instance it builds in a subscript (the singleton-metaclass idiom)."""
+    for kw in cls.keywords:
+        if kw.arg != "metaclass" or not isinstance(kw.value, ast.Name):
+            continue
+        meta = classes.get(kw.value.id)
+        if meta is None:
+            continue
+        for item in meta.body:
+            if isinstance(item, ast.FunctionDef) and item.name == "__call__":
+                for n in ast.walk(item):
+                    if isinstance(n, ast.Assign) and any(isinstance(t, ast.Subscript) for t in n.targets) \
+                            and isinstance(n.value, ast.Call):
+                        return True
+    return False
+
+
+def _singleton_accessor(facts: "PythonFacts", cls: ast.ClassDef) -> bool:
+    """The class's instance is kept for the process: a classmethod assigns `cls(...)`
+    (or the class itself) to a `cls.`/class attribute, or a function assigns `C(...)` to
+    a module global it declares `global`."""
+    for call in _allocation_sites(facts, cls):
+        parent = facts.parents.get(call)
+        if isinstance(parent, ast.Assign):
+            for t in parent.targets:
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id in ("cls", cls.name):
+                    return True
+                if isinstance(t, ast.Name):
+                    fn = facts.enclosing_function(call)
+                    if fn is not None and any(isinstance(n, ast.Global) and t.id in n.names for n in ast.walk(fn)):
+                        return True
+    for item in cls.body:
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for n in ast.walk(item):
+                if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) \
+                        and isinstance(n.value.func, ast.Name) and n.value.func.id == "cls" \
+                        and any(isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+                                and t.value.id == "cls" for t in n.targets):
+                    return True
+    return False
+
+
 def _is_long_lived_class(name: str) -> bool:
     """By the CamelCase words of the name: `LLMEngine`, `TokenizerManager`, `KVCachePool`."""
     import re
@@ -315,7 +424,8 @@ def collect_containers(facts: "PythonFacts") -> list[LongLivedContainer]:
             if c is not None:
                 c._explicit_bound = bound
                 if c.scope == "instance":
-                    c.long_lived = _is_long_lived_class(c.owner.name) or c.owner.name in module_instantiated
+                    c.lifetime = _allocation_lifetime(facts, c.owner, module_instantiated, classes)
+                    c.long_lived = c.lifetime in ("import-time instance", "singleton")
                 out.append(c)
     if not out:
         return out
@@ -401,6 +511,7 @@ def collect_containers(facts: "PythonFacts") -> list[LongLivedContainer]:
             if per_invocation[id(c.owner)]:
                 c.long_lived = False
                 c.per_invocation = True
+                c.lifetime = None
     # 5. a class that indexes its containers by per-call keys in several methods is a
     #    registry serving many requests: its instances outlive each key (value fact)
     by_class: dict[int, list[LongLivedContainer]] = {}
@@ -411,9 +522,12 @@ def collect_containers(facts: "PythonFacts") -> list[LongLivedContainer]:
         if _serves_many_keys(facts, group):
             for c in group:
                 c.long_lived = True
+                c.lifetime = "registry"
         else:  # a container one `async def` fills and empties per call outlives each call
             for c in group:
                 c.long_lived = _registers_own_calls(facts, c)
+                if c.long_lived:
+                    c.lifetime = "registry"
     # 4b. an attribute named by a string in the file (`other_param_names = ("r", "scaling")`,
     #     `getattr(self, name).pop(adapter)`) is reached reflectively: it may be cleared
     #     there, so it escapes the analysis (peft's layers delete adapters this way)

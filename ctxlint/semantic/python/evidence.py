@@ -17,8 +17,9 @@ runtime calls once per request, message or job:
 * a gRPC servicer method: a method of a class whose base comes from a generated
   `*_pb2_grpc` module;
 * an ASGI application or middleware `__call__(self, scope, receive, send)` (the ASGI
-  spec's callable shape), Starlette `BaseHTTPMiddleware.dispatch`, and a Django
-  middleware (`__init__(self, get_response)`, the protocol of Django's docs);
+  spec's callable shape), Starlette `BaseHTTPMiddleware.dispatch`, and a Django or WSGI
+  middleware (`__init__` keeps the next handler, `__call__(request)` calls it with the
+  request: the protocol of Django's docs);
 * a task, thread or executor job: a def whose call is handed to `asyncio.create_task`,
   `ensure_future`, `TaskGroup.create_task`, `gather`, or that is handed to
   `threading.Thread(target=...)`, `Executor.submit`, `loop.run_in_executor`,
@@ -131,13 +132,24 @@ def _class_entry(facts: "PythonFacts", fn) -> str | None:
 
 
 def _django_middleware(cls: ast.ClassDef) -> bool:
-    """Django's middleware protocol: `__init__(self, get_response)` (the parameter the
-    Django docs' "Writing your own middleware" names and the framework passes)."""
-    for item in cls.body:
-        if isinstance(item, ast.FunctionDef) and item.name == "__init__":
-            names = [a.arg for a in item.args.args[1:]]
-            return names[:1] == ["get_response"]
-    return False
+    """The middleware protocol of Django (and of WSGI/ASGI wrappers): `__init__` takes the
+    next handler (`get_response`) and keeps it on `self`, and `__call__` calls it with the
+    request it was given. Decided by that shape, not by the parameter's name."""
+    init = next((i for i in cls.body if isinstance(i, ast.FunctionDef) and i.name == "__init__"), None)
+    call = next((i for i in cls.body if isinstance(i, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and i.name == "__call__"), None)
+    if init is None or call is None or len(init.args.args) < 2 or len(call.args.args) < 2:
+        return False
+    handler = init.args.args[1].arg
+    kept = {t.attr for n in ast.walk(init) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Name)
+            and n.value.id == handler for t in n.targets
+            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == init.args.args[0].arg}
+    request = call.args.args[1].arg
+    me = call.args.args[0].arg
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in kept
+               and isinstance(n.func.value, ast.Name) and n.func.value.id == me
+               and any(isinstance(a, ast.Name) and a.id == request for a in n.args)
+               for n in ast.walk(call))
 
 
 def _spawned_entries(facts: "PythonFacts") -> dict[int, tuple[ast.AST, str]]:

@@ -439,7 +439,7 @@ class PythonFacts:
                 from ctxlint.semantic.python.evidence import reach_trace
                 fn = node if isinstance(node, FunctionNode) else self.enclosing_function(node)
                 confidence, steps = reach_trace(self, fn)
-                trace = (*steps, *trace)
+                trace = (*trace, *steps)
         end_node = end or node
         return Finding(
             code=rule.code,
