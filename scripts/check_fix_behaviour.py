@@ -8,7 +8,8 @@ script:
 
   1. copies the case into a fresh temporary folder and runs `behaviour()` there in a
      new interpreter (so no state leaks between the runs);
-  2. runs `ctxlint check --fix [--unsafe-fixes] --no-cache` on the copy;
+  2. runs `ctxlint check --fix [--unsafe-fixes] --no-cache --min-confidence low` on the
+     copy (every finding's fix, latent ones too);
   3. requires that the copy still compiles, that a second `--fix` run changes nothing
      (one run converges), that `behaviour()` returns the same value or raises the same
      exception type, and that `comment_kept(text)` holds where the case defines it.
@@ -69,7 +70,9 @@ def main(argv: list[str] | None = None) -> int:
     cases: list[Path] = []
     for p in map(Path, args.paths):
         cases.extend(sorted(p.glob("*.py")) if p.is_dir() else [p])
-    cmd = [*shlex.split(args.ctxlint), "check", "--fix", "--no-cache", "--exit-zero", "--quiet"]
+    # every finding's fix, latent ones too (the tier filter runs before fixing)
+    cmd = [*shlex.split(args.ctxlint), "check", "--fix", "--no-cache", "--exit-zero", "--quiet",
+           "--min-confidence", "low"]
     if args.unsafe:
         cmd.append("--unsafe-fixes")
     kept = same = broken = 0

@@ -143,11 +143,15 @@ def _write_case(tmp_path: Path, name: str = "handler.py") -> Path:
 
 
 def _run(*args: str, cwd: Path | None = None) -> int:
+    """`ctxlint check --no-cache --min-confidence low ARGS`: these tests are about how
+    fixes apply, so every finding's fix is in play (latent ones too: the tier filter
+    runs before fixing, issue 32), unless a test names its own tier."""
     old = os.getcwd()
+    tier = [] if "--min-confidence" in args else ["--min-confidence", "low"]
     try:
         if cwd:
             os.chdir(cwd)
-        return cli_main(["check", "--no-cache", *args])
+        return cli_main(["check", "--no-cache", *tier, *args])
     finally:
         os.chdir(old)
 
@@ -603,7 +607,8 @@ def test_fix_never_breaks_a_parsable_module():
 
 def test_stdin_fix_prints_the_fixed_source(tmp_path):
     src = (GOLDEN / "CTX107" / "create_task_discarded" / "input.py").read_bytes()
-    proc = subprocess.run([sys.executable, "-m", "ctxlint", "check", "--fix", "--stdin-filename", "h.py"],
+    proc = subprocess.run([sys.executable, "-m", "ctxlint", "check", "--fix", "--min-confidence", "low",
+                           "--stdin-filename", "h.py"],
                           input=src, capture_output=True, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == (GOLDEN / "CTX107" / "create_task_discarded" / "expected.py").read_bytes()
@@ -910,3 +915,26 @@ def test_sarif_carries_fixes_for_every_fixable_result(tmp_path, capsys):
     fixable = [r for r in results if r.get("properties", {}).get("fixable")]
     assert len(fixable) >= 8
     assert all(r.get("fixes") for r in fixable), [r["ruleId"] for r in fixable if not r.get("fixes")]
+
+
+def _declined(root: Path) -> list[str]:
+    """Notices of fixes `--fix --unsafe-fixes` declines among the findings a lint of
+    `root` marks fixable (every tier), without writing anything."""
+    cfg = Config(root=root)
+    rules = select_rules([], [])
+    res = engine.lint_paths([str(root)], cfg, rules, jobs=1, use_cache=False)
+    out = fixers.run_fixes(res, cfg, rules, unsafe=True, write=False, roots=[str(root)])
+    return [n for n in out.notices if "fix not applied" in n]
+
+
+@pytest.mark.parametrize("where", ["fix_cases", "corpus", "shared"])
+def test_no_finding_marked_fixable_is_declined(where, tmp_path):
+    """`fixable` means one thing everywhere (issue 35): no finding of the fix cases,
+    the corpus or the handed cases that a report marks fixable is then declined by
+    `--fix --unsafe-fixes` (4 were: CTX401 "run the same command again")."""
+    src = {"fix_cases": FIX_CASES, "corpus": CORPUS, "shared": SHARED_CASES}[where]
+    if not src.is_dir():
+        pytest.skip(f"{src} is not beside this checkout")
+    work = tmp_path / where
+    shutil.copytree(src, work)
+    assert _declined(work) == []

@@ -283,8 +283,10 @@ def _binds_for_caller(facts, values, call: ast.Call, fn, var_keys: frozenset[str
     constants and builtins: `self.__disable.set(value)`, `_log_format.set(fmt)`), and
     neither `fn` nor anything of this module it calls reads the var (`.get()`): no work
     of its own runs under the binding, so the value is its output. A caller that then
-    leaves it bound is where a leak would be (and `_setter_callers_leak` reports a
-    module-private one whose caller reads it). cashews `Cache._set_disable` and aiomisc
+    leaves it bound is where a leak would be: when a caller of this module that an entry
+    point reaches (`evidence.entry_reach`) neither resets, restores nor clears the var,
+    the finding stays as it is (and `_setter_callers_leak` reports a module-private
+    setter whose caller reads it). cashews `Cache._set_disable` and aiomisc
     `basic_config` (issue 35): resetting before they return broke both."""
     import builtins
 
@@ -309,6 +311,14 @@ def _binds_for_caller(facts, values, call: ast.Call, fn, var_keys: frozenset[str
         for n in facts.walk(d):
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" \
                     and values.contextvar_keys(n.func.value) & var_keys:
+                return None
+    from ctxlint.semantic.python.evidence import entry_reach
+    for c in owners.callers(facts, fn):
+        # a caller that an entry point reaches and that leaves the value bound (neither
+        # resets, restores nor clears it) shows the leak: the setter is its step
+        if c is not None and c is not fn and entry_reach(facts, c) is not None:
+            scopes = owners.calls_closure(facts, [c])
+            if not (owners.undoes_in(facts, scopes, var_keys) or owners.clears_in(facts, scopes, var_keys)):
                 return None
     return (f"`{fn.name}()` sets the value from its parameters, returns nothing and never reads it: binding "
             "it for its caller may be the function's purpose (the caller owns the scope)")
