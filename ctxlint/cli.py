@@ -70,7 +70,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def _check_options(c: argparse.ArgumentParser) -> None:
     """The options of `ctxlint check`."""
-    c.add_argument("paths", nargs="*", default=["."], help="files or directories (default: .); `-` reads standard input")
+    c.add_argument("paths", nargs="*", default=["."],
+                   help="files or directories (default: .); `-` reads standard input")
     # Repeated options accumulate (`--select CTX1 --select CTX5` selects both), as ruff's do.
     c.add_argument("--select", type=_codes, action="extend", default=None,
                    help="codes or prefixes to enable, comma-separated (CTX5,CTX103); repeatable")
