@@ -259,6 +259,25 @@ def run_check(args) -> int:
                 sys.stderr.write(f"Skipped {n} finding{'s' if n != 1 else ''}: no suppression comment "
                                  f"could be added (listed below).\n")
 
+    every = args.output_format in ("sarif", "github")
+    if any(f.fix is not None and (every or f.fix.data.get("confirm")) for f in findings):
+        # SARIF and GitHub output carry each fix's description (and SARIF its edits): the
+        # codemods run here, so they say what `--fix` writes and a fix they would decline
+        # is dropped. Elsewhere only a fix whose rule leaves the decision to its codemod
+        # (`data["confirm"]`: CTX501's key uses) is run: a plain check imports no libcst.
+        from ctxlint.fixers import confirm_fixes
+        texts = None
+        if args.stdin_filename:
+            stdin_text, _ = engine.decode(data, sf.language, sf.display)
+            texts = {sf.display: (stdin_text, sf.language)} if stdin_text is not None else None
+        if every:
+            findings = confirm_fixes(findings, texts=texts, config=config)
+        else:
+            mine = [k for k, f in enumerate(findings) if f.fix is not None and f.fix.data.get("confirm")]
+            checked = confirm_fixes([findings[k] for k in mine], texts=texts, config=config)
+            findings = list(findings)
+            for k, f in zip(mine, checked):
+                findings[k] = f
     ctx = ReportContext(rules=rule_index(), files=result.files, statistics=args.statistics, fixed=fixed,
                         quiet=args.quiet, skipped=result.skipped, hidden_low=hidden,
                         baseline_hidden=baseline_hidden, fix_only=args.fix_only and args.output_format == "text",

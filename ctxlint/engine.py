@@ -533,12 +533,6 @@ def lint_bytes(sf: SourceFile, raw: bytes, config: Config, rules: list) -> tuple
         if index is not None:
             index.take_consulted()
         found = lint_text(sf.display, text, sf.language, rules, config)
-        if any(f.fix is not None for f in found):
-            # "fixable" means `--fix` applies it: a fix the codemod would decline on this
-            # text is dropped here, and a codemod's edits are recorded (SARIF `fixes`);
-            # cached with the findings, so a warm run pays nothing
-            from ctxlint.fixers import confirm_fixes
-            found = confirm_fixes(found, texts={sf.display: (text, sf.language)})
         notices = [f"{sf.display}: {n}" for n in drain_notices()]
         index = sys.modules.get("ctxlint.semantic.python.project_index")
         depends = index.take_consulted() if index is not None else ()

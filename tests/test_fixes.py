@@ -229,10 +229,7 @@ def test_file_changed_since_lint_is_refused(tmp_path):
 
 
 def test_check_without_fix_does_not_import_libcst(tmp_path):
-    """libcst is loaded by `check` only to confirm a finding's codemod fix (what
-    "fixable" promises): a file whose findings carry none never pays for it."""
-    p = tmp_path / "handler.py"
-    p.write_text("import contextvars\n\nv = contextvars.ContextVar('v')\n\n\ndef f(x):\n    return x\n")
+    p = _write_case(tmp_path)
     code = ("import sys; from ctxlint.cli import main; rc = main(['check', '--no-cache', sys.argv[1]]);"
             "print('libcst' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code, str(p)], capture_output=True, text=True, cwd=ROOT)
@@ -241,9 +238,9 @@ def test_check_without_fix_does_not_import_libcst(tmp_path):
 
 def test_fixable_means_fix_applies(tmp_path):
     """`fixable` means `--fix --unsafe-fixes` applies the fix to the file as it is
-    (issue 35): a codemod that would decline leaves the finding without a fix in the
-    report, and a codemod fix carries the edits it makes (SARIF `fixes`) and the
-    description of what it writes."""
+    (issue 35): CTX401 offers no fix where its codemod would decline (no miss path, no
+    value kept elsewhere), and `confirm_fixes` (what SARIF and GitHub output run) gives
+    a codemod fix the edits it makes and the description of what it writes."""
     declines = tmp_path / "declines.py"
     declines.write_text((CORPUS / "CTX401" / "bad" / "entries_written_from_another_table.py").read_text())
     bounded = tmp_path / "bounded.py"
@@ -251,7 +248,8 @@ def test_fixable_means_fix_applies(tmp_path):
     rows = engine.lint_paths([str(tmp_path)], Config(), select_rules([], []), jobs=1, use_cache=False).findings
     by_file = {Path(f.path).name: f for f in rows if f.code == "CTX401"}
     assert by_file["declines.py"].fix is None
-    fix = by_file["bounded.py"].fix
+    confirmed = {Path(f.path).name: f for f in fixers.confirm_fixes(rows) if f.code == "CTX401"}
+    fix = confirmed["bounded.py"].fix
     assert fix is not None and fix.edits and "_BoundedDict" in fix.description, fix
 
 
@@ -918,13 +916,14 @@ def test_sarif_carries_fixes_for_every_fixable_result(tmp_path, capsys):
 
 
 def _declined(root: Path) -> list[str]:
-    """Notices of fixes `--fix --unsafe-fixes` declines among the findings a lint of
-    `root` marks fixable (every tier), without writing anything."""
-    cfg = Config(root=root)
-    rules = select_rules([], [])
-    res = engine.lint_paths([str(root)], cfg, rules, jobs=1, use_cache=False)
-    out = fixers.run_fixes(res, cfg, rules, unsafe=True, write=False, roots=[str(root)])
-    return [n for n in out.notices if "fix not applied" in n]
+    """The findings a lint of `root` marks fixable (every tier) whose fix `--fix
+    --unsafe-fixes` would decline on the file as it is (`confirm_fixes` runs each one)."""
+    res = engine.lint_paths([str(root)], Config(root=root), select_rules([], []), jobs=1, use_cache=False)
+    confirmed = fixers.confirm_fixes(res.findings)
+    # a fix whose rule leaves the decision to its codemod ("confirm") is run by every
+    # report before it is called fixable (`cli.run_check`)
+    return [f"{f.path}:{f.line}: {f.code}" for f, g in zip(res.findings, confirmed)
+            if f.fix is not None and g.fix is None and not f.fix.data.get("confirm")]
 
 
 @pytest.mark.parametrize("where", ["fix_cases", "corpus", "shared"])

@@ -1012,8 +1012,6 @@ def _fix_file(display, findings, config, rules, unsafe, write, roots, engine):
             return findings, 0, [f"{display}: not fixed: linting it again failed ({type(exc).__name__}: {exc})"], ""
         if sorted(map(_key, fresh)) != sorted(map(_key, findings)):
             return findings, 0, [f"{display}: not fixed: it changed on disk since it was checked"], ""
-        # as the report marked them: only a fix that applies is wanted (`confirm_fixes`)
-        fresh = confirm_fixes(fresh, texts={display: (text, language)})
     lines = LineMap(text)
     new, fixed, remaining, notices = fix_source(display, text, language, fresh, rules, config, unsafe,
                                                 need_remaining=write, lines=lines)

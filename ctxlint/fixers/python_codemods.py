@@ -834,7 +834,10 @@ def wrap_rest_in_finally(ctx: ModuleContext, line: cst.SimpleStatementLine, new_
         wrapped, final, after = rest, [stmt(release_code, ctx.module)], []
     if not wrapped:
         raise FixNotApplicable(f"no statement runs after the {what} in its block")
-    lines = sum(len(ctx.module.code_for_node(s).strip("\n").split("\n")) for s in wrapped)
+    # from the first wrapped statement's first line to the last one's last line (as the
+    # rules count it on `ast` positions, `wrap_span`)
+    lines = sum(ctx.module.code_for_node(s).rstrip("\n").count("\n") + 1 for s in wrapped) \
+        - len(wrapped[0].leading_lines)
     if lines > MAX_WRAPPED_LINES:
         raise FixNotApplicable(f"the try would re-indent {lines} lines (more than {MAX_WRAPPED_LINES}): "
                                f"a fix that large is a review, not a codemod; put the {what}'s undo in a "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import sys
 
 from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
@@ -266,13 +267,44 @@ leaked-request reports in Django and Starlette middleware.
                 msg = f"token of `{var}.set()` is never passed to `{var}.reset()`{where}: the value stays bound"
             fix = None
             if enter is None and fate.kind in ("discarded", "not_finally") \
-                    and isinstance(stmt, (ast.Expr, ast.Assign)) and owners.followed_in_block(facts, call):
+                    and isinstance(stmt, (ast.Expr, ast.Assign)) and owners.followed_in_block(facts, call) \
+                    and _wrap_span(facts, stmt, var) <= MAX_WRAPPED_LINES:
                 fix = Fix(description=f"reset `{var}` in a `finally` block",
                           safety=SAFE, codemod="contextvar_reset_finally",
                           data={"line": call.lineno, "col": call.col_offset, "var": var})
             # In `__enter__` the class shows the leak by itself (manifest whoever enters it);
             # elsewhere an entry point must reach the set (`manifest = "reached"`).
             yield facts.finding(self, call, msg, fix=fix, confidence="high" if enter is not None else None)
+
+
+#: The codemod's limit (`python_codemods.MAX_WRAPPED_LINES`): a fix that would re-indent
+#: more lines is not offered (issue 35: 65-100 lines re-indented in aiotools).
+MAX_WRAPPED_LINES = 30
+
+
+def _wrap_span(facts, stmt: ast.stmt, var: str) -> int:
+    """Lines the reset-in-`finally` fix would re-indent: the statements after `stmt` in
+    its block, up to a `var.reset(token)` of the token `stmt` binds (that one moves
+    into the `finally`), from the first one's first line to the last one's last line."""
+    block = owners.statement_block(facts, stmt)
+    if block is None:
+        return 0
+    stmts, i = block
+    rest = stmts[i + 1:]
+    token = stmt.targets[0].id if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
+        and isinstance(stmt.targets[0], ast.Name) else None
+    for j, s in enumerate(rest):
+        if token and isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) \
+                and isinstance(s.value.func, ast.Attribute) and s.value.func.attr == "reset" \
+                and (facts.dotted(s.value.func.value) or facts.segment(s.value.func.value)) == var \
+                and len(s.value.args) == 1 and isinstance(s.value.args[0], ast.Name) \
+                and s.value.args[0].id == token:
+            rest = rest[:j]
+            break
+    if not rest:
+        return 0
+    first = min([rest[0].lineno, *(d.lineno for d in getattr(rest[0], "decorator_list", ()))])
+    return (rest[-1].end_lineno or rest[-1].lineno) - first + 1
 
 
 def _binds_for_caller(facts, values, call: ast.Call, fn, var_keys: frozenset[str]) -> str | None:
@@ -287,7 +319,10 @@ def _binds_for_caller(facts, values, call: ast.Call, fn, var_keys: frozenset[str
     point reaches (`evidence.entry_reach`) neither resets, restores nor clears the var,
     the finding stays as it is (and `_setter_callers_leak` reports a module-private
     setter whose caller reads it). cashews `Cache._set_disable` and aiomisc
-    `basic_config` (issue 35): resetting before they return broke both."""
+    `basic_config` (issue 35): resetting before they return broke both. After the set
+    only the standard library and builtins may run (aiomisc configures a `logging`
+    logger): any other call (`run_request(ctx)` of the project, `self.backend.open(req)`)
+    is work run under the binding, and the finding stays."""
     import builtins
 
     from ctxlint.semantic.python.evidence import entry_point
@@ -309,8 +344,26 @@ def _binds_for_caller(facts, values, call: ast.Call, fn, var_keys: frozenset[str
         return None
     for d in owners.calls_closure(facts, [fn]):
         for n in facts.walk(d):
-            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" \
+            if not isinstance(n, ast.Call):
+                continue
+            if isinstance(n.func, ast.Attribute) and n.func.attr == "get" \
                     and values.contextvar_keys(n.func.value) & var_keys:
+                return None
+            if d is not fn or owners.pos(n) <= owners.pos(call):
+                continue
+            # after the set, only the standard library and builtins may run: other work
+            # (`run_request(ctx)` imported from `.runner`, `self.backend.open(req)`) runs
+            # under the binding, so the value is bound for it, not only for the caller
+            base = n.func
+            while isinstance(base, (ast.Attribute, ast.Call, ast.Subscript)):
+                base = base.func if isinstance(base, ast.Call) else base.value
+            if not isinstance(base, ast.Name):
+                return None
+            if base.id in facts.imports:
+                root = (facts.imports[base.id] or "").split(".")[0]
+                if not root or root not in sys.stdlib_module_names:
+                    return None
+            elif not hasattr(builtins, base.id) or base.id in facts.module_names:
                 return None
     from ctxlint.semantic.python.evidence import entry_reach
     for c in owners.callers(facts, fn):
