@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ctxlint.findings import Finding, printable
+from ctxlint.findings import Finding, terminal_safe
 
 
 def render(findings: list[Finding], ctx) -> str:
@@ -14,7 +14,8 @@ def render(findings: list[Finding], ctx) -> str:
     ruff's `--statistics`); with `ctx.fixed` the summary counts what was found before
     fixing ("Found 11 findings in 4 files (8 fixed, 3 remaining)."); `ctx.fix_only`
     prints only what was fixed (ruff's `--fix-only` reports no leftovers);
-    `ctx.baseline_hidden` says how many findings a baseline hid."""
+    `ctx.baseline_hidden` says how many findings a baseline hid; `ctx.color` (a
+    terminal) adds ANSI colour and a code frame under each finding."""
     out = []
     if getattr(ctx, "fix_only", False):
         fixed = ctx.fixed
@@ -30,13 +31,13 @@ def render(findings: list[Finding], ctx) -> str:
         if f.fix is not None:
             mark = paint(" [*]", "cyan") if f.fix.safety == "safe" else paint(" [unsafe fix]", "yellow")
         tier = " [low]" if f.confidence != "high" else ""
-        out.append(f"{paint(printable(f.path), 'bold')}:{f.line}:{f.col}: {paint(f.code, 'red')}{tier}{mark} "
-                   f"{printable(f.message)}")
+        out.append(f"{paint(terminal_safe(f.path), 'bold')}:{f.line}:{f.col}: {paint(f.code, 'red')}{tier}{mark} "
+                   f"{terminal_safe(f.message)}")
         if color:
             out.extend(_code_frame(f, sources))
-        for t in f.trace:  # the evidence, as rustc/ruff notes under the finding
-            where = f"{printable(t.path)}:{t.line}" if t.path else f"{t.line}"
-            out.append(f"  = note: {where}: {printable(t.message)}")
+        for t in (() if ctx.quiet else f.trace):  # the evidence, as rustc/ruff notes under the finding
+            where = f"{terminal_safe(t.path)}:{t.line}" if t.path else f"{t.line}"
+            out.append(f"  = note: {where}: {terminal_safe(t.message)}")
     if ctx.quiet:
         return "\n".join(out)
     if ctx.statistics and findings:
@@ -54,9 +55,14 @@ def render(findings: list[Finding], ctx) -> str:
     checked = ctx.files - len(ctx.skipped)
     if ctx.skipped:
         k = len(ctx.skipped)
-        names = ", ".join(printable(p) for p, _ in ctx.skipped[:3]) + (", ..." if k > 3 else "")
+        names = ", ".join(terminal_safe(p) for p, _ in ctx.skipped[:3]) + (", ..." if k > 3 else "")
         out.append(f"Skipped {k} file{'s' if k != 1 else ''} over the max-file-size limit, not checked: {names} "
                    f"(raise `max-file-size` in [tool.ctxlint] to check {'them' if k != 1 else 'it'}).")
+    unreadable = getattr(ctx, "unreadable", [])
+    if unreadable:
+        k = len(unreadable)
+        names = ", ".join(terminal_safe(p) for p, _ in unreadable[:3]) + (", ..." if k > 3 else "")
+        out.append(f"Could not read {k} path{'s' if k != 1 else ''}, not checked: {names}.")
     files = f"{checked} file{'s' if checked != 1 else ''}"
     if n or ctx.fixed:
         # as ruff: what was found (fixed ones included) first, so a fixed run does not
@@ -66,11 +72,15 @@ def render(findings: list[Finding], ctx) -> str:
         summary += f" ({ctx.fixed} fixed, {n} remaining)." if ctx.fixed else "."
         safe = sum(1 for f in findings if f.fix is not None and f.fix.safety == "safe")
         unsafe = sum(1 for f in findings if f.fix is not None and f.fix.safety != "safe")
-        if safe:
+        applied = getattr(ctx, "applied_fixes", "")
+        if safe and not applied:
             summary += f"\n[*] {safe} fixable with `ctxlint check --fix`."
-        if unsafe:
+        if unsafe and applied != "unsafe":
             summary += f"\n{unsafe} more fixable with `--fix --unsafe-fixes`."
         out.append(summary)
+    elif unreadable:
+        out.append(f"No findings, but not every file was checked: {len(unreadable)} "
+                   f"path{'s' if len(unreadable) != 1 else ''} could not be read.")
     else:
         out.append(f"All checks passed ({files}"
                    + (f"; {len(ctx.skipped)} skipped)." if ctx.skipped else ")."))
@@ -107,7 +117,7 @@ def _code_frame(f: Finding, sources: dict) -> list[str]:
     lines = sources[f.path]
     if not lines or not 0 < f.line <= len(lines):
         return []
-    text = printable(lines[f.line - 1].expandtabs(4))
+    text = terminal_safe(lines[f.line - 1].expandtabs(4))
     start = max(f.col - 1, 0)
     end = f.end_col - 1 if f.end_line == f.line and f.end_col > f.col else len(text)
     width = len(str(f.line))

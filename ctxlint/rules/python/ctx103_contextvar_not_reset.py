@@ -8,7 +8,8 @@ import sys
 from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python import owners
-from ctxlint.semantic.python.values import CV_VALUE, module_values
+from ctxlint.semantic.python.summaries import handed_out, made_at, trace_steps, unpacked_target
+from ctxlint.semantic.python.values import CV_TOKEN, CV_VALUE, module_values
 
 
 class ContextVarNotReset(Rule):
@@ -19,7 +20,7 @@ class ContextVarNotReset(Rule):
     )
     name = "contextvar-not-reset"
     summary = "ContextVar.set() whose Token is discarded or reset outside `finally`: the value leaks to later work."
-    tokens = ("ContextVar",)
+    tokens = ("ContextVar", ".set(")
     fix_safety = SAFE
     doc = """\
 ## What it does
@@ -166,6 +167,7 @@ leaked-request reports in Django and Starlette middleware.
             return  # the project's own tests: a leftover reaches only later tests of a failed run
         values = module_values(facts)
         sets = owners.contextvar_sets(facts)
+        yield from self._helper_tokens(facts, values)
         if not sets:
             return
         fresh = owners.fresh_context_functions(facts)
@@ -275,6 +277,51 @@ leaked-request reports in Django and Starlette middleware.
             # In `__enter__` the class shows the leak by itself (manifest whoever enters it);
             # elsewhere an entry point must reach the set (`manifest = "reached"`).
             yield facts.finding(self, call, msg, fix=fix, confidence="high" if enter is not None else None)
+
+    def _helper_tokens(self, facts, values):
+        """Calls of a helper of the project that sets a ContextVar and returns the token
+        (`token = bind_tenant(tid)`): the call is where the caller gets the token, and
+        it is judged there as a `set()` would be (`owners.token_fate`)."""
+        fresh = None
+        for call in facts.nodes(ast.Call):
+            if not isinstance(facts.parents.get(call), (ast.Expr, ast.Assign, ast.AnnAssign, ast.NamedExpr)) \
+                    or (isinstance(call.func, ast.Attribute) and call.func.attr == "set"):
+                continue
+            helper = handed_out(facts, call, CV_TOKEN)
+            fn = facts.enclosing_function(call)
+            if helper is None or fn is None:
+                continue
+            if fresh is None:
+                fresh = owners.fresh_context_functions(facts)
+            if id(fn) in fresh:
+                continue
+            fate = owners.token_fate(facts, call, fn, owners.reset_release,
+                                     unpacked_target(facts, call, helper, CV_TOKEN))
+            enter = owners.enter_exit_of(facts, fn)
+            what = f"`{facts.dotted(call.func) or 'helper'}()` sets a ContextVar and returns its token" \
+                   f"{made_at(facts, helper)}, "
+            if fate.kind == "discarded":
+                if enter is not None:
+                    exits = owners.calls_closure(facts, owners.exit_closure(facts, enter[0]))
+                    if owners.undoes_in(facts, exits, helper.vars) or owners.clears_in(facts, exits, helper.vars):
+                        continue
+                elif owners.runs_in_task_context(facts, fn):
+                    continue  # the value dies with the task's own Context
+                msg = what + ("and the token is discarded here: the value stays bound after this function, "
+                              "for whatever runs next in this Context (keep the token and reset it in `finally`)")
+            elif fate.kind == "not_finally":
+                if not isinstance(fn, ast.AsyncFunctionDef) and owners.released_in_except_exception(
+                        facts, fn, fate.release, owners.reset_release):
+                    continue
+                msg = what + (f"and it is reset only on the normal path (line {fate.release.lineno}), not in "
+                              "`finally`: an exception in between leaves the value bound")
+            elif fate.kind in ("never", "exhaustion_only"):
+                msg = what + "and the token is never passed to `reset()`: the value stays bound"
+            else:
+                continue
+            # as for a `set()`: high in `__enter__`, else when an entry point reaches the call
+            yield facts.finding(self, call, msg, confidence="high" if enter is not None else None,
+                                trace=trace_steps(helper))
 
 
 #: The codemod's limit (`python_codemods.MAX_WRAPPED_LINES`): a fix that would re-indent

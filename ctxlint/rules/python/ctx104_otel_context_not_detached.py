@@ -8,6 +8,7 @@ from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python import owners
 from ctxlint.semantic.python.requests import current_span_withs
+from ctxlint.semantic.python.summaries import handed_out, made_at, trace_steps, unpacked_target
 from ctxlint.semantic.python.values import OTEL_TOKEN, module_values
 
 
@@ -125,8 +126,16 @@ aws/aws-durable-execution-sdk-python#643 (fix PR #650).
         values = module_values(facts)
         fresh = None
         for call in facts.nodes(ast.Call):
-            if not (facts.qualname(call.func) or "").endswith("attach") or not values.is_kind(call, OTEL_TOKEN):
-                continue
+            helper = None
+            if (facts.qualname(call.func) or "").endswith("attach"):
+                if not values.is_kind(call, OTEL_TOKEN):
+                    continue
+            else:
+                # a helper of the project that attaches and hands the token back
+                # (`token = set_trace_context(span)`): its call is where the token is made
+                helper = handed_out(facts, call, OTEL_TOKEN)
+                if helper is None:
+                    continue
             fn = facts.enclosing_function(call)
             if fn is None:
                 continue
@@ -134,7 +143,8 @@ aws/aws-durable-execution-sdk-python#643 (fix PR #650).
                 fresh = owners.fresh_context_functions(facts)
             if id(fn) in fresh:
                 continue
-            fate = owners.token_fate(facts, call, fn, owners.detach_release)
+            fate = owners.token_fate(facts, call, fn, owners.detach_release,
+                                     unpacked_target(facts, call, helper, OTEL_TOKEN) if helper else None)
             if fate.kind == "ok" and fate.release is not None and owners.exit_release_success_only(facts, fate.release):
                 yield facts.finding(self, call, f"the context is detached in `__exit__` (line {fate.release.lineno}) "
                                     "only when the with-body raised nothing: an exception there leaves it attached")
@@ -150,6 +160,14 @@ aws/aws-durable-execution-sdk-python#643 (fix PR #650).
                 continue  # a setter API (`attach(set_value(k, v))` is its whole body): the caller owns the scope
             enter = owners.enter_exit_of(facts, fn)
             detach = _detach_text(facts, call)
+            if helper is not None:
+                msg = _helper_message(facts, call, helper, fate)
+                if msg is None:
+                    continue
+                # as below: high in `__enter__`, else when an entry point reaches the call
+                yield facts.finding(self, call, msg, confidence="high" if enter is not None else None,
+                                    trace=trace_steps(helper))
+                continue
             if fate.kind == "discarded":
                 msg = ("`attach()` token is discarded: the attached context is never detached "
                        "(a second attach does not restore the parent; detach the token in `finally`)")
@@ -181,6 +199,23 @@ aws/aws-durable-execution-sdk-python#643 (fix PR #650).
             # In `__enter__` the class shows the leak by itself; elsewhere an entry point
             # must reach the attach (`manifest = "reached"`).
             yield facts.finding(self, call, msg, fix=fix, confidence="high" if enter is not None else None)
+
+
+def _helper_message(facts, call: ast.Call, helper, fate) -> str | None:
+    """The finding's text for the call of a helper that returns an `attach()` token
+    (`helper`: its `summaries.Flow`), by what happens to the token here; None when
+    nothing is wrong with it."""
+    at = made_at(facts, helper)
+    what = f"`{facts.dotted(call.func) or 'helper'}()` attaches a context and returns its token{at}, "
+    if fate.kind == "discarded":
+        return what + ("and the token is discarded here: the attached context is never detached "
+                       "(keep the token and detach it in `finally`)")
+    if fate.kind == "not_finally":
+        return what + (f"and it is detached only on the normal path (line {fate.release.lineno}), not in "
+                       "`finally`: an exception leaves the context attached")
+    if fate.kind in ("never", "exhaustion_only"):
+        return what + "and the token is never passed to `detach()`: the context stays attached"
+    return None
 
 
 def _captured_current(facts, fn: ast.AST, name: str, before: ast.AST) -> bool:

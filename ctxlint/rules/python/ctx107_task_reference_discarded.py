@@ -7,6 +7,7 @@ import ast
 from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.cleanup import pos
+from ctxlint.semantic.python.summaries import handed_out, made_at, trace_steps
 from ctxlint.semantic.python.tasks import (
     runs_in_shutdown_hook,
     CALLBACK_SCHEDULERS,
@@ -19,6 +20,7 @@ from ctxlint.semantic.python.tasks import (
     task_coroutine_arg,
     wraps_existing_task,
 )
+from ctxlint.semantic.python.values import TASK
 
 
 class TaskReferenceDiscarded(Rule):
@@ -220,6 +222,14 @@ of this function"); ruff RUF006; bolna-ai/bolna#462.
             yield facts.finding(self, value, f"`{_what(facts, value)}()` result is discarded"
                                 f"{_in_del(facts, value)}: {_COSTS}", fix=fix)
             return
+        helper = handed_out(facts, value, TASK)
+        if helper is not None:
+            # a helper of the project that creates the task and hands it back (`spawn(coro)`)
+            if not _helper_contained(facts, value, helper):
+                yield facts.finding(self, value, f"`{_what(facts, value)}()` creates a task and returns it"
+                                    f"{made_at(facts, helper)}, and its result is discarded{_in_del(facts, value)}: "
+                                    f"{_COSTS}", trace=trace_steps(helper))
+            return
         # `asyncio.create_task(c).add_done_callback(cb)`: the callback is held by the task,
         # not the other way round, so the task is still dropped
         inner = value.func.value if isinstance(value.func, ast.Attribute) else None
@@ -232,8 +242,16 @@ of this function"); ruff RUF006; bolna-ai/bolna#462.
     # ---------------------------------------------------- unread local names
     def _unread_binding(self, facts, assign):
         call = assign.value
-        if not (isinstance(call, ast.Call) and is_task_factory_call(facts, call)) or _contained(facts, call):
+        if not isinstance(call, ast.Call):
             return None
+        helper = None
+        if is_task_factory_call(facts, call):
+            if _contained(facts, call):
+                return None
+        else:
+            helper = handed_out(facts, call, TASK)
+            if helper is None or _helper_contained(facts, call, helper):
+                return None
         targets = assign.targets if isinstance(assign, ast.Assign) else [assign.target]
         if len(targets) != 1 or not isinstance(targets[0], ast.Name):
             return None
@@ -261,7 +279,8 @@ of this function"); ruff RUF006; bolna-ai/bolna#462.
             return None
         what = "which is only queried, never kept" if queried else "which nothing reads"
         return facts.finding(self, call, f"`{_what(facts, call)}()` result is bound to `{name}`, {what}, "
-                             f"so the reference ends with the function: {_COSTS}")
+                             f"so the reference ends with the function: {_COSTS}",
+                             trace=trace_steps(helper) if helper is not None else ())
 
     # --------------------------------------------- callbacks that drop tasks
     def _scheduled_callback(self, facts, call: ast.Call):
@@ -325,6 +344,18 @@ def _contained(facts, call: ast.Call) -> bool:
     if runs_in_shutdown_hook(facts, call) or _in_del(facts, call) or wraps_existing_task(facts, call):
         return True
     return _coroutine_contained(facts, call, task_coroutine_arg(call))
+
+
+def _helper_contained(facts, call: ast.Call, helper) -> bool:
+    """`_contained` for the call of a helper of the project that creates a task and
+    returns it (`helper`: its `summaries.Flow`): judged by where the call is and by
+    the coroutines the task may run (the caller's argument, or a coroutine the helper
+    picks itself)."""
+    if runs_in_shutdown_hook(facts, call) or _in_del(facts, call):
+        return True
+    if helper.coro and all(handles_own_errors(f, d) or stops_its_loop(f, d) for f, d in helper.coro):
+        return True
+    return False
 
 
 def _coroutine_contained(facts, at: ast.AST, coro: ast.AST | None) -> bool:

@@ -11,8 +11,8 @@ composed through the helpers it calls (the "function summaries" of DESIGN.md):
     releases    which of its parameters it releases, ends, resets, closes or detaches
                 (`p.release()`, `p.aclose()`, `var.reset(p)`, `pool.putconn(p)`, or a
                 helper that releases the argument it was given);
-    returns     what it returns: "task" (an asyncio Task/Future it created), "token"
-                (a ContextVar token), "span" (a started span), or nothing known.
+(What a function returns - a token, a task, a span, a fresh value, one of its
+parameters - is the value-flow summary's, `summaries.Summary.returns`.)
 
 So `self._init_req_state(obj)` inside an `async def` is that async def's insertion
 (the helper's summary registers into `self.rid_to_state` under `obj.rid`), and a
@@ -104,23 +104,39 @@ class FunctionSummary:
         registers: `RegisterSummary` list (direct insertions first, then through helpers).
         removes: ids of the containers it removes from (directly or through helpers).
         releases: indices of the positional parameters it releases.
-        returns: "task" | "token" | "span" | None.
     """
 
-    __slots__ = ("fn", "registers", "removes", "releases", "returns")
+    __slots__ = ("fn", "registers", "removes", "releases")
 
     def __init__(self, fn):
         self.fn = fn
         self.registers: list[RegisterSummary] = []
         self.removes: set[int] = set()
         self.releases: set[int] = set()
-        self.returns: str | None = None
 
 
 def params_of(fn: ast.AST) -> list[str]:
     """Positional parameter names of a def, `self`/`cls` included."""
     a = fn.args
     return [p.arg for p in (*a.posonlyargs, *a.args)]
+
+
+def argument_for(call: ast.Call, target: ast.AST, index: int, offset: int) -> ast.AST | None:
+    """The argument expression that fills positional parameter `index` of `target` (a
+    def or lambda) at `call`, when the first `offset` parameters are filled implicitly
+    (1: the receiver of `obj.m(...)` fills `self`, returned for index 0), or None
+    (not passed, or after a `*args`)."""
+    if offset and index == 0:
+        return call.func.value if isinstance(call.func, ast.Attribute) else None
+    i = index - offset
+    if 0 <= i < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:i + 1]):
+        return call.args[i]
+    names = params_of(target)
+    if 0 <= index < len(names):
+        for kw in call.keywords:
+            if kw.arg == names[index]:
+                return kw.value
+    return None
 
 
 def _names(expr: ast.AST | None) -> set[str]:
@@ -388,18 +404,7 @@ class CallGraph:
     def arg_for(self, call: ast.Call, target: ast.AST, index: int) -> ast.AST | None:
         """The argument expression that fills parameter `index` of `target` at `call`
         (the receiver for the implicit `self`), or None."""
-        off = self.bound_offset(call, target)
-        if off and index == 0:
-            return call.func.value if isinstance(call.func, ast.Attribute) else None
-        i = index - off
-        if 0 <= i < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:i + 1]):
-            return call.args[i]
-        names = params_of(target)
-        if 0 <= index < len(names):
-            for kw in call.keywords:
-                if kw.arg == names[index]:
-                    return kw.value
-        return None
+        return argument_for(call, target, index, self.bound_offset(call, target))
 
     def calls_in(self, fn: ast.AST) -> Iterable[tuple[ast.Call, ast.AST]]:
         """(call, resolved def) for every call in `fn`'s own body that resolves, in
@@ -488,7 +493,7 @@ class CallGraph:
             after = last_await is not None and last_await > pos(site.node)
             s.registers.append(RegisterSummary(c, site.key, site.value, params, site, after))
         s.removes |= rem.get(id(fn), set())
-        # releases of parameters, and what is returned
+        # releases of parameters
         for n in fx.calls:
             if True:
                 f = n.func
@@ -498,9 +503,6 @@ class CallGraph:
                 if last_name(f) in RELEASE_ARG_CALLS and n.args and isinstance(n.args[0], ast.Name) \
                         and n.args[0].id in index:
                     s.releases.add(index[n.args[0].id])
-        for n in fx.returns:
-            if n.value is not None and s.returns is None:
-                s.returns = self._kind_of(n.value, fn)
         # composition through helpers
         for call, target in self.calls_in(fn):
             if id(target) in self._in_progress and id(target) != id(fn):
@@ -522,23 +524,6 @@ class CallGraph:
                 arg = self.arg_for(call, target, i)
                 if isinstance(arg, ast.Name) and arg.id in index:
                     s.releases.add(index[arg.id])
-
-    def _kind_of(self, value: ast.AST, fn: ast.AST) -> str | None:
-        """"task" | "token" | "span" | None for a returned expression."""
-        if isinstance(value, ast.Call):
-            q = self.facts.qualname(value.func) or ""
-            if q in TASK_FACTORY_QUALNAMES:
-                return "task"
-            f = value.func
-            if isinstance(f, ast.Attribute):
-                if f.attr == "set" and self.facts.is_contextvar(f.value):
-                    return "token"
-                if f.attr in ("start_span",):
-                    return "span"
-            t = self.resolve(value)
-            if t is not None and t is not fn and id(t) not in self._in_progress:
-                return self.summary(t).returns
-        return None
 
     # ------------------------------------------------------------- queries
     def registrations_by_calls(self, fn: ast.AST) -> list[tuple[ast.Call, RegisterSummary]]:

@@ -15,7 +15,9 @@ runtime calls once per request, message or job:
   aiohttp `web.View`, `http.server.BaseHTTPRequestHandler` (`do_*`),
   `socketserver.BaseRequestHandler.handle`;
 * a gRPC servicer method: a method of a class whose base comes from a generated
-  `*_pb2_grpc` module;
+  `*_pb2_grpc` module, or a callable handed to a generic method handler
+  (`grpc.unary_unary_rpc_method_handler(behaviour)`), directly or through a helper
+  whose function summary passes its parameter there;
 * an ASGI application or middleware `__call__(self, scope, receive, send)` (the ASGI
   spec's callable shape), Starlette `BaseHTTPMiddleware.dispatch`, and a Django or WSGI
   middleware (`__init__` keeps the next handler, `__call__(request)` calls it with the
@@ -82,6 +84,10 @@ TASK_SPAWNERS = frozenset({"asyncio.create_task", "asyncio.ensure_future", "crea
 #: qualname suffix -> the index of the callable (keyword `target`/`fn`/`func` too).
 CALLABLE_RUNNERS = {"Thread": None, "submit": 0, "run_in_executor": 1, "to_thread": 0, "run_sync": 0,
                     "start_new_thread": 0, "Process": None, "call_soon_threadsafe": 0, "call_soon": 0}
+#: gRPC's generic method handlers: the behaviour (argument 0) runs once per RPC
+#: (grpcio `grpc.unary_unary_rpc_method_handler` and its three siblings).
+GRPC_METHOD_HANDLERS = frozenset({"grpc.unary_unary_rpc_method_handler", "grpc.unary_stream_rpc_method_handler",
+                                  "grpc.stream_unary_rpc_method_handler", "grpc.stream_stream_rpc_method_handler"})
 #: Django URLconf registrations: `path(route, view)`.
 DJANGO_ROUTES = frozenset({"django.urls.path", "django.urls.re_path", "django.conf.urls.url"})
 
@@ -159,6 +165,7 @@ def _spawned_entries(facts: "PythonFacts") -> dict[int, tuple[ast.AST, str]]:
         from ctxlint.semantic.python.calls import call_graph
         graph = call_graph(facts)
         out: dict[int, tuple[ast.AST, str]] = {}
+        rpc: list[tuple[ast.Call, ast.AST | None]] = []
         for call in facts.nodes(ast.Call):
             q = facts.qualname(call.func) or facts.dotted(call.func) or ""
             last = q.split(".")[-1]
@@ -182,10 +189,27 @@ def _spawned_entries(facts: "PythonFacts") -> dict[int, tuple[ast.AST, str]]:
                 d = _def_of_callable(facts, graph, t, call)
                 if d is not None:
                     out.setdefault(id(d), (call, f"`{_name(d)}` runs on a thread or executor (`{last}`)"))
+            if q in GRPC_METHOD_HANDLERS and call.args:
+                rpc.append((call, call.args[0]))
             if q in DJANGO_ROUTES and len(call.args) > 1:
                 d = _def_of_callable(facts, graph, call.args[1], call)
                 if d is not None:
                     out.setdefault(id(d), (call, f"`{_name(d)}` is a Django view (`{last}`): it runs once per request"))
+        if rpc:
+            # a behaviour handed to such a handler through a helper of this module
+            # (`_unary(servicer.Embed)`: the helper's summary passes parameter 0 on)
+            from ctxlint.semantic.python.summaries import summary
+            for call in facts.nodes(ast.Call):
+                t = graph.resolve(call)
+                if t is None:
+                    continue
+                for i, outside in summary(facts, t).passes.items():
+                    if any(q in GRPC_METHOD_HANDLERS and k == 0 for q, k in outside):
+                        rpc.append((call, graph.arg_for(call, t, i)))
+        for call, a in rpc:
+            d = _def_of_callable(facts, graph, a, call) if a is not None else None
+            if d is not None:
+                out.setdefault(id(d), (call, f"`{_name(d)}` is a gRPC method handler: it runs once per RPC"))
         return out
     return facts.memo("evidence.spawned", compute)
 
@@ -197,6 +221,9 @@ def _def_of_callable(facts: "PythonFacts", graph, expr: ast.AST, at: ast.AST):
     if isinstance(expr, (ast.Name, ast.Attribute)):
         fake = ast.Call(func=expr, args=[], keywords=[])
         ast.copy_location(fake, at)
+        # kept alive with the facts: the call graph memoizes resolution by `id(call)`, and a
+        # freed fake's id would be reused by the next one (a stale answer)
+        facts.memo("evidence.fake_calls", list).append(fake)
         facts.parents[fake] = facts.parents.get(at, at)
         try:
             return graph.resolve(fake)

@@ -44,7 +44,7 @@ from ctxlint.semantic.python.cleanup import (  # noqa: F401
 )
 from ctxlint.semantic.python.containers import GROWING_METHODS
 from ctxlint.semantic.python.facts import FunctionNode, PythonFacts
-from ctxlint.semantic.python.syntax import dotted
+from ctxlint.semantic.python.syntax import container_root, dotted
 from ctxlint.semantic.python.values import CONTEXT, CV_VALUE, ModuleValues, module_values
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -1312,8 +1312,11 @@ class TokenFate:
         return f"TokenFate({self.kind})"
 
 
-def token_fate(facts: PythonFacts, call: ast.Call, fn: ast.AST, release: Release) -> TokenFate:
-    """Follow the token of `call` (a `.set()`/`attach()`) inside `fn` and its class.
+def token_fate(facts: PythonFacts, call: ast.Call, fn: ast.AST, release: Release,
+               unpacked: ast.Name | None = None) -> TokenFate:
+    """Follow the token of `call` (a `.set()`/`attach()`, or a helper's call that returns
+    one) inside `fn` and its class. `unpacked`: the name of a tuple target that receives
+    the token when `call` returns a tuple (`span, token = start(...)`).
 
     Accepted ("ok"): a release in `finally`/an except-all handler or straight after; a
     token stored on `self` and released by the class (by what `__exit__` runs when it
@@ -1326,6 +1329,8 @@ def token_fate(facts: PythonFacts, call: ast.Call, fn: ast.AST, release: Release
     parent = facts.parents.get(call)
     if isinstance(parent, ast.Expr):
         return TokenFate("discarded")
+    if unpacked is not None:
+        return _local_token_fate(facts, call, parent, unpacked, fn, release)
     if isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is call:
         targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
         if len(targets) != 1:
@@ -1548,18 +1553,7 @@ def _returns(facts: PythonFacts, fn: ast.AST, keys: set[tuple]) -> bool:
     return False
 
 
-def _container_root(container: ast.AST) -> ast.AST:
-    """The variable a container expression lives in: `reg[k]` -> `reg`,
-    `reg.setdefault(k, [])` / `reg.get(k)` -> `reg`."""
-    node = container
-    while True:
-        if isinstance(node, ast.Subscript):
-            node = node.value
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and node.func.attr in ("setdefault", "get", "__getitem__"):
-            node = node.func.value
-        else:
-            return node
+_container_root = container_root  # (shared with tensors.param_accumulations: syntax.container_root)
 
 
 def _shared_container_released(facts: PythonFacts, fn: ast.AST, release: Release, container: ast.AST) -> bool:

@@ -290,32 +290,82 @@ def _module_of(qual: str, here: Path, facts: "PythonFacts"):
 _MODULE_FACTS: "dict[str, tuple[ast.Module, PythonFacts]]" = {}
 
 
-def imported_def(facts: "PythonFacts", callee: ast.AST):
+def module_facts(facts: "PythonFacts", mod: Path, tree: ast.Module) -> "PythonFacts":
+    """The `PythonFacts` of another module of the project (`mod`, parsed as `tree` by
+    `_tree`), built once per module tree and shared by every file that asks (so the
+    semantic layer memoizes its analyses there once). Raises OSError/UnicodeDecodeError
+    when the file cannot be read again."""
+    cached = _MODULE_FACTS.get(str(mod))
+    if cached is None or cached[0] is not tree:
+        from ctxlint.semantic.python.facts import PythonFacts
+        if len(_MODULE_FACTS) > 256:
+            _MODULE_FACTS.clear()
+        cached = _MODULE_FACTS[str(mod)] = (tree, PythonFacts(str(mod), mod.read_text(encoding="utf-8"), tree,
+                                                              facts.config))
+    return cached[1]
+
+
+def _imported_module(facts: "PythonFacts", name: ast.AST):
+    """(module path, tree, top-level name) of the project module the Name `name` is
+    imported from (`from .ctxvars import current_tenant`), else None."""
+    qual = facts.qualname(name)
+    if not isinstance(name, ast.Name) or not qual or "." not in qual.lstrip(".") \
+            or name.id not in facts.imports or not facts.path or not os.path.isfile(facts.path):
+        return None
+    return _module_of(qual, Path(os.path.abspath(facts.path)).parent, facts)
+
+
+def imported_def(facts: "PythonFacts", callee: ast.AST, any_def: bool = False):
     """(PythonFacts of the other module, its top-level def) for `callee`, a name imported
     from another module of the project that binds it once, to a plain `def`
-    (`set_active_generate_config` of inspect-ai's `_generate_config.py`), so that the
-    semantic layer can judge that def with the analyses it runs here; None for anything
-    else. The facts are built once per module tree and shared. Never raises."""
-    qual = facts.qualname(callee)
-    if not isinstance(callee, ast.Name) or not qual or "." not in qual.lstrip(".") \
-            or callee.id not in facts.imports or not facts.path or not os.path.isfile(facts.path):
-        return None
+    (`set_active_generate_config` of inspect-ai's `_generate_config.py`; with `any_def`
+    also an `async def`), so that the semantic layer can judge that def with the
+    analyses it runs here; None for anything else. The facts are built once per module
+    tree and shared. Never raises."""
     try:
-        got = _module_of(qual, Path(os.path.abspath(facts.path)).parent, facts)
+        got = _imported_module(facts, callee)
         if got is None:
             return None
         mod, tree, name = got
         defs = [st for st in tree.body if isinstance(st, FunctionNode) and st.name == name]
-        if len(defs) != 1 or not isinstance(defs[0], ast.FunctionDef):
+        if len(defs) != 1 or not (any_def or isinstance(defs[0], ast.FunctionDef)):
             return None
-        cached = _MODULE_FACTS.get(str(mod))
-        if cached is None or cached[0] is not tree:
-            from ctxlint.semantic.python.facts import PythonFacts
-            if len(_MODULE_FACTS) > 256:
-                _MODULE_FACTS.clear()
-            cached = _MODULE_FACTS[str(mod)] = (tree, PythonFacts(str(mod), mod.read_text(encoding="utf-8"), tree,
-                                                                  facts.config))
-        return cached[1], defs[0]
+        return module_facts(facts, mod, tree), defs[0]
+    except (OSError, RecursionError, ValueError, UnicodeDecodeError):
+        return None
+
+
+def imported_value(facts: "PythonFacts", name: ast.AST):
+    """(PythonFacts of the other module, the expression) for `name`, a Name imported
+    from another module of the project whose top level binds it exactly once, by a
+    plain assignment (`current_tenant: ContextVar[str] = ContextVar("current_tenant")`),
+    so that the value layer can say what it holds there; None for anything else (a
+    def, a class, a re-export, several bindings, a module outside the project).
+    Never raises."""
+    try:
+        got = _imported_module(facts, name)
+        if got is None:
+            return None
+        mod, tree, ident = got
+        found = []
+        for st in tree.body:
+            if isinstance(st, (ast.ClassDef, *FunctionNode)):
+                bound = {st.name}
+            elif isinstance(st, (ast.Assign, ast.AnnAssign, ast.Import, ast.ImportFrom)):
+                bound = _bound_names(st)
+            elif isinstance(st, ast.AugAssign):
+                bound = {n.id for n in ast.walk(st.target) if isinstance(n, ast.Name)}
+            else:
+                continue
+            if ident in bound:
+                found.append(st)
+        if len(found) != 1 or not isinstance(found[0], (ast.Assign, ast.AnnAssign)) or found[0].value is None:
+            return None
+        st = found[0]
+        targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+        if len(targets) != 1 or not isinstance(targets[0], ast.Name):
+            return None
+        return module_facts(facts, mod, tree), st.value
     except (OSError, RecursionError, ValueError, UnicodeDecodeError):
         return None
 
@@ -562,8 +612,16 @@ def named_elsewhere(facts: "PythonFacts", name: str) -> bool:
 
 
 def _scan_named(facts: "PythonFacts", name: str) -> bool:
-    word = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
-    return _scan_package(facts, ("names", name), word.search, include_self=False)
+    return _scan_package(facts, ("names", name), _word_search(name), include_self=False)
+
+
+def _word_search(name: str):
+    """A test of bytes for the word `name` (`\bname\b`): a substring search first (fast),
+    the regex only where the name occurs (a pattern that starts with `\b` has no literal
+    prefix for `re` to skip ahead with: it tries every position)."""
+    raw = name.encode()
+    word = re.compile(rb"\b" + re.escape(raw) + rb"\b")
+    return lambda data: raw in data and word.search(data) is not None
 
 
 def files_naming(facts: "PythonFacts", name: str) -> list[Path] | None:
@@ -572,12 +630,12 @@ def files_naming(facts: "PythonFacts", name: str) -> list[Path] | None:
     files, a file over `_MAX_BYTES` or unreadable). Every file looked at is recorded
     (`note_consulted`). Memoised per file and name. Never raises."""
     def compute():
-        word = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
+        has_word = _word_search(name)
         files = _package_files(facts, ("names", name), include_self=False)
         if files is None:
             return None
         try:
-            return [p for p in files if word.search(p.read_bytes())]
+            return [p for p in files if has_word(p.read_bytes())]
         except OSError:
             return None
     return facts.memo(f"project_index.files_naming:{name}", compute)

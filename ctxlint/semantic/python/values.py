@@ -191,12 +191,10 @@ class Value:
             return self
         if not self:
             return other
-        items = None
-        if self.items is not None and other.items is not None and len(self.items) == len(other.items):
-            items = tuple(a.merge(b) for a, b in zip(self.items, other.items))
-        elif self.items is None:
+        items = merge_items(self.items, other.items)
+        if items is None and self.items is None:
             items = other.items if not self.kinds and not self.elem else None
-        elif other.items is None:
+        elif items is None and other.items is None:
             items = self.items if not other.kinds and not other.elem else None
         elem = self.elem.merge(other.elem) if self.elem and other.elem else (self.elem or other.elem)
         keys = self.keys.merge(other.keys) if self.keys and other.keys else (self.keys or other.keys)
@@ -205,6 +203,14 @@ class Value:
 
 
 EMPTY = Value()
+
+
+def merge_items(a: tuple | None, b: tuple | None) -> tuple | None:
+    """Item-wise union of two tuple values' items (`Value.items`, `summaries.Flow.items`),
+    or None unless both are tuples of one length."""
+    if a is not None and b is not None and len(a) == len(b):
+        return tuple(x.merge(y) for x, y in zip(a, b))
+    return None
 
 
 def iterated(v: Value) -> Value:
@@ -612,7 +618,28 @@ class ModuleValues:
             return Value(classes=(d,))
         if isinstance(d, FunctionNode):
             return self.returns(d)
+        if isinstance(f, ast.Name) and f.id in facts.imports and not self._building_calls:
+            # a function imported from another module of the project: what it returns there
+            from ctxlint.semantic.python.project_index import imported_def
+            got = imported_def(facts, f, any_def=True)
+            if got is not None:
+                v = module_values(got[0]).returns(got[1])
+                return Value(v.kinds - {GENERATOR}, v.vars) if v.kinds else EMPTY
         return EMPTY
+
+    def _imported_contextvar(self, name: ast.Name) -> Value | None:
+        """The ContextVar `name` holds when it is imported from another module of the
+        project whose top level binds it once, by an assignment (asked only for a name
+        this module does not bind itself); its identity key is the defining module's path
+        and name, the same in every module that imports it. None otherwise."""
+        from ctxlint.semantic.python.project_index import imported_value
+        got = imported_value(self.facts, name)
+        if got is None:
+            return None
+        other, expr = got
+        if CONTEXTVAR not in module_values(other).value(expr).kinds:
+            return None
+        return Value({CONTEXTVAR}, {f"import:{other.path}:{(self.facts.qualname(name) or '').rpartition('.')[2]}"})
 
     def returns(self, fn: ast.AST) -> Value:
         """The union of what `fn` (a def of this module) returns; a generator function
@@ -793,6 +820,11 @@ class ModuleValues:
                 out = out.merge(self._param_value(node, source))
             elif how in ("def", "class"):
                 out = out.merge(Value(defs=(node,)))
+            elif how == "import" and isinstance(node, ast.ImportFrom) and len(binds) == 1:
+                # a ContextVar of another module of the project, asked for only here
+                got = self._imported_contextvar(name)
+                if got is not None:
+                    out = out.merge(got)
         if isinstance(scope, (ast.Module, *FunctionNode, ast.Lambda)):
             key = self.binding(name)
             if key is not None:

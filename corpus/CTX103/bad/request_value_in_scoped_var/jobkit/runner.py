@@ -1,6 +1,6 @@
-# expect: none
-"""Scopes the job id around a run (reset in `finally`); the attempt counter is reset
-only on the normal path."""
+# expect: 16 CTX103
+"""Scopes the job id around a run (reset in `finally`); the attempt counter, a
+ContextVar imported from context.py, is reset only on the normal path."""
 from .context import _attempt, _job_id
 
 

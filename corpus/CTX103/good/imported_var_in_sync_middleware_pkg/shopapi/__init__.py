@@ -1,0 +1,2 @@
+# expect: none
+"""A WSGI shop API (see state.py, middleware.py)."""
