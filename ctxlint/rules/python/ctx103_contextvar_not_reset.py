@@ -153,7 +153,9 @@ No fix is offered inside `__enter__` (the reset belongs in `__exit__`), nor for 
 that binds a value for the caller: a function (not an entry point) that returns
 nothing, sets the var from its parameters and never reads it itself (cashews
 `Cache._set_disable`, aiomisc `basic_config`) may exist to leave it bound, so its
-finding is latent (`--min-confidence low`) and carries no fix.
+finding is latent (`--min-confidence low`) and carries no fix. More generally the fix is
+safe only for a manifest finding (an entry point reaches the set): for a latent one it is
+unsafe, since the value may be meant to outlive the function.
 
 ## Source
 PEP 567 (`ContextVar.reset`); ambient-innovation/ambient-toolbox#103;
@@ -270,13 +272,19 @@ leaked-request reports in Django and Starlette middleware.
             fix = None
             if enter is None and fate.kind in ("discarded", "not_finally") \
                     and isinstance(stmt, (ast.Expr, ast.Assign)) and owners.followed_in_block(facts, call) \
-                    and _wrap_span(facts, stmt, var) <= MAX_WRAPPED_LINES:
+                    and _wrap_span(facts, call, stmt, var) <= MAX_WRAPPED_LINES:
                 fix = Fix(description=f"reset `{var}` in a `finally` block",
                           safety=SAFE, codemod="contextvar_reset_finally",
                           data={"line": call.lineno, "col": call.col_offset, "var": var})
             # In `__enter__` the class shows the leak by itself (manifest whoever enters it);
             # elsewhere an entry point must reach the set (`manifest = "reached"`).
-            yield facts.finding(self, call, msg, fix=fix, confidence="high" if enter is not None else None)
+            found = facts.finding(self, call, msg, fix=fix, confidence="high" if enter is not None else None)
+            # a safe fix only for a manifest leak (issue 35): where no entry point shows the
+            # value leaking, the set may be meant to outlive the function (aiomisc's
+            # `basic_config` sets the level for the process), so the reset is unsafe there
+            # (`semantic.python.lint.run_rules` marks it once the tier is settled)
+            found.fix_needs_manifest = True
+            yield found
 
     def _helper_tokens(self, facts, values):
         """Calls of a helper of the project that sets a ContextVar and returns the token
@@ -329,11 +337,12 @@ leaked-request reports in Django and Starlette middleware.
 MAX_WRAPPED_LINES = 30
 
 
-def _wrap_span(facts, stmt: ast.stmt, var: str) -> int:
-    """Lines the reset-in-`finally` fix would re-indent: the statements after `stmt` in
-    its block, up to a `var.reset(token)` of the token `stmt` binds (that one moves
-    into the `finally`), from the first one's first line to the last one's last line."""
-    block = owners.statement_block(facts, stmt)
+def _wrap_span(facts, call: ast.Call, stmt: ast.stmt, var: str) -> int:
+    """Lines the reset-in-`finally` fix would re-indent: the statements after `stmt` (the
+    statement holding the `set()` call `call`) in its block, up to a `var.reset(token)`
+    of the token `stmt` binds (that one moves into the `finally`), from the first one's
+    first line to the last one's last line."""
+    block = owners.statement_block(facts, call)
     if block is None:
         return 0
     stmts, i = block
