@@ -7,6 +7,9 @@ works from any working directory) and the normalised text of the flagged line
 (whitespace collapsed), not its line number: inserting or moving code above a
 recorded finding, or re-indenting it, does not make it "new". Identical flagged
 lines in one file are matched by count (two recorded, three found: one is new).
+An entry whose line text changed because a formatter re-wrapped the call still
+matches: entries also record the flagged statement's text without blanks
+(`statement_fingerprint`), the second key `filter_new` matches on.
 The model is ruff's and detekt's baselines and GitHub code scanning's
 `primaryLocationLineHash` partial fingerprint.
 
@@ -117,6 +120,7 @@ def _entries(findings: Iterable[Finding], base: Path) -> list[dict]:
             "code": f.code,
             "path": printable(key),
             "fingerprint": fingerprint(f, _read_lines(f.path, cache), key),
+            "statement": statement_fingerprint(f, _read_lines(f.path, cache), key),
             "line": f.line,
             "message": printable(f.message),
         })
@@ -172,14 +176,69 @@ def filter_new(path: str, findings: list[Finding]) -> list[Finding]:
     remaining = load(path)
     base = Path(path).resolve().parent
     cache: dict[str, list[str] | None] = {}
-    out = []
-    for f in findings:
-        fp = fingerprint(f, _read_lines(f.path, cache), _path_key(f.path, base))
+    unmatched: list[tuple[int, Finding, str]] = []
+    out: list[tuple[int, Finding]] = []
+    for k, f in enumerate(findings):
+        key = _path_key(f.path, base)
+        fp = fingerprint(f, _read_lines(f.path, cache), key)
         if remaining[fp] > 0:
             remaining[fp] -= 1
         else:
-            out.append(f)
-    return out
+            unmatched.append((k, f, key))
+    if unmatched:
+        # Second pass: a formatter that re-wraps a call changes the flagged line's text
+        # (`x = f(a, b)` becomes `x = f(`), not the finding. A recorded entry whose
+        # fingerprint nothing matched still matches a finding of the same code and path
+        # whose message is the same up to numbers (line numbers move with the wrap).
+        spare: Counter = Counter()
+        for e in _load_entries(path):
+            if remaining[e["fingerprint"]] > 0:
+                remaining[e["fingerprint"]] -= 1
+                if isinstance(e.get("statement"), str):
+                    spare[e["statement"]] += 1
+        for k, f, key in unmatched:
+            sk = statement_fingerprint(f, _read_lines(f.path, cache), key)
+            if spare[sk] > 0:
+                spare[sk] -= 1
+            else:
+                out.append((k, f))
+    return [f for _, f in sorted(out, key=lambda kf: kf[0])]
+
+
+def statement_fingerprint(finding: Finding, lines: list[str] | None, path_key: str) -> str:
+    """A second identity of a finding that survives a formatter re-wrapping its call:
+    code + path + the flagged Python statement's text with every blank and a trailing
+    comma before a closing bracket removed (`x = f(a, b)` and `x = f(\n    a,\n    b,\n)`
+    agree; a changed argument does not). For a file that does not parse, or another
+    language, the flagged line stands in."""
+    text = None
+    if lines is not None and 0 < finding.line <= len(lines):
+        text = lines[finding.line - 1]
+        if finding.path.endswith((".py", ".pyi")):
+            import ast
+            try:
+                tree = ast.parse("\n".join(lines))
+            except (SyntaxError, ValueError, RecursionError):
+                tree = None
+            best = None
+            for node in ast.walk(tree) if tree is not None else ():
+                if isinstance(node, ast.stmt) and node.lineno <= finding.line <= (node.end_lineno or node.lineno) \
+                        and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If,
+                                                  ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith,
+                                                  ast.Try, ast.Match if hasattr(ast, "Match") else ast.Try)):
+                    if best is None or (node.end_lineno or 0) - node.lineno < (best.end_lineno or 0) - best.lineno:
+                        best = node
+            if best is not None:
+                text = "\n".join(lines[best.lineno - 1:best.end_lineno or best.lineno])
+    anchor = "message:" + finding.message if text is None else re.sub(r",(?=[)\]}])", "", "".join(text.split()))
+    raw = "\0".join((finding.code, path_key, anchor))
+    return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+
+
+def _load_entries(path: str) -> list[dict]:
+    """The entries of a baseline file `load` has already validated."""
+    doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    return [e for e in doc["findings"] if isinstance(e, dict)]
 
 
 # ------------------------------------------------------------------ add-noqa

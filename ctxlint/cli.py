@@ -49,7 +49,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         r.add_argument("--output-format", choices=("text", "json"), default="text")
     if wanted("explain"):
         e = sub.add_parser("explain", help="print a rule's documentation with its examples")
-        e.add_argument("code")
+        e.add_argument("code", help="a rule code (CTX504) or name (cache-key-parts-untagged)")
         e.add_argument("--full", action="store_true",
                        help="print every exemption whole and two corpus examples of each kind")
     if wanted("lsp"):
@@ -70,7 +70,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def _check_options(c: argparse.ArgumentParser) -> None:
     """The options of `ctxlint check`."""
-    c.add_argument("paths", nargs="*", default=["."], help="files or directories (default: .)")
+    c.add_argument("paths", nargs="*", default=["."],
+                   help="files or directories (default: .); `-` reads standard input")
     # Repeated options accumulate (`--select CTX1 --select CTX5` selects both), as ruff's do.
     c.add_argument("--select", type=_codes, action="extend", default=None,
                    help="codes or prefixes to enable, comma-separated (CTX5,CTX103); repeatable")
@@ -82,7 +83,10 @@ def _check_options(c: argparse.ArgumentParser) -> None:
     c.add_argument("--exclude", action="append", default=[], help="gitignore-style pattern to exclude (repeatable)")
     c.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: CPU count)")
     c.add_argument("--no-cache", action="store_true", help="do not read or write .ctxlint_cache/")
-    c.add_argument("--statistics", action="store_true", help="print the number of findings per code")
+    c.add_argument("--statistics", action="store_true", help="print only the number of findings per code")
+    c.add_argument("--show-settings", action="store_true",
+                   help="print the resolved settings (config file, selection, rules) and exit")
+    c.add_argument("--show-files", action="store_true", help="print the files that would be checked and exit")
     c.add_argument("--min-confidence", choices=("high", "low"), default=None,
                    help="high (default): manifest findings only; low: latent findings too "
                         "(config key min-confidence)")
@@ -94,7 +98,8 @@ def _check_options(c: argparse.ArgumentParser) -> None:
     fx.add_argument("--fix", action="store_true", help="apply safe fixes in place")
     fx.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes that change behaviour")
     fx.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; write nothing")
-    fx.add_argument("--fix-only", action="store_true", help="apply fixes; report only what remains unfixable as exit status")
+    fx.add_argument("--fix-only", action="store_true",
+                    help="apply fixes; report what was fixed, never the leftovers (exit 0 unless an error)")
     ad = c.add_argument_group("adoption")
     ad.add_argument("--write-baseline", metavar="FILE", help="record today's findings in FILE")
     ad.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
@@ -167,12 +172,18 @@ def run_check(args) -> int:
         sys.stderr.write(f"ctxlint: {note}\n")
     if getattr(args, "profile", False):
         os.environ["CTXLINT_PROFILE"] = "1"
+    if "-" in args.paths:  # as ruff: `-` is standard input (named by --stdin-filename, if given)
+        if len(args.paths) > 1:
+            return _err("`-` (standard input) cannot be combined with other paths")
+        args.stdin_filename = args.stdin_filename or "-"
     if not args.stdin_filename:
         bad = _bad_path(args.paths)
         if bad:
             return _err(bad)
+    start = args.stdin_filename if args.stdin_filename and args.stdin_filename != "-" else (
+        args.paths[0] if args.paths and args.paths != ["-"] else ".")
     try:
-        config = load_config(args.config, args.paths[0] if args.paths else ".")
+        config = load_config(args.config, start)
     except ConfigError as exc:
         return _err(str(exc))
     if args.min_confidence is not None:
@@ -193,10 +204,20 @@ def run_check(args) -> int:
     if args.stdin_filename and args.add_noqa:
         # The findings are of stdin's text, not of the file on disk: never edit it.
         return _err("--add-noqa edits files on disk; it cannot be used with --stdin-filename")
+    if args.show_settings:
+        return _show_settings(config, rules)
+    if args.show_files:
+        try:
+            shown = engine.discover(args.paths, config, args.exclude) if not args.stdin_filename else []
+        except FileNotFoundError as exc:
+            return _err(f"path does not exist: {exc.args[0]}")
+        for sf in shown:
+            sys.stdout.write(f"{sf.display}  ({sf.language})\n")
+        return EXIT_CLEAN
 
     if args.stdin_filename:
         data = sys.stdin.buffer.read()
-        sf = engine.SourceFile(args.stdin_filename, __import__("pathlib").Path(args.stdin_filename),
+        sf = engine.SourceFile(args.stdin_filename, Path(args.stdin_filename),
                                engine.language_of(args.stdin_filename) or "python")
         findings, notices, _ = engine.lint_bytes(sf, data, config, rules)
         notices = [n for n in notices if n != "__internal__" and not n.startswith(engine.DEPENDS_MARKER)]
@@ -240,10 +261,15 @@ def run_check(args) -> int:
             sys.stdout.write(outcome.diff)
             for n in outcome.notices:
                 sys.stderr.write(n + "\n")
+            if not args.quiet:  # as ruff: what applying the diff would fix, on stderr
+                k = outcome.fixed
+                sys.stderr.write(f"Would fix {k} finding{'s' if k != 1 else ''}.\n" if k
+                                 else "No findings would be fixed.\n")
             return EXIT_FINDINGS if outcome.diff else EXIT_CLEAN
         findings, fixed = outcome.remaining, outcome.fixed
         result.notices.extend(outcome.notices)
 
+    baseline_hidden = 0
     if args.write_baseline or args.baseline or args.add_noqa:
         from ctxlint import baseline
         if args.write_baseline:
@@ -253,9 +279,10 @@ def run_check(args) -> int:
             return EXIT_CLEAN
         if args.baseline:
             try:
-                findings = baseline.filter_new(args.baseline, findings)
+                kept = baseline.filter_new(args.baseline, findings)
             except (OSError, ValueError) as exc:
                 return _err(f"cannot read baseline {args.baseline}: {exc}")
+            baseline_hidden, findings = len(findings) - len(kept), kept
         if args.add_noqa:
             noqa = baseline.add_noqa(findings, roots=args.paths)
             added = noqa.added
@@ -267,9 +294,30 @@ def run_check(args) -> int:
                 sys.stderr.write(f"Skipped {n} finding{'s' if n != 1 else ''}: no suppression comment "
                                  f"could be added (listed below).\n")
 
+    every = args.output_format in ("sarif", "github")
+    if any(f.fix is not None and (every or f.fix.data.get("confirm")) for f in findings):
+        # SARIF and GitHub output carry each fix's description (and SARIF its edits): the
+        # codemods run here, so they say what `--fix` writes and a fix they would decline
+        # is dropped. Elsewhere only a fix whose rule leaves the decision to its codemod
+        # (`data["confirm"]`: CTX501's key uses) is run: a plain check imports no libcst.
+        from ctxlint.fixers import confirm_fixes
+        texts = None
+        if args.stdin_filename:
+            stdin_text, _ = engine.decode(data, sf.language, sf.display)
+            texts = {sf.display: (stdin_text, sf.language)} if stdin_text is not None else None
+        if every:
+            findings = confirm_fixes(findings, texts=texts, config=config)
+        else:
+            mine = [k for k, f in enumerate(findings) if f.fix is not None and f.fix.data.get("confirm")]
+            checked = confirm_fixes([findings[k] for k in mine], texts=texts, config=config)
+            findings = list(findings)
+            for k, f in zip(mine, checked):
+                findings[k] = f
     ctx = ReportContext(rules=rule_index(), files=result.files, statistics=args.statistics, fixed=fixed,
                         quiet=args.quiet, skipped=result.skipped, hidden_low=hidden,
-                        unchecked=result.unchecked)
+                        unchecked=result.unchecked,
+                        baseline_hidden=baseline_hidden, fix_only=args.fix_only and args.output_format == "text",
+                        color=args.output_format == "text" and _use_color())
     ctx.unreadable = result.unreadable
     ctx.applied_fixes = ("unsafe" if args.unsafe_fixes else "safe") if args.fix or args.fix_only else ""
     out = render(args.output_format, findings, ctx)
@@ -280,11 +328,36 @@ def run_check(args) -> int:
             sys.stderr.write(f"ctxlint: {terminal_safe(n)}\n")
     if result.internal_errors:
         return EXIT_ERROR
-    if args.exit_zero or (args.fix_only and not findings):
+    if args.exit_zero or (args.fix_only and not result.unreadable):  # as ruff: --fix-only never fails on leftovers
         return EXIT_CLEAN
     # A path that could not be read is a notice and a summary line, not a finding: the
     # exit code keeps its contract (DESIGN.md: 1 means findings).
     return EXIT_FINDINGS if findings else EXIT_CLEAN
+
+
+def _use_color() -> bool:
+    """Colour and code frames on a terminal, as ruff: stdout is a TTY, `NO_COLOR`
+    (no-color.org) is unset and `TERM` is not "dumb"."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _show_settings(config, rules) -> int:
+    """`check --show-settings`: the resolved configuration, one `key = value` line per
+    setting (where it came from first), then the rules that would run."""
+    src = config.source or "(none: defaults)"
+    print(f"config file = {src}")
+    print(f"root = {config.root}")
+    for name in config._fields:
+        if name in ("root", "source"):
+            continue
+        print(f"{name.replace('_', '-')} = {getattr(config, name)!r}")
+    print(f"rules = {', '.join(sorted({r.code for r in rules}))}")
+    return EXIT_CLEAN
 
 
 def _progress(total: int, args):
@@ -328,11 +401,24 @@ def run_rules(args) -> int:
 
 
 def run_explain(args) -> int:
-    """`ctxlint explain CODE`: the rule's doc followed by its corpus examples."""
-    from ctxlint.rules import get_rule
-    rule = get_rule(args.code)
+    """`ctxlint explain CODE|NAME`: the rule's doc followed by its corpus examples; an
+    unknown code or name gets the closest ones as a did-you-mean."""
+    from ctxlint.rules import get_rule, rule_index
+    index = rule_index()
+    wanted = args.code.strip()
+    rule = get_rule(wanted)
+    if rule is None:  # a rule name (`cache-key-parts-untagged`), as ruff's `ruff rule` takes
+        by_name = {ref.name.lower(): code for code, ref in index.items()}
+        code = by_name.get(wanted.lower().replace("_", "-"))
+        rule = get_rule(code) if code else None
     if rule is None:
-        return _err(f"unknown rule code '{args.code}'")
+        import difflib
+        names = [*index, *(ref.name for ref in index.values())]
+        close = difflib.get_close_matches(wanted.upper() if wanted[:3].upper() == "CTX" else wanted.lower(),
+                                          [n if n[:3] == "CTX" else n.lower() for n in names], n=3, cutoff=0.6)
+        hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else \
+            " (`ctxlint rules` lists every code and name)"
+        return _err(f"unknown rule '{args.code}'{hint}")
     print(f"# {rule.code} {rule.name}\n")
     print(f"{rule.summary}\n")
     print(f"Language: {rule.language}.  Fix: {rule.fix_safety or 'none'}.  "

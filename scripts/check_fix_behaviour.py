@@ -8,7 +8,8 @@ script:
 
   1. copies the case into a fresh temporary folder and runs `behaviour()` there in a
      new interpreter (so no state leaks between the runs);
-  2. runs `ctxlint check --fix [--unsafe-fixes] --no-cache` on the copy;
+  2. runs `ctxlint check --fix [--unsafe-fixes] --no-cache --min-confidence low` on the
+     copy (every finding's fix, latent ones too);
   3. requires that the copy still compiles, that a second `--fix` run changes nothing
      (one run converges), that `behaviour()` returns the same value or raises the same
      exception type, and that `comment_kept(text)` holds where the case defines it.

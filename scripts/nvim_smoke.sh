@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Neovim smoke test for `ctxlint lsp`: start Neovim headless with the README's
-# editor snippet for the installed Neovim version, open a Python file with a
-# dropped asyncio task, and confirm that the CTX107 diagnostic arrives.
+# editor snippet for the installed Neovim version, verbatim (no compatibility shim:
+# what a user pastes is what runs), open a Python file with a dropped asyncio task
+# and a `.j2` template with a dunder access, and confirm that both diagnostics
+# arrive (the template's only when the snippet gives `.j2` its filetype).
 #
 # Usage: scripts/nvim_smoke.sh            (ctxlint must be on PATH)
 # Exit: 0 diagnostics arrived; 1 they did not; 77 nvim is not installed.
@@ -17,7 +19,7 @@ read -r major minor <<<"$version"
 if [ "$major" -gt 0 ] || [ "$minor" -ge 11 ]; then
   marker="-- ctxlint: Neovim 0.11+"
 else
-  marker="-- ctxlint: Neovim 0.8-0.10"
+  marker="-- ctxlint: Neovim 0.7-0.10"
 fi
 
 work="$(mktemp -d)"
@@ -32,32 +34,27 @@ awk -v m="$marker" '
 [ -s "$work/snippet.lua" ] || { echo "nvim_smoke: no README snippet marked '$marker'" >&2; exit 1; }
 
 {
-  if [ "$major" -eq 0 ] && [ "$minor" -lt 8 ]; then
-    # Neovim 0.7 predates vim.lsp.start (0.8): a minimal stand-in built from the
-    # 0.7 API, so the 0.8-0.10 snippet runs unchanged.
-    cat <<'LUA'
-if vim.lsp.start == nil then
-  local started = {}
-  vim.lsp.start = function(config)
-    local key = config.name .. "|" .. (config.root_dir or "")
-    if not started[key] then started[key] = vim.lsp.start_client(config) end
-    vim.lsp.buf_attach_client(0, started[key])
-  end
-end
-LUA
-  fi
   cat "$work/snippet.lua"
   cat <<'LUA'
 vim.api.nvim_create_autocmd("VimEnter", {
+  nested = true,  -- so `:edit` below runs filetype detection (BufRead) and the FileType autocmd
   callback = function()
-    local ok = vim.wait(30000, function() return #vim.diagnostic.get(0) > 0 end, 50)
-    local out = {}
-    for _, d in ipairs(vim.diagnostic.get(0)) do
-      local code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code) or "?"
-      table.insert(out, string.format("%d:%d %s %s", d.lnum + 1, d.col + 1, code, d.message))
+    local py = vim.api.nvim_get_current_buf()
+    local ok = vim.wait(30000, function() return #vim.diagnostic.get(py) > 0 end, 50)
+    -- a template: its filetype comes from the snippet's vim.filetype.add
+    vim.cmd("edit prompt.j2")
+    local j2 = vim.api.nvim_get_current_buf()
+    local ok2 = vim.wait(30000, function() return #vim.diagnostic.get(j2) > 0 end, 50)
+    local out = { "filetype prompt.j2: " .. vim.bo[j2].filetype }
+    for _, buf in ipairs({ py, j2 }) do
+      for _, d in ipairs(vim.diagnostic.get(buf)) do
+        local code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code) or "?"
+        table.insert(out, string.format("%s %d:%d %s %s", vim.api.nvim_buf_get_name(buf):match("[^/]+$"),
+          d.lnum + 1, d.col + 1, code, d.message))
+      end
     end
     vim.fn.writefile(out, "diagnostics.txt")
-    vim.cmd(ok and "qa!" or "cquit 1")
+    vim.cmd((ok and ok2) and "qa!" or "cquit 1")
   end,
 })
 LUA
@@ -76,12 +73,17 @@ async def complete(tenant_id: str, prompt: str) -> str:
     return prompt
 PY
 
+cat >"$work/prompt.j2" <<'J2'
+{{ message.__class__.__init__.__globals__ }}
+J2
+
 cd "$work"
 status=0
 timeout 60 nvim --headless --clean -u "$work/init.lua" handler.py </dev/null >nvim.log 2>&1 || status=$?
 if [ -s diagnostics.txt ]; then cat diagnostics.txt; fi
-if [ "$status" -ne 0 ] || ! grep -q "CTX107" diagnostics.txt 2>/dev/null; then
-  echo "nvim_smoke: no CTX107 diagnostic (nvim exit $status)" >&2
+if [ "$status" -ne 0 ] || ! grep -q "handler.py .*CTX107" diagnostics.txt 2>/dev/null \
+    || ! grep -q "prompt.j2 .*CTX30" diagnostics.txt 2>/dev/null; then
+  echo "nvim_smoke: missing the CTX107 (handler.py) or CTX30x (prompt.j2) diagnostic (nvim exit $status)" >&2
   cat nvim.log >&2 || true
   exit 1
 fi

@@ -36,6 +36,7 @@ def test_case(case: Path):
     assert _found(case) == exp
 
 
+@pytest.mark.slow  # every corpus case linted twice: `pytest -m slow` (and .ci/run) runs it
 def test_prefilter_does_not_change_findings(monkeypatch):
     """The literal prefilter is an optimisation only: findings are the same without it."""
     rules = select_rules([], [])

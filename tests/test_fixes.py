@@ -143,11 +143,15 @@ def _write_case(tmp_path: Path, name: str = "handler.py") -> Path:
 
 
 def _run(*args: str, cwd: Path | None = None) -> int:
+    """`ctxlint check --no-cache --min-confidence low ARGS`: these tests are about how
+    fixes apply, so every finding's fix is in play (latent ones too: the tier filter
+    runs before fixing, issue 32), unless a test names its own tier."""
     old = os.getcwd()
+    tier = [] if "--min-confidence" in args else ["--min-confidence", "low"]
     try:
         if cwd:
             os.chdir(cwd)
-        return cli_main(["check", "--no-cache", "--min-confidence", "low", *args])
+        return cli_main(["check", "--no-cache", *tier, *args])
     finally:
         os.chdir(old)
 
@@ -230,6 +234,23 @@ def test_check_without_fix_does_not_import_libcst(tmp_path):
             "print('libcst' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code, str(p)], capture_output=True, text=True, cwd=ROOT)
     assert proc.stdout.strip().splitlines()[-1] == "False", proc.stdout + proc.stderr
+
+
+def test_fixable_means_fix_applies(tmp_path):
+    """`fixable` means `--fix --unsafe-fixes` applies the fix to the file as it is
+    (issue 35): CTX401 offers no fix where its codemod would decline (no miss path, no
+    value kept elsewhere), and `confirm_fixes` (what SARIF and GitHub output run) gives
+    a codemod fix the edits it makes and the description of what it writes."""
+    declines = tmp_path / "declines.py"
+    declines.write_text((CORPUS / "CTX401" / "bad" / "entries_written_from_another_table.py").read_text())
+    bounded = tmp_path / "bounded.py"
+    bounded.write_text((FIX_CASES / "FC401_bounded_history.py").read_text())
+    rows = engine.lint_paths([str(tmp_path)], Config(), select_rules([], []), jobs=1, use_cache=False).findings
+    by_file = {Path(f.path).name: f for f in rows if f.code == "CTX401"}
+    assert by_file["declines.py"].fix is None
+    confirmed = {Path(f.path).name: f for f in fixers.confirm_fixes(rows) if f.code == "CTX401"}
+    fix = confirmed["bounded.py"].fix
+    assert fix is not None and fix.edits and "_BoundedDict" in fix.description, fix
 
 
 def test_diff_headers_of_relative_paths(tmp_path, capsys):
@@ -337,6 +358,13 @@ NO_FIX: dict[str, str] = {
     "CTX104/bad/token_cleared_without_reset_on_close.py": "the token is kept on self: where to detach is the class's choice",
     "CTX401/bad/entries_written_from_another_table.py":
         "the codemod declines: no lookup of the container has a miss path, so a bound would lose entries",
+    # a value the storing method returns (or takes as a parameter) is not known to be kept by
+    # anyone else (issue 35: mcp-agent's configured logger, returned and dropped), so no
+    # WeakValueDictionary; and no lookup has a miss path, so no bound either
+    "CTX103/bad/imported_var_in_sync_middleware_pkg": "the set ends its `if` block: nothing follows it to wrap",
+    "CTX401/bad/key_minted_per_instance.py": "no fix: the value is only returned, and no lookup has a miss path",
+    "CTX401/bad/port_apps_routes_unregistered.py": "no fix: the value is only returned, and no lookup has a miss path",
+    "CTX401/bad/review23_partial_adapter.py": "no fix: the value is only returned, and no lookup has a miss path",
     "CTX103/bad/token_in_cell_reset_by_unused_closure.py": "the token lives in a closure cell: no block to wrap",
     "CTX107/bad/ensure_future_of_coroutine_name.py": "only the plain statement gets a fix",
     "CTX103/bad/enter_without_exit_reset.py": "the rule offers no fix (the value is set in a start hook)",
@@ -526,11 +554,16 @@ def test_shared_cases_fix_leaves_nothing_fixable(tmp_path):
     assert _run("--fix", "--unsafe-fixes", "--exit-zero", "--quiet", str(work)) == 0
     again = {p: p.read_text(encoding="utf-8", errors="replace") for p in _files(work)}
     assert again == fixed, [str(p) for p in again if again[p] != fixed.get(p)]
-    proc = subprocess.run([sys.executable, str(SCORER), "--ctxlint", f"{sys.executable} -m ctxlint", str(work)],
-                          capture_output=True, text=True, cwd=ROOT)
-    m = re.search(r"missed: (\d+)\s+extra: (\d+)", proc.stdout)
-    assert m, proc.stdout + proc.stderr
-    assert int(m.group(2)) == 0, proc.stdout
+    # Fixing adds no finding the cases do not expect (extras the unfixed cases already
+    # show belong to open issues, not to the fixes).
+    extras = []
+    for tree in (SHARED_CASES, work):
+        proc = subprocess.run([sys.executable, str(SCORER), "--ctxlint", f"{sys.executable} -m ctxlint", str(tree)],
+                              capture_output=True, text=True, cwd=ROOT)
+        m = re.search(r"missed: (\d+)\s+extra: (\d+)", proc.stdout)
+        assert m, proc.stdout + proc.stderr
+        extras.append(int(m.group(2)))
+    assert extras[1] <= extras[0], proc.stdout
 
 
 # ---------------------------------------------------------------- property test
@@ -538,6 +571,7 @@ def _fixable_codes_present() -> bool:
     return any(r.fix_safety for r in all_rules().values() if r.language == "python")
 
 
+@pytest.mark.slow  # hypothesmith: `pytest -m slow` (and .ci/run) runs it
 @pytest.mark.skipif(not _fixable_codes_present(), reason="no Python rule with a fix is registered")
 def test_fix_never_breaks_a_parsable_module():
     """hypothesmith modules salted with the shapes the codemods rewrite: fixing
@@ -615,12 +649,15 @@ def test_fix_behaviour_harness_on_own_cases():
 
 
 def test_fix_behaviour_harness_on_shared_cases():
-    """The handed fix cases: F02, F04, F05, F06 rewritten with the same behaviour;
-    F01 and F03 (correct code) left unchanged."""
+    """The handed fix cases: F02, F04-F08 rewritten with the same behaviour (F07: the
+    cleanup's comments kept; F08: a key with no scope part unchanged); F01 and F03
+    (correct code) and F09 (setters for the caller: no fix may touch them) unchanged."""
     proc = _harness(HANDED_FIX)
     assert "broken: 0" in proc.stdout, proc.stdout + proc.stderr
     for name, want in (("F01", "same"), ("F02", "kept"), ("F03", "same"), ("F04", "kept"), ("F05", "kept"),
-                       ("F06", "kept")):
+                       ("F06", "kept"), ("F07", "kept"), ("F08", "kept"), ("F09", "same")):
+        if not any(HANDED_FIX.glob(f"{name}_*.py")):
+            continue
         assert re.search(rf"^{want}\s+\S*/{name}_", proc.stdout, re.M), f"{name}: expected {want}\n{proc.stdout}"
 
 
@@ -774,3 +811,136 @@ def test_own_harness_reports_kept_same_and_broken(tmp_path: Path):
                     "def behaviour():\n    asyncio.run(main())\n    return len(open(__file__).read())\n")
     bad = subprocess.run([sys.executable, str(own), str(case)], capture_output=True, text=True, cwd=ROOT)
     assert bad.returncode == 1 and "BROKEN" in bad.stdout, bad.stdout + bad.stderr
+
+
+# ---------------------------------------------------------------- issue 35: fixes a hook can leave on
+_EXECUTOR_CASE = '''\
+import asyncio
+import logging
+from contextvars import ContextVar
+
+from opentelemetry import trace
+
+tracer = trace.get_tracer(__name__)
+tenant_id: ContextVar[str] = ContextVar("tenant_id")
+log = logging.getLogger(__name__)
+
+
+def tokenize(text: str) -> list[int]:
+    trace.get_current_span().set_attribute("tenant", tenant_id.get())
+    return [ord(c) for c in text]
+
+
+async def handle(text: str, tenant: str) -> list[int]:
+    token = tenant_id.set(tenant)
+    try:
+        with tracer.start_as_current_span("tokenize"):
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(None, tokenize, text)
+    finally:
+        tenant_id.reset(token)
+'''
+
+
+def test_ctx206_fix_is_unsafe_sorted_and_wrapped(tmp_path):
+    """CTX206's fix changes what the job sees (aiomisc: a ContextVar unset in the worker
+    now has the caller's value), so plain `--fix` leaves it; with `--unsafe-fixes` its
+    `import contextvars` lands where isort puts it and no line passes the project's
+    line length (aiomisc's 80 columns, once a 103-character line)."""
+    (tmp_path / "pyproject.toml").write_text("[tool.ruff]\nline-length = 66\n")
+    p = tmp_path / "svc.py"
+    p.write_text(_EXECUTOR_CASE)
+    assert _run("--fix", "--min-confidence", "low", "--exit-zero", "--select", "CTX206", str(p)) == 0
+    assert p.read_text() == _EXECUTOR_CASE
+    assert _run("--fix", "--unsafe-fixes", "--min-confidence", "low", "--exit-zero", "--select", "CTX206",
+                str(p)) == 0
+    text = p.read_text()
+    assert "contextvars.copy_context().run, tokenize, text" in text, text
+    assert text.splitlines()[:4] == ["import asyncio", "import contextvars", "import logging",
+                                     "from contextvars import ContextVar"], text
+    changed = [ln for ln in text.splitlines() if ln not in _EXECUTOR_CASE.splitlines()]
+    assert changed and max(len(ln) for ln in changed) <= 66, text
+    ast.parse(text)
+
+
+def test_import_slot_follows_isort_sections_and_order():
+    from ctxlint.fixers.style import import_slot
+    block = [("import", "asyncio", True), ("import", "os", False), ("from", "typing", False),
+             ("import", "jinja2", True), ("from", "jinja2", False), ("from", ".local", True)]
+    assert import_slot(block, "import", "contextvars") == (1, "join")
+    assert import_slot(block, "from", "jinja2.sandbox") == (5, "join")
+    assert import_slot([("import", "jinja2", True)], "import", "contextvars") == (0, "new_before")
+    assert import_slot([("import", "os", True)], "from", "jinja2.sandbox") == (1, "new_after")
+    # force-sort-within-sections style (a `from` line before an `import` line): by module alone
+    mixed = [("import", "asyncio", True), ("from", "datetime", False), ("import", "threading", False)]
+    assert import_slot(mixed, "from", "collections") == (1, "join")
+    assert import_slot(mixed, "import", "time") == (3, "join")
+
+
+def test_ctx301_fix_is_unsafe_and_its_import_sorted(tmp_path):
+    """CTX301's sandbox raises SecurityError on templates that read underscore
+    attributes or mutate what they are given: an unsafe fix. Its import is isort-sorted
+    (smolagents' own `ruff check` failed on it)."""
+    p = tmp_path / "render.py"
+    src = ("import json\nimport os\n\nfrom jinja2 import Template\n\n\n"
+           "def render(request):\n    return Template(request.body).render(data=json.dumps(os.environ.get('X')))\n")
+    p.write_text(src)
+    assert _run("--fix", "--min-confidence", "low", "--exit-zero", "--select", "CTX301", str(p)) == 0
+    assert p.read_text() == src
+    assert _run("--fix", "--unsafe-fixes", "--min-confidence", "low", "--exit-zero", "--select", "CTX301",
+                str(p)) == 0
+    head = p.read_text().split("\n\n\n")[0].splitlines()
+    assert head == ["import json", "import os", "", "from jinja2.sandbox import ImmutableSandboxedEnvironment"], head
+
+
+def test_line_length_reads_the_project_settings(tmp_path):
+    from ctxlint.fixers.style import DEFAULT_LINE_LENGTH, line_length
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "setup.cfg").write_text("[flake8]\nmax-line-length = 79\n")
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "pyproject.toml").write_text("[tool.black]\nline-length = 100\n")
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "pyproject.toml").write_text("[project]\nname = 'c'\n")
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "pyproject.toml").write_text("not [ toml")
+    assert line_length(tmp_path / "a" / "x.py") == 79
+    assert line_length(tmp_path / "b" / "x.py") == 100
+    assert line_length(tmp_path / "c" / "x.py") == DEFAULT_LINE_LENGTH
+    assert line_length(tmp_path / "d" / "x.py") in (DEFAULT_LINE_LENGTH, 79, 100)  # malformed: skipped, never raises
+    assert line_length(None) == DEFAULT_LINE_LENGTH
+
+
+def test_sarif_carries_fixes_for_every_fixable_result(tmp_path, capsys):
+    """Every SARIF result whose finding is fixable has a `fixes` entry (a Python codemod's
+    edits are recorded when the finding is confirmed), as the README promises."""
+    shutil.copytree(FIX_CASES, tmp_path / "cases")
+    assert _run("--output-format", "sarif", "--min-confidence", "low", "--exit-zero", str(tmp_path / "cases")) == 0
+    log = json.loads(capsys.readouterr().out)
+    results = log["runs"][0]["results"]
+    fixable = [r for r in results if r.get("properties", {}).get("fixable")]
+    assert len(fixable) >= 8
+    assert all(r.get("fixes") for r in fixable), [r["ruleId"] for r in fixable if not r.get("fixes")]
+
+
+def _declined(root: Path) -> list[str]:
+    """The findings a lint of `root` marks fixable (every tier) whose fix `--fix
+    --unsafe-fixes` would decline on the file as it is (`confirm_fixes` runs each one)."""
+    res = engine.lint_paths([str(root)], Config(root=root), select_rules([], []), jobs=1, use_cache=False)
+    confirmed = fixers.confirm_fixes(res.findings)
+    # a fix whose rule leaves the decision to its codemod ("confirm") is run by every
+    # report before it is called fixable (`cli.run_check`)
+    return [f"{f.path}:{f.line}: {f.code}" for f, g in zip(res.findings, confirmed)
+            if f.fix is not None and g.fix is None and not f.fix.data.get("confirm")]
+
+
+@pytest.mark.parametrize("where", ["fix_cases", "corpus", "shared"])
+def test_no_finding_marked_fixable_is_declined(where, tmp_path):
+    """`fixable` means one thing everywhere (issue 35): no finding of the fix cases,
+    the corpus or the handed cases that a report marks fixable is then declined by
+    `--fix --unsafe-fixes` (4 were: CTX401 "run the same command again")."""
+    src = {"fix_cases": FIX_CASES, "corpus": CORPUS, "shared": SHARED_CASES}[where]
+    if not src.is_dir():
+        pytest.skip(f"{src} is not beside this checkout")
+    work = tmp_path / where
+    shutil.copytree(src, work)
+    assert _declined(work) == []

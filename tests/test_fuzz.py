@@ -43,6 +43,7 @@ def test_strict_json_rejects_what_strict_parsers_reject():
             fuzz._strict_json(bad)
 
 
+@pytest.mark.slow  # minutes: `pytest -m slow` (and .ci/run) runs it
 def test_bounded_fuzz_run_finds_no_crash(tmp_path):
     items = fuzz.generated(100, seed=20260101) + fuzz.mutants(100, seed=20260101)
     assert len(items) >= 190

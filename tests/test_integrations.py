@@ -61,6 +61,7 @@ def _flake8(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=600)
 
 
+@pytest.mark.slow  # flake8 over the whole corpus: `pytest -m slow` (and .ci/run) runs it
 def test_flake8_reports_what_ctxlint_check_reports_on_the_corpus():
     files = [str(p.relative_to(ROOT)) for p in corpus_python_files()]
     assert len(files) >= 6

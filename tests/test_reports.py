@@ -142,9 +142,10 @@ def test_sarif_fix_objects_match_ctxlint_fix(project: Path, tmp_path_factory):
     ctxlint("check", "fetch.go", "--no-cache", "--fix", cwd=other)
     assert via_sarif == (other / "fetch.go").read_text()
     assert "defer cancel()" in via_sarif
-    # A Python codemod fix has no precomputed edits: described in properties, no `fixes`.
+    # A Python codemod fix is run for the report (issue 35): every fixable result has `fixes`.
     py = [r for r in run["results"] if r["ruleId"] == "CTX107"][0]
-    assert "fixes" not in py and py["properties"]["fixSafety"] == "safe"
+    assert py["fixes"] and py["fixes"][0]["artifactChanges"][0]["replacements"]
+    assert py["properties"]["fixSafety"] == "safe"
 
 
 def test_sarif_columns_are_utf16(tmp_path: Path):

@@ -470,11 +470,15 @@ def test_ctx401_request_time_load_adapter_is_reported_but_load_model_is_not():
     ("len(adapter_id)", "lru"),
 ])
 def test_ctx401_fix_kind_follows_the_value(value, kind):
+    # a lookup with a miss path (`.get()`): without one, and with no value kept
+    # elsewhere, the codemod would decline and no fix is offered (issue 35)
     (f,) = run("CTX401", f"""
         _REG = {{}}
         def serve(request, adapter_id):
+            seen = _REG.get(request.request_id)
             model = Adapter(adapter_id)
             _REG[request.request_id] = {value}
+            return seen
     """)
     assert f.fix.data["kind"] == kind, value
 

@@ -251,7 +251,7 @@ def _fix_edits(rt: "_Text", finding: Finding, path: str, full_ctx) -> list[Edit]
     """
     fix = finding.fix
     text = rt.text
-    if fix.edits:
+    if fix.edits and not fix.codemod:  # a codemod's recorded edits (`confirm_fixes`) are not reused
         for e in fix.edits:
             if not (0 <= e.start <= e.end <= len(text)):
                 raise FixNotApplicable("edit out of range")
@@ -270,8 +270,17 @@ def _fix_edits(rt: "_Text", finding: Finding, path: str, full_ctx) -> list[Edit]
                 return window.run(fix.codemod, data, path)
             except NeedFullModule:
                 pass
-    new = python_codemods.apply(full_ctx(), fix.codemod, data)
-    return edits_between(text, new)
+    ctx = full_ctx()
+    new = python_codemods.apply(ctx, fix.codemod, data)
+    out = _Described(edits_between(text, new))
+    out.description = ctx.described
+    return out
+
+
+class _Described(list):
+    """Edits of a codemod run on the whole module, with what it said it wrote."""
+
+    description: str | None = None
 
 
 def _regions(text: str, language: str) -> list[tuple[int, int]]:
@@ -1050,4 +1059,80 @@ def _fix_file(display, findings, config, rules, unsafe, write, roots, engine, co
         return findings, 0, [*notices, f"{display}: not fixed: {exc}"], ""
     except OSError as exc:
         return findings, 0, [*notices, f"{display}: not fixed: cannot write ({exc.strerror or exc})"], ""
-    return remaining, fixed, notices, diff
+    # what is left is reported as fixable only where a further `--fix` would apply it
+    return confirm_fixes(remaining, texts={display: (new, language)}), fixed, notices, diff
+
+
+# ------------------------------------------------------------- what "fixable" means
+def confirm_fixes(findings: list[Finding], texts: dict[str, tuple[str, str]] | None = None,
+                  config=None) -> list[Finding]:
+    """The findings with each fix checked against the file as it is: a fix that
+    `--fix` (with `--unsafe-fixes` for an unsafe one) would decline is dropped, and a
+    Python codemod's fix gets the edits it makes on this text.
+
+    So "fixable" means one thing in every report (the text `[*]`, the JSON contract's
+    `fixable`, SARIF `fixes`): running the fix applies it. A codemod that refuses
+    (`FixNotApplicable`, or any error) or whose result does not parse leaves the finding
+    without a fix. Conflicts between fixes are not refusals (the fixer applies them
+    over several rounds), so each fix is tried alone on the original text.
+
+    Args:
+        findings: a run's findings (any paths, any order).
+        texts: display path -> (LF text, language) for sources not on disk (stdin);
+            other paths are read and decoded as the engine does.
+        config: the run's `Config` (its language mapping); None: by suffix.
+    Returns a new list in the same order; findings without a fix are passed through.
+    Never raises.
+    """
+    todo = [k for k, f in enumerate(findings) if f.fix is not None]
+    if not todo:
+        return findings
+    from dataclasses import replace
+
+    from ctxlint import engine
+    out = list(findings)
+    by_path: dict[str, list[int]] = {}
+    for k in todo:
+        by_path.setdefault(findings[k].path, []).append(k)
+    for display, ks in by_path.items():
+        if texts and display in texts:
+            text, language = texts[display]
+        else:
+            language = engine.language_of(display) or "python"
+            if config is not None:
+                try:
+                    language = engine.discover([display], config)[0].language
+                except Exception:
+                    pass
+            try:
+                raw = Path(display).read_bytes()
+            except OSError:
+                continue  # gone since linting: leave the findings as they are
+            text, err = engine.decode(raw, language, display)
+            if text is None:
+                continue
+        rt = _Text(text, language)
+        ctx_cache: dict = {}
+
+        def full_ctx(text=text, display=display, ctx_cache=ctx_cache):
+            if "ctx" not in ctx_cache:
+                from ctxlint.fixers.python_codemods import ModuleContext
+                ctx_cache["ctx"] = ModuleContext(text, path=display)
+            return ctx_cache["ctx"]
+
+        for k in ks:
+            f = findings[k]
+            try:
+                edits = _fix_edits(rt, f, display, full_ctx)
+                ok = bool(edits)
+                if ok and rt.parsable and not getattr(edits, "from_window", False):
+                    ok = parses(apply_edits(text, edits), language)
+            except Exception:  # FixNotApplicable, or a codemod bug: --fix would decline it too
+                ok = False
+            if not ok:
+                out[k] = replace(f, fix=None)
+            elif f.fix.codemod and not f.fix.edits:
+                said = getattr(edits, "description", None)
+                out[k] = replace(f, fix=replace(f.fix, description=said or f.fix.description,
+                                                edits=tuple(sorted(set(edits), key=lambda e: (e.start, e.end)))))
+    return out

@@ -57,6 +57,7 @@ def apply(ctx: "ModuleContext", name: str | None, data: dict) -> str:
         raise FixNotApplicable("fix data has no anchor line/col")
     global _ACTIVE
     saved, _ACTIVE = _ACTIVE, ctx
+    ctx.described = None  # a codemod that picks among rewrites says which one here
     try:
         return fn(ctx, data)
     finally:
@@ -191,7 +192,9 @@ class Window:
             raise FixNotApplicable("the result does not parse") from None
         if not self.header:
             a, b = self._span(*self.chunk)
-            return WindowEdits(Edit(a + e.start, a + e.end, e.text) for e in edits_between(body, new))
+            out = WindowEdits(Edit(a + e.start, a + e.end, e.text) for e in edits_between(body, new))
+            out.description = ctx.described
+            return out
         marker = "\n" + _BOUNDARY + "\n"
         if new.count(marker) != 1 and not new.startswith(_BOUNDARY + "\n"):
             raise NeedFullModule("the window boundary moved")
@@ -210,13 +213,17 @@ class Window:
                 out.append(Edit(ba, ba, e.text))
             else:
                 out.append(Edit(ba + e.start, ba + e.end, e.text))
-        return WindowEdits(out)
+        out = WindowEdits(out)
+        out.description = ctx.described
+        return out
 
 
 class WindowEdits(list):
-    """Edits made on a `Window` (already parse-checked with their whole statement)."""
+    """Edits made on a `Window` (already parse-checked with their whole statement);
+    `description`: what the codemod said it wrote (`ModuleContext.described`), or None."""
 
     from_window = True
+    description: str | None = None
 
 
 class _Outside:
@@ -300,6 +307,10 @@ class ModuleContext:
         self.text = text
         self.path = path
         self.outside = outside
+        #: What the last codemod run on this context wrote, when it chose among several
+        #: rewrites (CTX401: a WeakValueDictionary, cachetools.LRUCache or a generated
+        #: `_BoundedDict`): the fix's description in every report (`confirm_fixes`).
+        self.described: str | None = None
         self.outside_match: Callable[[str], bool] = lambda pattern: False
         try:
             self.module = cst.parse_module(text)
@@ -573,6 +584,51 @@ def insert_top(module: cst.Module, new: Sequence[cst.BaseStatement], index: int 
     return module.with_changes(body=body)
 
 
+def insert_import(module: cst.Module, code: str, kind: str, modname: str) -> cst.Module:
+    """Add the top-level import statement `code` where isort sorts it in the module's
+    leading import block (`style.import_slot`, ruff's defaults), so the project's
+    `ruff check --select I` stays clean; after the block (`insert_top`) when the module
+    has no import block yet. kind: "import" | "from"; modname: the dotted module."""
+    from ctxlint.fixers.style import import_slot
+    body = list(module.body)
+    idxs: list[int] = []
+    entries: list[tuple[str, str, bool]] = []
+    for i, s in enumerate(body):
+        if i == 0 and isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(
+                s.body[0], cst.Expr) and isinstance(s.body[0].value, (cst.SimpleString, cst.ConcatenatedString)):
+            continue
+        if not (isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
+                and isinstance(s.body[0], (cst.Import, cst.ImportFrom))):
+            break
+        small = s.body[0]
+        if isinstance(small, cst.Import):
+            k, m = "import", _dotted(small.names[0].name)
+        else:
+            k, m = "from", "." * len(small.relative) + (_dotted(small.module) if small.module is not None else "")
+        starts = not idxs or bool(s.leading_lines)
+        idxs.append(i)
+        entries.append((k, m, starts))
+    new = stmt(code, module)
+    if not entries:
+        return insert_top(module, [new])
+    k, how = import_slot(entries, kind, modname)
+    if k < len(idxs):
+        pos = idxs[k]
+        here = body[pos]
+        if how == "new_before":
+            new = new.with_changes(leading_lines=here.leading_lines)
+            body[pos] = here.with_changes(leading_lines=[cst.EmptyLine()])
+        elif entries[k][2]:  # first of its group: it takes the group's leading lines
+            new = new.with_changes(leading_lines=here.leading_lines)
+            body[pos] = here.with_changes(leading_lines=())
+    else:
+        pos = idxs[-1] + 1
+        if how == "new_after":
+            new = new.with_changes(leading_lines=[cst.EmptyLine()])
+    body.insert(pos, new)
+    return module.with_changes(body=body)
+
+
 def add_import(module: cst.Module, modname: str, attr: str | None = None) -> tuple[cst.Module, str]:
     """Make `modname.attr` (or the module itself) importable once; return (module, reference text).
 
@@ -639,12 +695,12 @@ def add_import(module: cst.Module, modname: str, attr: str | None = None) -> tup
             new_small = small.with_changes(names=names)
             new_line = line.with_changes(body=[new_small if b is small else b for b in line.body])
             return module.deep_replace(line, new_line), attr  # type: ignore[return-value]
-        return insert_top(module, [stmt(f"from {modname} import {attr}", module)]), attr
+        return insert_import(module, f"from {modname} import {attr}", "from", modname), attr
     if top in bound and not any(
             isinstance(s, cst.SimpleStatementLine) and any(isinstance(b, cst.Import) for b in s.body)
             and top in names_in(s) for s in module.body):
         raise FixNotApplicable(f"cannot import {modname}: the name {top!r} is taken")
-    module = insert_top(module, [stmt(f"import {modname}", module)])
+    module = insert_import(module, f"import {modname}", "import", modname)
     return module, f"{modname}.{attr}" if attr else modname
 
 
@@ -695,11 +751,20 @@ def _strip_leading(s: cst.BaseStatement) -> cst.BaseStatement:
     return s.with_changes(leading_lines=()) if s.leading_lines else s
 
 
+def _strip_blank_leading(s: cst.BaseStatement) -> cst.BaseStatement:
+    """`s` without the blank lines before it; its comment lines (and blank lines
+    between them) are kept: the author's notes on the cleanup move with it."""
+    lines = list(s.leading_lines)
+    while lines and lines[0].comment is None:
+        lines.pop(0)
+    return s.with_changes(leading_lines=lines) if len(lines) != len(s.leading_lines) else s
+
+
 def _try_finally(body: Sequence[cst.BaseStatement], final: Sequence[cst.BaseStatement]) -> cst.Try:
     body = list(body)
     lead = body[0].leading_lines
     body[0] = _strip_leading(body[0])
-    final = [_strip_leading(final[0]), *final[1:]]
+    final = [_strip_blank_leading(final[0]), *final[1:]]
     return cst.Try(body=cst.IndentedBlock(body=body), finalbody=cst.Finally(body=cst.IndentedBlock(body=final)),
                    leading_lines=lead)
 
@@ -738,6 +803,11 @@ class _RemoveStatements(cst.CSTTransformer):
         return updated
 
 
+#: The most lines `wrap_rest_in_finally` re-indents (issue 35: a fix that re-indented
+#: 65-100 lines of a long function body is a diff nobody reviews in a pre-commit hook).
+MAX_WRAPPED_LINES = 30
+
+
 def wrap_rest_in_finally(ctx: ModuleContext, line: cst.SimpleStatementLine, new_line: cst.BaseStatement,
                          is_release: Callable[[cst.BaseStatement], bool], release_code: str,
                          what: str) -> cst.Module:
@@ -751,7 +821,9 @@ def wrap_rest_in_finally(ctx: ModuleContext, line: cst.SimpleStatementLine, new_
     `line` (it binds the token when the original discarded it).
 
     Raises FixNotApplicable when nothing follows the acquisition in its block
-    (the code hands the token to someone else, or means to stay set).
+    (the code hands the token to someone else, or means to stay set), and when the
+    wrapped statements span more than `MAX_WRAPPED_LINES` lines (the edit stays small
+    or is not offered).
     """
     blk, i = ctx.block_of(line)
     rest = list(blk.body[i + 1:])
@@ -762,6 +834,14 @@ def wrap_rest_in_finally(ctx: ModuleContext, line: cst.SimpleStatementLine, new_
         wrapped, final, after = rest, [stmt(release_code, ctx.module)], []
     if not wrapped:
         raise FixNotApplicable(f"no statement runs after the {what} in its block")
+    # from the first wrapped statement's first line to the last one's last line (as the
+    # rules count it on `ast` positions, `wrap_span`)
+    lines = sum(ctx.module.code_for_node(s).rstrip("\n").count("\n") + 1 for s in wrapped) \
+        - len(wrapped[0].leading_lines)
+    if lines > MAX_WRAPPED_LINES:
+        raise FixNotApplicable(f"the try would re-indent {lines} lines (more than {MAX_WRAPPED_LINES}): "
+                               f"a fix that large is a review, not a codemod; put the {what}'s undo in a "
+                               "`finally` by hand")
     remover = _RemoveStatements(is_release)
     wrapped = [s.visit(remover) for s in wrapped]
     wrapped = [s for s in wrapped if isinstance(s, cst.BaseStatement)]
@@ -930,6 +1010,30 @@ class _Escapes(cst.CSTVisitor):
             self.found = True
 
 
+class _Raises(cst.CSTVisitor):
+    """Finds `assert` and `raise` statements (outside nested defs and classes): in a
+    `finally` they would run while the with-body's exception propagates, and an
+    `AssertionError` or the raised error would replace it (aiostream's cleanup asserts)."""
+
+    def __init__(self):
+        self.found = False
+
+    def visit_FunctionDef(self, node):
+        return False
+
+    def visit_Lambda(self, node):
+        return False
+
+    def visit_ClassDef(self, node):
+        return False
+
+    def visit_Assert(self, node):
+        self.found = True
+
+    def visit_Raise(self, node):
+        self.found = True
+
+
 @codemod("yield_in_finally")
 def yield_in_finally(ctx: ModuleContext, data: dict) -> str:
     """CTX106: `try: yield` / `finally: <the cleanup after it>` in a @contextmanager.
@@ -937,7 +1041,8 @@ def yield_in_finally(ctx: ModuleContext, data: dict) -> str:
     The statement holding the `yield` (or the innermost enclosing statement that
     has statements after it in its block) becomes the `try` body; the statements
     after it become the `finally`. Refused when the cleanup returns, yields,
-    breaks or continues (those would change meaning inside `finally`).
+    breaks or continues (those would change meaning inside `finally`), or asserts
+    or raises (that error would replace the with-body's exception).
     """
     y = ctx.find(data, (cst.Yield,), "yield")
     cur = ctx.statement_in_block(y)
@@ -955,6 +1060,11 @@ def yield_in_finally(ctx: ModuleContext, data: dict) -> str:
         s.visit(v)
         if v.found:
             raise FixNotApplicable("the cleanup after the yield returns, yields, breaks or continues")
+        r = _Raises()
+        s.visit(r)
+        if r.found:
+            raise FixNotApplicable("the cleanup after the yield asserts or raises: in `finally` that error would "
+                                   "replace the with-body's exception")
     body = [*blk.body[:i], _try_finally([cur], rest)]
     return ctx.replace(blk, blk.with_changes(body=body)).code
 
@@ -1375,26 +1485,22 @@ _NOT_WEAKREFABLE = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedStrin
 
 
 def _held_elsewhere(ctx: ModuleContext, value: cst.BaseExpression, store: cst.CSTNode) -> bool:
-    """Is the stored value an object something besides the container refers to:
-    a parameter of the storing function, an attribute of another object, or a
-    value the function returns?"""
+    """Is the stored value an object something besides the container keeps: an
+    attribute of another object (`request.group`), or the same object also stored on
+    another attribute or container by the storing function?
+
+    A parameter of the storing function or a value it returns is not enough: the
+    caller may drop it as soon as the call returns (mcp-agent's `get_logger(name,
+    session_id=...)` configures a logger, returns it, and `app_server.py` drops it: a
+    WeakValueDictionary would lose the configuration with the object)."""
     if isinstance(value, _NOT_WEAKREFABLE):
         return False
     fn = ctx.enclosing_function(store)
     if isinstance(value, cst.Attribute):
         return True
-    if isinstance(value, cst.Name) and fn is not None:
-        params = {p.name.value for p in [*fn.params.params, *fn.params.kwonly_params, *fn.params.posonly_params]}
-        if value.value in params:
-            return True
     if fn is None:
         return False
-    returned = {ctx.code(r.value) for r in _returns(fn) if r.value is not None}
-    if ctx.code(value) in returned:
-        return True
     stmt_ = next((a for a in ctx.ancestors(store) if isinstance(a, (cst.Assign, cst.Expr))), None)
-    if isinstance(stmt_, cst.Assign) and any(ctx.code(t.target) in returned for t in stmt_.targets):
-        return True
     if isinstance(value, cst.Name):
         # The same object also stored on another attribute or container of the
         # function (`self.adapters[name] = adapter`): that one holds it.
@@ -1412,20 +1518,6 @@ def _held_elsewhere(ctx: ModuleContext, value: cst.BaseExpression, store: cst.CS
     return False
 
 
-def _returns(fn: cst.FunctionDef) -> list[cst.Return]:
-    out: list[cst.Return] = []
-
-    class V(cst.CSTVisitor):
-        def visit_FunctionDef(self, n) -> bool:
-            return n is fn
-
-        def visit_Return(self, n: cst.Return) -> None:
-            out.append(n)
-
-    fn.visit(V())
-    return out
-
-
 @codemod("bounded_registry")
 def bounded_registry(ctx: ModuleContext, data: dict) -> str:
     """CTX401 (unsafe): replace the unbounded `{}`/`dict()` with a weak or bounded mapping.
@@ -1433,9 +1525,10 @@ def bounded_registry(ctx: ModuleContext, data: dict) -> str:
     Preconditions, checked on the module (never guessed):
     - `weakref.WeakValueDictionary()` (data kind "weak") only where every stored
       value can be weakly referenced (not a str, number, tuple, list or dict
-      display) and something else holds it (a parameter of the storing function,
-      another object's attribute, or a value the function returns): else the
-      entries would vanish at once;
+      display) and something else keeps it (another object's attribute, or another
+      attribute or container the storing function also puts it in: `_held_elsewhere`;
+      a parameter or a returned value is not enough, its caller may drop it): else
+      the entries, and what was configured on them, would vanish;
     - otherwise a bound, only where the container is used as a cache (a
       membership test, `.get()` or `.setdefault()` gives lookups a miss path), so
       an evicted entry is recomputed rather than lost: `cachetools.LRUCache` when
@@ -1486,6 +1579,7 @@ def bounded_registry(ctx: ModuleContext, data: dict) -> str:
     maxsize = int(data.get("maxsize", 1024))
     module = ctx.module
     if use_weak:
+        ctx.described = "use a weakref.WeakValueDictionary (an entry lives as long as its value is held elsewhere)"
         _, ref = add_import(module, "weakref", "WeakValueDictionary")
         new = expr(f"{ref}({'' if empty else ctx.code(node)})")
         imports = [("weakref", "WeakValueDictionary")]
@@ -1498,6 +1592,7 @@ def bounded_registry(ctx: ModuleContext, data: dict) -> str:
         if not empty:
             raise FixNotApplicable("a bounded cache cannot start from these entries")
         if project_depends_on(ctx.path, "cachetools"):
+            ctx.described = f"bound it with cachetools.LRUCache(maxsize={maxsize})"
             _, ref = add_import(module, "cachetools", "LRUCache")
             imports = [("cachetools", "LRUCache")]
             head = ref
@@ -1506,6 +1601,8 @@ def bounded_registry(ctx: ModuleContext, data: dict) -> str:
             existing = next((s.name.value for s in module.body if isinstance(s, cst.ClassDef)
                              and s.name.value.startswith("_BoundedDict")), None)
             name = existing or free_name("_BoundedDict", ctx.module_words())
+            ctx.described = (f"bound it with `{name}(maxsize={maxsize})`, a least-recently-used dict "
+                             "(collections.OrderedDict)" + ("" if existing else " generated in this module"))
             imports = [("collections", "OrderedDict")]
             head = None  # a dict subclass: a dict annotation stays true
             new = expr(f"{name}(maxsize={maxsize})")
@@ -1895,7 +1992,10 @@ def add_scope_id_to_key(ctx: ModuleContext, data: dict) -> str:
 _KEY_PART = '''\
 def {name}(kind, part):
     """`part` labelled with its kind, keeping its type: `[(kind, tuple(part))]` for a list,
-    the same as a tuple for a tuple, `repr((kind, part))` for a str (added by ctxlint, CTX504)."""
+    the same as a tuple for a tuple, `repr((kind, part))` for a str; an empty part stays
+    empty, so a key with no scope part is what it was (added by ctxlint, CTX504)."""
+    if not part:
+        return part
     if isinstance(part, str):
         return repr((kind, part))
     return type(part)([(kind, tuple(part))])

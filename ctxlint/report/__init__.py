@@ -24,6 +24,10 @@ class ReportContext(Record):
     quiet: findings only, no summary (text format).
     hidden_low: number of latent (low-confidence) findings the tier filter held back
     (the text summary says how to see them).
+    baseline_hidden: number of findings a `--baseline` file hid (the text summary says so).
+    fix_only: `--fix-only`: the text report says what was fixed, never the leftovers.
+    color: the text report goes to a terminal: ANSI colour and a code frame under each
+    finding (off for pipes, files and `NO_COLOR`).
     skipped: (path, notice) of files not checked for their size (max-file-size):
     the text summary counts them, SARIF lists them as toolExecutionNotifications;
     the JSON array (the findings contract) leaves them out.
@@ -40,16 +44,21 @@ class ReportContext(Record):
     unreadable: list = []
     applied_fixes: str = ""
 
-    _fields = ("rules", "files", "statistics", "fixed", "quiet", "skipped", "hidden_low", "unchecked")
+    _fields = ("rules", "files", "statistics", "fixed", "quiet", "skipped", "hidden_low", "unchecked",
+               "baseline_hidden", "fix_only", "color")
 
     def __init__(self, rules: dict | None = None, files: int = 0, statistics: bool = False, fixed: int = 0,
                  quiet: bool = False, skipped: list | None = None, hidden_low: int = 0,
-                 unchecked: list | None = None):
+                 unchecked: list | None = None, baseline_hidden: int = 0, fix_only: bool = False,
+                 color: bool = False):
         self.rules = {} if rules is None else rules
         self.files, self.statistics, self.fixed, self.quiet = files, statistics, fixed, quiet
         self.skipped = [] if skipped is None else skipped
         self.hidden_low = hidden_low
         self.unchecked = [] if unchecked is None else unchecked
+        self.baseline_hidden = baseline_hidden
+        self.fix_only = fix_only
+        self.color = color
 
 
 def render(fmt: str, findings: list[Finding], ctx: ReportContext) -> str:

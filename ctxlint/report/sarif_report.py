@@ -161,14 +161,52 @@ def _fix_object(f: Finding, texts: dict[str, str | None]) -> dict | None:
     }
 
 
+#: The most characters of a rule's `fullDescription`: code scanning shows it as the
+#: rule's description; the whole doc (its exemptions run to 7.5k characters) is `help`.
+FULL_DESCRIPTION_MAX = 600
+
+
+def full_description(doc: str) -> str:
+    """The first paragraph of a rule doc's "What it does", whitespace collapsed, cut at
+    a sentence end within `FULL_DESCRIPTION_MAX` characters (or a word, with "…")."""
+    first = doc.split("## Why is this bad")[0].replace("## What it does", "").strip().split("\n\n")[0]
+    text = " ".join(first.split())
+    if len(text) <= FULL_DESCRIPTION_MAX:
+        return text
+    cut = text[:FULL_DESCRIPTION_MAX]
+    end = max(cut.rfind(". "), cut.rfind("; "))
+    if end > FULL_DESCRIPTION_MAX // 3:
+        return cut[:end + 1]
+    return cut[:cut.rfind(" ")].rstrip(",;:") + "…"
+
+
+def help_uri(code: str) -> str | None:
+    """An absolute URI of the rule's documentation (SARIF `helpUri`), from the installed
+    distribution's `Project-URL: Documentation` (`{url}#{code}` — the docs page lists every
+    rule under its code), or None when the distribution declares none."""
+    try:
+        from importlib.metadata import PackageNotFoundError, metadata
+        urls = metadata("ctxlint").get_all("Project-URL") or []
+    except (ImportError, PackageNotFoundError, OSError, ValueError):
+        return None
+    for entry in urls:
+        label, _, url = entry.partition(",")
+        if label.strip().lower() in ("documentation", "docs") and url.strip().startswith(("https://", "http://")):
+            return f"{url.strip().rstrip('/')}#{code.lower()}"
+    return None
+
+
 def _rule_descriptor(code: str, rule, name: str) -> dict:
     d: dict = {"id": code, "name": name}
     if rule is None:
         return d
     d["shortDescription"] = {"text": rule.summary or name}
-    first = rule.doc.split("## Why is this bad")[0].replace("## What it does", "").strip()
+    first = full_description(rule.doc)
     if first:
-        d["fullDescription"] = {"text": " ".join(first.split())}
+        d["fullDescription"] = {"text": first}
+    uri = help_uri(code)
+    if uri:
+        d["helpUri"] = uri
     doc = f"# {code} {rule.name}\n\n{rule.summary}\n\n{rule.doc}".rstrip()
     d["help"] = {"text": doc, "markdown": doc}
     d["defaultConfiguration"] = {"level": level(code), "enabled": bool(rule.default)}

@@ -17,9 +17,17 @@ def embed_batch(tenant_id: str, texts: list, model) -> list:
     return vectors
 
 
+def serve(pool, jobs: list) -> list:
+    # each job runs on a pooled worker thread (an entry point: the leak is manifest)
+    return [pool.submit(embed_batch, tenant, texts, Model()).result() for tenant, texts in jobs]
+
+
 def behaviour():
+    from concurrent.futures import ThreadPoolExecutor
     first = embed_batch("a", ["xy", "z"], Model())
-    return first, current_tenant.get()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        served = serve(pool, [("b", ["q"])])
+    return first, current_tenant.get(), served
 
 
 def comment_kept(text: str) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ctxlint.findings import SAFE, Fix
+from ctxlint.findings import UNSAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.jinja.call_sites import SANDBOX_NAMES, call_sites, last_part, source_text
 
@@ -14,7 +14,7 @@ class TemplateFromVariable(Rule):
     name = "template-from-variable"
     summary = "jinja2 Template()/from_string() compiles non-literal source outside a SandboxedEnvironment."
     tokens = ("Template", "from_string", "render_template_string")
-    fix_safety = SAFE
+    fix_safety = UNSAFE
     doc = """\
 ## What it does
 Flags `jinja2.Template(src)`, `env.from_string(src)` on a plain (not sandboxed)
@@ -93,9 +93,12 @@ def render_chat(model, messages):
 ```
 
 ## Fix safety
-Safe: the codemod swaps the environment for `ImmutableSandboxedEnvironment`; a
-template that only formats its variables renders the same. (A template that
-mutates lists or dicts it was given now raises `SecurityError`.)
+Unsafe: the codemod swaps the environment for `ImmutableSandboxedEnvironment`. A
+template that only formats its variables renders the same, but one that reads an
+underscore attribute (`obj._name`) or mutates a list or dict it was given
+(`messages.append(...)`, `ns.update(...)`) now raises `SecurityError`: check the
+templates that reach this call (`ctxlint template-probe FILE`) before applying it.
+The import is added where isort sorts it.
 
 ## Source
 llama-cpp-python CVE-2024-34359 (GGUF chat template); LiteLLM
@@ -136,7 +139,7 @@ bandit B701's sibling checks; jinja2 docs "Sandbox".
                 data = {"line": site.call.lineno, "col": site.call.col_offset, "kind": site.kind}
                 if site.kind == "from_string":
                     data.update(env_line=env.call.lineno, env_col=env.call.col_offset)
-                fix = Fix("compile the template in jinja2.sandbox.ImmutableSandboxedEnvironment", SAFE,
+                fix = Fix("compile the template in jinja2.sandbox.ImmutableSandboxedEnvironment", UNSAFE,
                           codemod="sandboxed_environment", data=data)
             # Manifest when the text is an outsider's: a request, an HTTP download, a model
             # artifact's chat template. Config, environment or a caller's parameter: latent.

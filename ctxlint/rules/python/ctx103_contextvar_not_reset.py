@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import sys
 
 from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
@@ -148,7 +149,13 @@ def __call__(self, request):
 
 ## Fix safety
 Safe: the fix wraps the statements after `set()` in `try`/`finally: var.reset(token)`.
-No fix is offered inside `__enter__` (the reset belongs in `__exit__`).
+No fix is offered inside `__enter__` (the reset belongs in `__exit__`), nor for a set
+that binds a value for the caller: a function (not an entry point) that returns
+nothing, sets the var from its parameters and never reads it itself (cashews
+`Cache._set_disable`, aiomisc `basic_config`) may exist to leave it bound, so its
+finding is latent (`--min-confidence low`) and carries no fix. More generally the fix is
+safe only for a manifest finding (an entry point reaches the set): for a latent one it is
+unsafe, since the value may be meant to outlive the function.
 
 ## Source
 PEP 567 (`ContextVar.reset`); ambient-innovation/ambient-toolbox#103;
@@ -234,6 +241,13 @@ leaked-request reports in Django and Starlette middleware.
                     msg = (f"token of `{var}.set()` is discarded: the value stays bound after this "
                            "function, for whatever runs next in this Context (keep the token and "
                            "reset it in `finally`)")
+                    for_caller = _binds_for_caller(facts, values, call, fn, var_keys)
+                    if for_caller is not None:
+                        # a setter for its caller (cashews `_set_disable`, aiomisc `basic_config`):
+                        # leaving the value bound may be its purpose, so the finding is latent
+                        # and no fix may reset it (issue 35: 38 of cashews' tests failed)
+                        yield facts.finding(self, call, msg, confidence="low", trace=((fn, for_caller),))
+                        continue
             elif fate.kind == "not_finally":
                 if owners.is_generator(facts, fn) and owners.across_yield(facts, call, fn, fate.release):
                     continue  # CTX109 / CTX106 report this shape
@@ -257,14 +271,20 @@ leaked-request reports in Django and Starlette middleware.
                 msg = f"token of `{var}.set()` is never passed to `{var}.reset()`{where}: the value stays bound"
             fix = None
             if enter is None and fate.kind in ("discarded", "not_finally") \
-                    and isinstance(stmt, (ast.Expr, ast.Assign)) and owners.followed_in_block(facts, call):
+                    and isinstance(stmt, (ast.Expr, ast.Assign)) and owners.followed_in_block(facts, call) \
+                    and _wrap_span(facts, call, stmt, var) <= MAX_WRAPPED_LINES:
                 fix = Fix(description=f"reset `{var}` in a `finally` block",
                           safety=SAFE, codemod="contextvar_reset_finally",
                           data={"line": call.lineno, "col": call.col_offset, "var": var})
             # In `__enter__` the class shows the leak by itself (manifest whoever enters it);
             # elsewhere an entry point must reach the set (`manifest = "reached"`).
-            yield facts.finding(self, call, msg, fix=fix, confidence="high" if enter is not None else None)
-
+            found = facts.finding(self, call, msg, fix=fix, confidence="high" if enter is not None else None)
+            # a safe fix only for a manifest leak (issue 35): where no entry point shows the
+            # value leaking, the set may be meant to outlive the function (aiomisc's
+            # `basic_config` sets the level for the process), so the reset is unsafe there
+            # (`semantic.python.lint.run_rules` marks it once the tier is settled)
+            found.fix_needs_manifest = True
+            yield found
 
     def _helper_tokens(self, facts, values):
         """Calls of a helper of the project that sets a ContextVar and returns the token
@@ -310,6 +330,107 @@ leaked-request reports in Django and Starlette middleware.
             # as for a `set()`: high in `__enter__`, else when an entry point reaches the call
             yield facts.finding(self, call, msg, confidence="high" if enter is not None else None,
                                 trace=trace_steps(helper))
+
+
+#: The codemod's limit (`python_codemods.MAX_WRAPPED_LINES`): a fix that would re-indent
+#: more lines is not offered (issue 35: 65-100 lines re-indented in aiotools).
+MAX_WRAPPED_LINES = 30
+
+
+def _wrap_span(facts, call: ast.Call, stmt: ast.stmt, var: str) -> int:
+    """Lines the reset-in-`finally` fix would re-indent: the statements after `stmt` (the
+    statement holding the `set()` call `call`) in its block, up to a `var.reset(token)`
+    of the token `stmt` binds (that one moves into the `finally`), from the first one's
+    first line to the last one's last line."""
+    block = owners.statement_block(facts, call)
+    if block is None:
+        return 0
+    stmts, i = block
+    rest = stmts[i + 1:]
+    token = stmt.targets[0].id if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
+        and isinstance(stmt.targets[0], ast.Name) else None
+    for j, s in enumerate(rest):
+        if token and isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) \
+                and isinstance(s.value.func, ast.Attribute) and s.value.func.attr == "reset" \
+                and (facts.dotted(s.value.func.value) or facts.segment(s.value.func.value)) == var \
+                and len(s.value.args) == 1 and isinstance(s.value.args[0], ast.Name) \
+                and s.value.args[0].id == token:
+            rest = rest[:j]
+            break
+    if not rest:
+        return 0
+    first = min([rest[0].lineno, *(d.lineno for d in getattr(rest[0], "decorator_list", ()))])
+    return (rest[-1].end_lineno or rest[-1].lineno) - first + 1
+
+
+def _binds_for_caller(facts, values, call: ast.Call, fn, var_keys: frozenset[str]) -> str | None:
+    """Why the discarded `set()` `call` in `fn` looks like the function's purpose (it
+    binds the value for its caller), or None. Shape, not name: `fn` is not an entry
+    point (a framework, not a caller of this project, runs those: `evidence.entry_point`),
+    returns no value, the value set is built only from `fn`'s parameters (and
+    constants and builtins: `self.__disable.set(value)`, `_log_format.set(fmt)`), and
+    neither `fn` nor anything of this module it calls reads the var (`.get()`): no work
+    of its own runs under the binding, so the value is its output. A caller that then
+    leaves it bound is where a leak would be: when a caller of this module that an entry
+    point reaches (`evidence.entry_reach`) neither resets, restores nor clears the var,
+    the finding stays as it is (and `_setter_callers_leak` reports a module-private
+    setter whose caller reads it). cashews `Cache._set_disable` and aiomisc
+    `basic_config` (issue 35): resetting before they return broke both. After the set
+    only the standard library and builtins may run (aiomisc configures a `logging`
+    logger): any other call (`run_request(ctx)` of the project, `self.backend.open(req)`)
+    is work run under the binding, and the finding stays."""
+    import builtins
+
+    from ctxlint.semantic.python.evidence import entry_point
+    if entry_point(facts, fn) is not None:
+        return None
+    for n in facts.walk(fn):
+        if isinstance(n, ast.Return) and n.value is not None and not (
+                isinstance(n.value, ast.Constant) and n.value.value is None):
+            return None
+        if isinstance(n, (ast.Yield, ast.YieldFrom)):
+            return None
+    a = fn.args
+    params = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)} | {
+        p.arg for p in (a.vararg, a.kwarg) if p is not None}
+    names = [n for n in ast.walk(call.args[0]) if isinstance(n, ast.Name)]
+    if not names or any(n.id not in params and not hasattr(builtins, n.id) for n in names):
+        return None
+    if not any(n.id in params for n in names):
+        return None
+    for d in owners.calls_closure(facts, [fn]):
+        for n in facts.walk(d):
+            if not isinstance(n, ast.Call):
+                continue
+            if isinstance(n.func, ast.Attribute) and n.func.attr == "get" \
+                    and values.contextvar_keys(n.func.value) & var_keys:
+                return None
+            if d is not fn or owners.pos(n) <= owners.pos(call):
+                continue
+            # after the set, only the standard library and builtins may run: other work
+            # (`run_request(ctx)` imported from `.runner`, `self.backend.open(req)`) runs
+            # under the binding, so the value is bound for it, not only for the caller
+            base = n.func
+            while isinstance(base, (ast.Attribute, ast.Call, ast.Subscript)):
+                base = base.func if isinstance(base, ast.Call) else base.value
+            if not isinstance(base, ast.Name):
+                return None
+            if base.id in facts.imports:
+                root = (facts.imports[base.id] or "").split(".")[0]
+                if not root or root not in sys.stdlib_module_names:
+                    return None
+            elif not hasattr(builtins, base.id) or base.id in facts.module_names:
+                return None
+    from ctxlint.semantic.python.evidence import entry_reach
+    for c in owners.callers(facts, fn):
+        # a caller that an entry point reaches and that leaves the value bound (neither
+        # resets, restores nor clears it) shows the leak: the setter is its step
+        if c is not None and c is not fn and entry_reach(facts, c) is not None:
+            scopes = owners.calls_closure(facts, [c])
+            if not (owners.undoes_in(facts, scopes, var_keys) or owners.clears_in(facts, scopes, var_keys)):
+                return None
+    return (f"`{fn.name}()` sets the value from its parameters, returns nothing and never reads it: binding "
+            "it for its caller may be the function's purpose (the caller owns the scope)")
 
 
 def _setter_callers_leak(facts, fn, var_keys: frozenset[str]):

@@ -145,7 +145,11 @@ def adapter_routing(model, names):
 Safe: the fix wraps the `yield` in `try:` and moves the cleanup after it into `finally:`.
 Offered only when the cleanup follows the `yield` in the same block: a cleanup after an
 enclosing `try` (the `yield` inside `try: yield conn; conn.commit()`) would have the
-codemod move the commit instead, so no fix is offered there.
+codemod move the commit instead, so no fix is offered there. Nor when the cleanup
+returns, breaks, asserts or raises: in `finally` an `assert` that fails while the
+with-body's exception propagates would replace that exception with a bare
+`AssertionError` (aiostream). The comments between the `yield` and the cleanup move
+with it.
 
 ## Source
 Python docs, `contextlib.contextmanager` ("use try...finally to ensure cleanup");
@@ -172,7 +176,8 @@ huggingface/peft#3475; pylint W0135 (contextmanager-generator-missing-cleanup).
                 what = facts.segment(cleanup).split("\n")[0][:60] or "cleanup"
                 # the codemod moves what follows the `yield` in its own block: only when the
                 # cleanup is there (not after an enclosing `try`, where it would move a commit)
-                same_block = not _try_between(facts, stmt, cleanup, fn) and _in_moved_block(facts, stmt, cleanup, fn)
+                same_block = not _try_between(facts, stmt, cleanup, fn) and _in_moved_block(facts, stmt, cleanup, fn) \
+                    and _movable(_moved_statements(facts, stmt, fn))
                 fix = Fix(description="wrap the `yield` in try/finally and move the cleanup into `finally`",
                           safety=SAFE, codemod="yield_in_finally",
                           data={"line": y.lineno, "col": y.col_offset}) if same_block else None
@@ -221,6 +226,46 @@ def _try_between(facts, stmt: ast.AST, cleanup: ast.AST, fn) -> bool:
         if isinstance(a, ast.Try) and id(a) not in inside:
             return True
     return False
+
+
+def _moved_statements(facts, stmt: ast.AST, fn) -> list:
+    """What the codemod moves into `finally`: the statements after the `yield`'s
+    statement `stmt` (or after the innermost enclosing statement that has any) in its
+    own block."""
+    node = stmt
+    while node is not fn:
+        parent = facts.parents.get(node)
+        if parent is None:
+            return []
+        fld = field_of(parent, node)
+        if fld is not None:
+            seq = getattr(parent, fld)
+            idx = next(k for k, x in enumerate(seq) if x is node)
+            if seq[idx + 1:]:
+                return seq[idx + 1:]
+        node = parent
+    return []
+
+
+def _movable(stmts: list) -> bool:
+    """Can `stmts` run in `finally` with the meaning they had after the `yield`? Not when
+    they return, yield, break or continue out of it (those change meaning there), nor
+    when they assert or raise: in `finally` that error would replace the with-body's own
+    exception with a bare `AssertionError` (aiostream, issue 35). Nested defs and
+    classes do not count; a loop's own break/continue do not either."""
+    def walk(node, loops: int) -> bool:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                continue
+            if isinstance(child, (ast.Return, ast.Yield, ast.YieldFrom, ast.Assert, ast.Raise)):
+                return False
+            if isinstance(child, (ast.Break, ast.Continue)) and not loops:
+                return False
+            inner = loops + isinstance(child, (ast.For, ast.AsyncFor, ast.While))
+            if not walk(child, inner):
+                return False
+        return True
+    return bool(stmts) and all(walk(ast.Module(body=[s], type_ignores=[]), 0) for s in stmts)
 
 
 def _in_moved_block(facts, stmt: ast.AST, cleanup: ast.AST, fn) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 
-from ctxlint.findings import SAFE, Edit, Fix
+from ctxlint.findings import UNSAFE, Edit, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.asyncness import is_thread_executor
 from ctxlint.semantic.python.calls import call_graph, params_of
@@ -37,7 +37,7 @@ class ContextNotPropagated(Rule):
     language = "python"
     summary = "run_in_executor/submit of code that reads ContextVars or the current span, without copying the Context."
     tokens = ("run_in_executor", "submit", "Executor")
-    fix_safety = SAFE
+    fix_safety = UNSAFE
     doc = """\
 ## What it does
 Flags `loop.run_in_executor(executor, fn, ...)`, `executor.submit(fn, ...)` and
@@ -104,12 +104,14 @@ async def handle(text: str, tenant: str) -> list[int]:
 ```
 
 ## Fix safety
-Safe where offered (never for `map`, whose jobs would share one Context across
-threads): the submitted callable is wrapped as
-`contextvars.copy_context().run, fn, ...` (one fresh copy per call, so two
-jobs never enter the same Context). Offered only when the call passes the
-callable positionally; `import contextvars` is added before the module's first
-import when the module does not import it yet.
+Unsafe: it changes what the job sees, which is the rule's point (a ContextVar
+unset in the worker thread now has the caller's value: aiomisc's services read
+one). Offered where the call passes the callable positionally, never for `map`
+(whose jobs would share one Context across threads): the submitted callable is
+wrapped as `contextvars.copy_context().run, fn, ...` (one fresh copy per call, so
+two jobs never enter the same Context). `import contextvars` is added where isort
+sorts it; a line that would grow past the project's line length (ruff, black or
+flake8 settings) is wrapped.
 
 ## Source
 Python docs, `contextvars` ("each thread has its own current context") and
@@ -565,7 +567,15 @@ def _class_of(facts, expr: ast.AST, fn) -> ast.ClassDef | None:
 
 
 def _fix(facts, call: ast.Call, idx: int) -> Fix | None:
-    """Insert `contextvars.copy_context().run, ` before the positional callable."""
+    """Insert `contextvars.copy_context().run, ` before the positional callable.
+
+    `import contextvars` goes where isort puts it (`style.import_insertion`: the
+    project's `ruff check` stays clean). When the insertion would make the line longer
+    than the project's limit (`style.line_length`: ruff/black/flake8 settings), the
+    callable and what follows move to a new line (indented one level deeper than the
+    call's line), or, when the callable already starts its line, the inserted
+    argument gets a line of its own."""
+    from ctxlint.fixers.style import import_insertion, line_length
     if len(call.args) <= idx or any(isinstance(a, ast.Starred) for a in call.args[:idx + 1]):
         return None
     ref = None
@@ -575,19 +585,56 @@ def _fix(facts, call: ast.Call, idx: int) -> Fix | None:
         elif q == "contextvars.copy_context" and ref is None:
             ref = local
     edits = []
+    lines = facts.text.split("\n")
     if ref is None:
-        first = next((s for s in facts.tree.body if isinstance(s, (ast.Import, ast.ImportFrom))
-                      and not (isinstance(s, ast.ImportFrom) and s.module == "__future__")), None)
-        if first is None or first.col_offset != 0:
+        where = import_insertion(facts.tree, lines, "import contextvars", "import", "contextvars")
+        if where is None:
             return None
+        line_no, insert = where
         ref = "contextvars.copy_context"
-        at = facts.offset(first.lineno, 0)
-        edits.append(Edit(at, at, "import contextvars\n"))
+        at = facts.offset(line_no, 0) if line_no <= len(lines) else len(facts.text)
+        if line_no > len(lines) and not facts.text.endswith("\n"):
+            insert = "\n" + insert
+        edits.append(Edit(at, at, insert))
     arg = call.args[idx]
     start = facts.offset(arg.lineno, arg.col_offset)
     before = facts.text[:start].rstrip()
     func_end = facts.offset(call.func.end_lineno, call.func.end_col_offset)
     if not before or (before[-1] != "," and len(before) - 1 != func_end + len(facts.text[func_end:].split("(", 1)[0])):
         return None  # a parenthesised callable: an insertion there would build a tuple
-    return Fix(description="run the job in a copy of the caller's Context (`copy_context().run`)", safety=SAFE,
-               edits=(*edits, Edit(start, start, f"{ref}().run, ")))
+    added = f"{ref}().run, "
+    line_text = lines[arg.lineno - 1] if arg.lineno <= len(lines) else ""
+    limit = line_length(facts.path)
+    if len(line_text) + len(added) <= limit:
+        edit = Edit(start, start, added)
+    elif not line_text[:arg.col_offset].strip():
+        # the callable starts its line: the new argument takes a line of its own above it
+        edit = Edit(start, start, f"{ref}().run,\n{line_text[:arg.col_offset]}")
+    else:
+        paren = facts.text.find("(", func_end)
+        if paren < 0 or facts.text.count("\n", paren, start):
+            # a continuation line with earlier arguments: break before the callable,
+            # aligned with that line's first argument
+            indent = line_text[:len(line_text) - len(line_text.lstrip())]
+            gap = len(facts.text[:start]) - len(facts.text[:start].rstrip(" \t"))
+            edit = Edit(start - gap, start, f"\n{indent}{added}")
+        else:
+            # the arguments start on the call's line: a hanging indent after `(`
+            # (no visual indent to keep: pycodestyle E128 stays quiet)
+            call_line = lines[call.lineno - 1] if call.lineno <= len(lines) else ""
+            indent = call_line[:len(call_line) - len(call_line.lstrip())] + "    "
+            after = len(facts.text[paren + 1:]) - len(facts.text[paren + 1:].lstrip(" \t"))
+            first = paren + 1 + after
+            rest = facts.text[start:].split("\n", 1)[0]
+            if first < start and len(indent) + len(added) + len(rest) <= limit < (
+                    len(indent) + len(facts.text[first:start]) + len(added) + len(rest)):
+                # the arguments before the callable stay on the first line, the callable
+                # and the rest start the next one
+                gap = len(facts.text[:start]) - len(facts.text[:start].rstrip(" \t"))
+                second = Edit(start - gap, start, f"\n{indent}{added}")
+            else:
+                second = Edit(start, start, added)
+            return Fix(description="run the job in a copy of the caller's Context (`copy_context().run`)",
+                       safety=UNSAFE, edits=(*edits, Edit(paren + 1, first, f"\n{indent}"), second))
+    return Fix(description="run the job in a copy of the caller's Context (`copy_context().run`)", safety=UNSAFE,
+               edits=(*edits, edit))

@@ -129,14 +129,18 @@ the request ends.
 ## Fix safety
 Unsafe: bounding the cache evicts entries that other code may still expect, and
 a `WeakValueDictionary` drops values nobody else references. The fix
-(`bounded_registry`) picks `weakref.WeakValueDictionary()` when the stored values
-are objects a weak reference can hold — a class instance (`LoraAdapter(...)`,
-`LoraAdapter(...).to(device)`), a value bound from one, or a value named as a
-model, adapter, module, graph, client, agent, engine or session — so an entry lives
-exactly as long as its object is used elsewhere; an LRU bound would keep up to
-`maxsize` deleted adapters (with their weights) alive. It picks
-`cachetools.LRUCache(maxsize=1024)` for data a weak reference cannot hold
-(strings, numbers, tuples, bytes, lists, dicts, `repr()`/`.hexdigest()` results).
+(`bounded_registry`) uses `weakref.WeakValueDictionary()` only when the stored
+values are objects a weak reference can hold (a class instance, `LoraAdapter(...)`,
+`LoraAdapter(...).to(device)`) and something else keeps each of them: another
+object's attribute (`request.group`), or another attribute or container the same
+function stores it in. A parameter or a returned value is not enough: the caller
+may drop it (mcp-agent's logger registry: a logger configured with a session id,
+returned and dropped, would lose its configuration). Otherwise it bounds the
+container, only where a lookup has a miss path (a membership test, `.get()`,
+`.setdefault()`), so an evicted entry is recomputed: `cachetools.LRUCache(maxsize=1024)`
+when the project depends on cachetools, else a small generated least-recently-used
+`OrderedDict` subclass (`_BoundedDict`). Where neither holds, no fix is offered.
+The fix's description in every report names the mapping it writes.
 
 ## Source
 vllm-project/vllm#16472 (n>1 child requests kept in `child_to_group` forever);
@@ -174,13 +178,20 @@ hatchet-sdk's OrderedCompletionQueue (one per task invocation, in a TTL cache).
             fix = None
             if c.kind in ("dict", "OrderedDict") and isinstance(c.creation, (ast.Dict, ast.Call)) \
                     and not (isinstance(c.creation, ast.Dict) and c.creation.keys) \
+                    and not (isinstance(c.creation, ast.Call) and (c.creation.args or c.creation.keywords)) \
                     and not _appends_to_entry(facts, site):  # a bound on keys leaves each entry growing
                 kind = _registry_kind(facts, site)
-                fix = Fix(description=("use a weakref.WeakValueDictionary" if kind == "weak"
-                                       else "bound it with cachetools.LRUCache(maxsize=...)"),
-                          safety=UNSAFE, codemod="bounded_registry",
-                          data={"line": c.creation.lineno, "col": c.creation.col_offset, "kind": kind,
-                                "container": c.name})
+                weak = kind == "weak" and _weakly_holdable(facts, c)
+                # the codemod's preconditions (`bounded_registry`): weak only for values kept
+                # elsewhere, a bound only where a lookup has a miss path; else no fix at all
+                if weak or _has_miss_path(c):
+                    fix = Fix(description=("use a weakref.WeakValueDictionary (an entry lives as long as its value "
+                                           "is held elsewhere)" if weak else
+                                           "bound it with a least-recently-used mapping (cachetools.LRUCache where "
+                                           "the project depends on cachetools, else a generated `_BoundedDict`)"),
+                              safety=UNSAFE, codemod="bounded_registry",
+                              data={"line": c.creation.lineno, "col": c.creation.col_offset, "kind": kind,
+                                    "container": c.name})
             where = "module" if c.scope == "module" else (
                 f"class `{c.owner.name}`" if c.scope == "class" else f"long-lived `{c.owner.name}`")
             also = (" (as do " + ", ".join(f"`{o}`" for o in others) + ", filled with the same key here)"
@@ -449,6 +460,37 @@ _OBJECT_WORDS = frozenset({
 #: Methods that return their receiver (or an object of its class): `LoraAdapter(...).to(dev)`.
 _SELF_RETURNING = frozenset({"to", "cuda", "cpu", "eval", "train", "half", "float", "bfloat16",
                              "requires_grad_", "share_memory", "compile", "bind", "with_options"})
+
+
+def _has_miss_path(c) -> bool:
+    """Does a lookup of container `c` have a miss path (a membership test, `.get()`,
+    `.setdefault()`)? Then an entry a bound evicts is recomputed, not lost."""
+    return any(r.kind in ("get", "in") for r in c.reads) or any(i.kind == "setdefault" for i in c.inserts)
+
+
+def _weakly_holdable(facts, c) -> bool:
+    """Can every value stored in `c` live in a WeakValueDictionary without vanishing:
+    each insertion stores an object something else keeps - another object's attribute
+    (`request.group`), or a local the same function also stores on an attribute or in
+    another container? A parameter or a returned value is not enough: its caller may
+    drop it (mcp-agent's logger registry, issue 35). The codemod checks the same
+    (`python_codemods._held_elsewhere`)."""
+    if not c.inserts:
+        return False
+    for site in c.inserts:
+        v = site.value
+        if site.kind not in ("subscript", "setdefault") or v is None:
+            return False
+        if isinstance(v, ast.Attribute):
+            continue
+        if not (isinstance(v, ast.Name) and site.function is not None):
+            return False
+        stmt = facts.enclosing_statement(site.node)
+        if not any(isinstance(n, ast.Assign) and n is not stmt and isinstance(n.value, ast.Name)
+                   and n.value.id == v.id and any(isinstance(t, (ast.Attribute, ast.Subscript)) for t in n.targets)
+                   for n in facts.walk(site.function)):
+            return False
+    return True
 
 
 def _registry_kind(facts, site) -> str:

@@ -251,8 +251,10 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
                     description=f"add `{text}` to the cache key",
                     safety=UNSAFE,
                     codemod="add_scope_id_to_key",
+                    # "confirm": whether the key keeps working as a tuple depends on every use
+                    # of it, which the codemod judges: reports run it before calling it fixable
                     data={"line": node.lineno, "col": node.col_offset, "end_line": node.end_lineno,
-                          "end_col": node.end_col_offset, "scope_expr": text, "mode": mode},
+                          "end_col": node.end_col_offset, "scope_expr": text, "mode": mode, "confirm": True},
                 )
             where = sink.node
             if sink.kind == "container":

@@ -32,6 +32,13 @@ def run_rules(facts: PythonFacts, rules: list) -> list[Finding]:
                 tier, steps = "low", []
             f.confidence = tier
             f.trace = (*f.trace, *(facts.step(*s) if isinstance(s, tuple) else s for s in steps))
+    for f in out:
+        # a rule may call its fix safe for a manifest finding only (CTX103: a latent set
+        # may be meant to outlive the function): a latent one's fix is unsafe (issue 35)
+        if f.fix is not None and f.confidence != "high" and getattr(f, "fix_needs_manifest", False):
+            from dataclasses import replace
+            from ctxlint.findings import UNSAFE
+            f.fix = replace(f.fix, safety=UNSAFE)
     return out
 
 

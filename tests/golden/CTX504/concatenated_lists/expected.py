@@ -1,6 +1,9 @@
 def _key_part(kind, part):
     """`part` labelled with its kind, keeping its type: `[(kind, tuple(part))]` for a list,
-    the same as a tuple for a tuple, `repr((kind, part))` for a str (added by ctxlint, CTX504)."""
+    the same as a tuple for a tuple, `repr((kind, part))` for a str; an empty part stays
+    empty, so a key with no scope part is what it was (added by ctxlint, CTX504)."""
+    if not part:
+        return part
     if isinstance(part, str):
         return repr((kind, part))
     return type(part)([(kind, tuple(part))])
