@@ -140,7 +140,8 @@ def write(path: str, findings: list[Finding]) -> None:
         "findings": _entries(findings, base),
     }
     target.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(target, (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    write_atomic(target, (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8"),
+                 keep_read_only=False)
 
 
 def load(path: str) -> Counter:

@@ -88,6 +88,8 @@ def _check_options(c: argparse.ArgumentParser) -> None:
                         "(config key min-confidence)")
     c.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     c.add_argument("--quiet", "-q", action="store_true", help="print findings only, no summary or notices")
+    c.add_argument("--profile", action="store_true",
+                   help="print the time per rule, semantic fact and file to stderr (no cache, one process)")
     fx = c.add_argument_group("fixes")
     fx.add_argument("--fix", action="store_true", help="apply safe fixes in place")
     fx.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes that change behaviour")
@@ -129,13 +131,42 @@ def _bad_path(paths: list[str]) -> str | None:
     return None
 
 
+def _working_directory(paths: list[str]) -> str | None:
+    """Make sure there is a working directory (a branch switch may have removed it).
+
+    When it is gone and every path is absolute, move to the paths' deepest common
+    directory (as if run from there) and return a note saying so; when a path is
+    relative there is nothing it could mean: an error message. None when the
+    working directory exists."""
+    try:
+        os.getcwd()
+        return None
+    except FileNotFoundError:
+        pass
+    if not paths or not all(os.path.isabs(p) for p in paths):
+        return "error: the working directory no longer exists; give absolute paths or change directory"
+    common = os.path.commonpath([p if os.path.isdir(p) else os.path.dirname(p) for p in paths])
+    while not os.path.isdir(common) and common != os.path.dirname(common):
+        common = os.path.dirname(common)
+    os.chdir(common)
+    return f"note: the working directory no longer exists; running from {common}"
+
+
 def run_check(args) -> int:
     """`ctxlint check`: config -> rules -> engine -> (fixers) -> reporter -> exit code."""
     from ctxlint import engine
     from ctxlint.config import ConfigError, check_codes, load_config
+    from ctxlint.findings import terminal_safe
     from ctxlint.report import ReportContext, render
     from ctxlint.rules import rule_index, select_rules
 
+    note = _working_directory(args.paths)
+    if note and note.startswith("error:"):
+        return _err(note[len("error: "):])
+    if note:
+        sys.stderr.write(f"ctxlint: {note}\n")
+    if getattr(args, "profile", False):
+        os.environ["CTXLINT_PROFILE"] = "1"
     if not args.stdin_filename:
         bad = _bad_path(args.paths)
         if bad:
@@ -171,8 +202,9 @@ def run_check(args) -> int:
         notices = [n for n in notices if n != "__internal__" and not n.startswith(engine.DEPENDS_MARKER)]
         result = engine.RunResult(findings=findings, notices=notices, files=1)
     else:
+        unreadable: list = []  # directories that cannot be listed
         try:
-            files = engine.discover(args.paths, config, args.exclude)
+            files = engine.discover(args.paths, config, args.exclude, unreadable=unreadable)
         except FileNotFoundError as exc:
             return _err(f"path does not exist: {exc.args[0]}")
         if not files and not args.quiet:
@@ -186,6 +218,8 @@ def run_check(args) -> int:
         finally:
             if progress:
                 progress.close()
+        result.notices[:0] = [n for _, n in unreadable]
+        result.unreadable[:0] = unreadable
 
     # The tier filter comes before fixes, baselines and noqa: each acts on what is reported.
     result.findings, hidden = engine.filter_confidence(result.findings, config.min_confidence)
@@ -234,17 +268,20 @@ def run_check(args) -> int:
 
     ctx = ReportContext(rules=rule_index(), files=result.files, statistics=args.statistics, fixed=fixed,
                         quiet=args.quiet, skipped=result.skipped, hidden_low=hidden)
+    ctx.unreadable = result.unreadable
+    ctx.applied_fixes = ("unsafe" if args.unsafe_fixes else "safe") if args.fix or args.fix_only else ""
     out = render(args.output_format, findings, ctx)
     if out:
         sys.stdout.write(out + "\n")
     if not args.quiet:
         for n in result.notices:
-            sys.stderr.write(f"ctxlint: {n}\n")
+            sys.stderr.write(f"ctxlint: {terminal_safe(n)}\n")
     if result.internal_errors:
         return EXIT_ERROR
-    if args.exit_zero or (args.fix_only and not findings):
+    if args.exit_zero or (args.fix_only and not findings and not result.unreadable):
         return EXIT_CLEAN
-    return EXIT_FINDINGS if findings else EXIT_CLEAN
+    # A file or directory that could not be read was not checked: the run did not pass.
+    return EXIT_FINDINGS if findings or result.unreadable else EXIT_CLEAN
 
 
 def _progress(total: int, args):

@@ -25,6 +25,7 @@ from typing import Iterable
 from ctxlint import __version__
 from ctxlint.config import DEFAULT_EXCLUDES, Config, Record, blake2b
 from ctxlint.findings import Finding
+from ctxlint.processes import TEMP_SUFFIX, remove_if_stale, temp_prefix
 from ctxlint.suppress import Suppression, apply_suppressions, file_ignored
 
 #: suffix -> language name; language name -> module implementing `lint`.
@@ -34,7 +35,7 @@ SUFFIX_LANGUAGE: dict[str, str] = {
     ".j2": "jinja", ".jinja": "jinja", ".jinja2": "jinja",
 }
 LANGUAGE_MODULES: dict[str, str] = {
-    "python": "ctxlint.semantic.python.facts",
+    "python": "ctxlint.semantic.python.lint",
     "go": "ctxlint.semantic.go.facts",
     "jinja": "ctxlint.semantic.jinja.templates",
 }
@@ -59,23 +60,34 @@ class RunResult(Record):
     notices: one-line messages for stderr (skipped large files, rule errors).
     files: number of files considered; parsed: files actually parsed (cache misses
     that passed the prefilter); internal_errors: rule crashes (exit 2).
+    from_cache: display paths whose findings came from the cache.
+    unreadable: (display path, notice) of each file or directory that could not
+    be read (permissions, a FIFO, ...): not checked, so the run is not clean.
     skipped: (display path, notice) of each file not linted because it is over
     `max-file-size`; the notice (also in `notices`) says how to raise the limit.
     """
 
-    _fields = ("findings", "notices", "files", "parsed", "cached", "internal_errors", "skipped")
+    _fields = ("findings", "notices", "files", "parsed", "cached", "internal_errors", "skipped", "from_cache",
+               "unreadable")
 
     def __init__(self, findings: list[Finding] | None = None, notices: list[str] | None = None, files: int = 0,
                  parsed: int = 0, cached: int = 0, internal_errors: int = 0,
-                 skipped: list[tuple[str, str]] | None = None):
+                 skipped: list[tuple[str, str]] | None = None, from_cache: set[str] | None = None,
+                 unreadable: list[tuple[str, str]] | None = None):
         self.findings = [] if findings is None else findings
         self.notices = [] if notices is None else notices
         self.files, self.parsed, self.cached, self.internal_errors = files, parsed, cached, internal_errors
         self.skipped = [] if skipped is None else skipped
+        #: display paths whose findings were read from the cache, not computed by this
+        #: run: `--fix` recomputes them on the file's bytes before editing (issue 37)
+        self.from_cache = set() if from_cache is None else from_cache
+        self.unreadable = [] if unreadable is None else unreadable
 
 
 #: Marker following a notice in `lint_file`'s notices: the file was skipped for its size.
 SKIPPED_MARKER = "__skipped__"
+#: Marker following a notice in `lint_file`'s notices: the file could not be read.
+UNREADABLE_MARKER = "__unreadable__"
 #: Notice marker: the file's findings read other modules of the project
 #: (`semantic.python.project_index`), so its own content hash cannot key them alone. The
 #: notice carries, one per line after the marker, what they read (`note_consulted`'s
@@ -99,14 +111,18 @@ def language_of(path: str | Path) -> str | None:
     return SUFFIX_LANGUAGE.get(Path(path).suffix.lower())
 
 
-def discover(paths: Iterable[str], config: Config, extra_excludes: Iterable[str] = ()) -> list[SourceFile]:
+def discover(paths: Iterable[str], config: Config, extra_excludes: Iterable[str] = (),
+             unreadable: list | None = None) -> list[SourceFile]:
     """Expand `paths` into source files.
 
     Directories are walked recursively, honouring .gitignore files (pathspec's
     gitwildmatch), the default excludes and the configured excludes. A file named
     explicitly is always checked (even when excluded or of an unknown suffix
     that is under a template dir). Files under configured `template-dirs` are
-    Jinja regardless of suffix (within TEMPLATE_DIR_SUFFIXES).
+    Jinja regardless of suffix (within TEMPLATE_DIR_SUFFIXES). A directory that
+    cannot be listed is appended to `unreadable` (when given) as (path, notice).
+    A stale temporary file of a killed `--fix` (`processes.remove_if_stale`) met on
+    the walk is removed.
 
     Raises:
         FileNotFoundError: a path does not exist (the CLI reports it, exit 2).
@@ -161,7 +177,11 @@ def discover(paths: Iterable[str], config: Config, extra_excludes: Iterable[str]
                         pass
             try:
                 entries = sorted(os.scandir(d), key=lambda e: e.name)
-            except OSError:
+            except OSError as exc:
+                if unreadable is not None:
+                    shown = str(Path(d))  # "./x" as "x", as files are shown
+                    unreadable.append((shown, f"{shown}: directory not checked, cannot read it: "
+                                              f"{exc.strerror or exc}"))
                 continue
             subdirs = []
             for e in entries:
@@ -175,6 +195,9 @@ def discover(paths: Iterable[str], config: Config, extra_excludes: Iterable[str]
                         continue
                     lang = None
                 elif is_file:
+                    if e.name.endswith(TEMP_SUFFIX) and e.name.startswith("."):
+                        remove_if_stale(e.path)  # left by a `--fix` killed mid-write
+                        continue
                     lang = SUFFIX_LANGUAGE.get(os.path.splitext(e.name)[1].lower())
                     if lang is None:
                         lang = lang_for(Path(e.path))
@@ -286,6 +309,10 @@ def decode(raw: bytes, language: str, display: str) -> tuple[str | None, Finding
         pos = raw.index(b"\x00")
         return None, Finding("CTX000", "parse-error", display, 1, 1, 1, 1,
                              f"file looks binary (NUL byte at offset {pos}); not linted")
+    if language == "python" and b"coding" in raw[:400]:
+        refused = _refused_cookie(raw, display)
+        if refused is not None:
+            return None, refused
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -307,6 +334,36 @@ def decode(raw: bytes, language: str, display: str) -> tuple[str | None, Finding
         # this text and the fixers re-apply the file's own newline style.
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text, None
+
+
+def _refused_cookie(raw: bytes, display: str) -> Finding | None:
+    """A CTX000 finding when Python refuses the file for its PEP 263 coding cookie: an
+    unknown codec, a cookie that contradicts the UTF-8 BOM, or a codec under which
+    the bytes are not Python (`# coding: utf-16` on an ASCII file); None otherwise.
+    The interpreter decides (`tokenize.detect_encoding`, then `compile` of the bytes
+    for a cookie naming another codec than UTF-8) and its message is the finding's."""
+    import io
+    import tokenize
+    try:
+        enc, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+    except SyntaxError as exc:
+        return Finding("CTX000", "parse-error", display, 1, 1, 1, 2, f"Python refuses this file: {exc}")
+    if enc in ("utf-8", "utf-8-sig"):
+        return None
+    import ast
+    import warnings
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(raw, display, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as exc:
+        line = max(exc.lineno or 1, 1)
+        col = max(exc.offset or 1, 1)
+        return Finding("CTX000", "parse-error", display, line, col, line, col + 1,
+                       f"Python refuses this file under its coding cookie ({enc}): {exc.msg}")
+    except Exception:  # ValueError (NUL), RecursionError, MemoryError: the usual path reports those
+        return None
+    return None
 
 
 # ------------------------------------------------------------------ lint one
@@ -363,6 +420,21 @@ def lint_text(display: str, text: str, language: str, rules: list, config: Confi
     # A `RuleRef` (rules.select_rules) imports its rule module only now, for a
     # file that may trigger it, and only the part for this language.
     wanted = [r.for_language(language) if hasattr(type(r), "for_language") else r for r in wanted]
+    if os.environ.get("CTXLINT_PROFILE", "") not in ("", "0"):  # --profile: time rules, facts, files
+        from ctxlint import profiling
+        if profiling.enabled():
+            wanted = [profiling.TimedRule(r) for r in wanted]
+            profiling.begin_file()
+            try:
+                return _lint_wanted(display, text, language, rules, wanted, config, tree, with_suppressions)
+            finally:
+                profiling.end_file(display, text)
+    return _lint_wanted(display, text, language, rules, wanted, config, tree, with_suppressions)
+
+
+def _lint_wanted(display: str, text: str, language: str, rules: list, wanted: list, config: Config,
+                 tree, with_suppressions: bool):
+    """`lint_text` past the prefilter: run the `wanted` rules, then suppressions and CTX001."""
     findings: list[Finding] = []
     if not wanted and any(r.code == "CTX000" for r in rules):
         # The prefilter skips analysis, never the syntax check: a file that does
@@ -485,7 +557,9 @@ def memory_guard():
 
 
 def _init_worker(config: Config, codes: list[str]) -> None:
+    from ctxlint.processes import die_with_parent
     from ctxlint.rules import rule_index
+    die_with_parent()  # a `kill -9` of `ctxlint check --jobs N` leaves no worker behind
     gc.disable()  # see _GcPacer
     # A pool worker keeps its memory guard for its whole life.
     guard = memory_guard()
@@ -502,9 +576,11 @@ def lint_file(sf: SourceFile, config: Config, rules: list) -> tuple[list[Finding
         st = sf.path.stat()
         if st.st_size > config.max_file_size:
             return [], [too_big_notice(sf.display, st.st_size, config.max_file_size), SKIPPED_MARKER], False
-        raw = sf.path.read_bytes()
+        raw = read_regular(sf.path, config.max_file_size)
+    except FileTooLarge as exc:  # it grew since the stat
+        return [], [too_big_notice(sf.display, exc.size, config.max_file_size), SKIPPED_MARKER], False
     except OSError as exc:
-        return [], [f"{sf.display}: cannot read: {exc.strerror or exc}"], False
+        return [], [f"{sf.display}: cannot read: {exc.strerror or exc}", UNREADABLE_MARKER], False
     return lint_bytes(sf, raw, config, rules)
 
 
@@ -599,6 +675,56 @@ def _pool_task(item: tuple[SourceFile, bytes | None]):
 
 
 # ------------------------------------------------------------------ cache
+#: The largest cache file read (bytes); a larger one is ignored (and rewritten).
+CACHE_MAX_BYTES = 512 * 2**20
+
+
+class FileTooLarge(OSError):
+    """`read_regular`: the file holds more than the limit; `size` is what was seen."""
+
+    def __init__(self, size: int):
+        super().__init__(f"{size} bytes is over the limit")
+        self.size = size
+
+
+def read_regular(path: str | os.PathLike, limit: int) -> bytes:
+    """The bytes of the regular file at `path`, at most `limit` of them.
+
+    Opened with O_NONBLOCK (a FIFO does not block the open) and checked with
+    `fstat` on the open descriptor (no race with a rename): a FIFO, a device
+    (a symlink to /dev/zero), a socket or a directory is refused, and a file
+    that grows past `limit` while it is read is refused too, so nothing a
+    path points at can hang the run or make it read without bound.
+
+    Raises:
+        FileTooLarge: more than `limit` bytes.
+        OSError: cannot open, or not a regular file (errno EINVAL).
+    """
+    import errno
+    import stat as stat_
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    try:
+        st = os.fstat(fd)
+        if not stat_.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        if st.st_size > limit:
+            raise FileTooLarge(st.st_size)
+        chunks: list[bytes] = []
+        n = 0
+        while True:
+            b = os.read(fd, min(1 << 20, limit + 1 - n) or 1)
+            if not b:
+                break
+            chunks.append(b)
+            n += len(b)
+            if n > limit:
+                raise FileTooLarge(n)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def _build_stamp() -> str:
     """Size and mtime of every ctxlint module: changes whenever the analyses do."""
     pkg = Path(__file__).resolve().parent
@@ -635,10 +761,10 @@ class Cache:
         #: one run's stamps of other files (`project_index.dependency_stamps`' memo)
         self.stamps: dict = {}
         try:
-            self.data = json.loads(self.file.read_text(encoding="utf-8"))
+            self.data = json.loads(read_regular(self.file, CACHE_MAX_BYTES).decode("utf-8"))
             if not isinstance(self.data, dict):
                 self.data = {}
-        except (OSError, ValueError, RecursionError):
+        except (OSError, ValueError, RecursionError, MemoryError):
             self.data = {}
 
     @staticmethod
@@ -702,7 +828,10 @@ class Cache:
             gi = self.dir / ".gitignore"
             if not gi.exists():
                 gi.write_text("*\n")
-            fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=".tmp-")
+            for entry in os.scandir(self.dir):  # what a `kill -9` of an earlier save left
+                if entry.name.startswith(".tmp-") and entry.name.endswith(TEMP_SUFFIX):
+                    remove_if_stale(entry.path)
+            fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=temp_prefix("tmp-"), suffix=TEMP_SUFFIX)
         except OSError:
             return
         try:
@@ -769,10 +898,14 @@ def lint_paths(paths: list[str], config: Config, rules: list, jobs: int | None =
     Raises:
         FileNotFoundError: a named path does not exist.
     """
+    unreadable: list = []
     if files is None:
-        files = discover(paths, config)
-    result = RunResult(files=len(files))
+        files = discover(paths, config, unreadable=unreadable)
+    result = RunResult(files=len(files), notices=[n for _, n in unreadable], unreadable=unreadable)
     codes = [r.code for r in rules]
+    profile = os.environ.get("CTXLINT_PROFILE", "") not in ("", "0")
+    if profile:  # every file analysed, in this process: see ctxlint.profiling
+        use_cache, jobs = False, 1
     cache = Cache(config.root, config, codes) if use_cache else None
 
     todo: list[tuple[SourceFile, bytes | None, str | None]] = []
@@ -784,15 +917,21 @@ def lint_paths(paths: list[str], config: Config, rules: list, jobs: int | None =
                     result.notices.append(too_big_notice(sf.display, st.st_size, config.max_file_size))
                     result.skipped.append((sf.display, result.notices[-1]))
                     continue
-                raw = sf.path.read_bytes()
+                raw = read_regular(sf.path, config.max_file_size)
+            except FileTooLarge as exc:  # it grew since the stat
+                result.notices.append(too_big_notice(sf.display, exc.size, config.max_file_size))
+                result.skipped.append((sf.display, result.notices[-1]))
+                continue
             except OSError as exc:
                 result.notices.append(f"{sf.display}: cannot read: {exc.strerror or exc}")
+                result.unreadable.append((sf.display, result.notices[-1]))
                 continue
             dg = Cache.digest(raw, sf.language, sf.display)
             hit = cache.get(dg, sf.display)
             if hit is not None:
                 result.findings.extend(hit)
                 result.cached += 1
+                result.from_cache.add(sf.display)
                 if progress:
                     progress(1)
                 continue
@@ -806,7 +945,10 @@ def lint_paths(paths: list[str], config: Config, rules: list, jobs: int | None =
         depends = [n for n in notices if n.startswith(DEPENDS_MARKER)]
         if SKIPPED_MARKER in notices:
             result.skipped.append((sf.display, notices[0]))
-        notices = [n for n in notices if n not in ("__internal__", SKIPPED_MARKER) and n not in depends]
+        if UNREADABLE_MARKER in notices:
+            result.unreadable.append((sf.display, notices[0]))
+        notices = [n for n in notices if n not in ("__internal__", SKIPPED_MARKER, UNREADABLE_MARKER)
+                   and n not in depends]
         result.findings.extend(findings)
         result.notices.extend(notices)
         result.parsed += int(parsed)
@@ -843,6 +985,9 @@ def lint_paths(paths: list[str], config: Config, rules: list, jobs: int | None =
         cache.save()
     _project_pass(paths, files, config, rules, result)
     result.findings.sort(key=Finding.sort_key)
+    if profile:
+        from ctxlint import profiling
+        profiling.report()
     return result
 
 
@@ -865,6 +1010,9 @@ def _project_pass(paths: list[str], files: list[SourceFile], config: Config, rul
     try:
         proj = project_findings(paths, files, config, rules_for("jinja", rules),
                                 EngineHooks(decode, _per_file_ignores, TEMPLATE_DIR_SUFFIXES))
+    except RecursionError:  # pathological nesting in a template or module: bad input, not a bug
+        result.notices.append("template project pass: skipped, a template or module nests too deeply to analyse")
+        return
     except Exception as exc:  # a bug here must not lose the per-file findings
         result.notices.append(f"template project pass: internal error ({type(exc).__name__}: {exc})")
         result.internal_errors += 1

@@ -235,6 +235,24 @@ def drain_notices() -> list[str]:
     return out
 
 
+_CONTROL = None
+
+
+def terminal_safe(text: str) -> str:
+    """`printable(text)` with control characters (C0, DEL, C1: a newline, a
+    carriage return, an ANSI escape) written as Python escapes (`\\n`, `\\x1b`),
+    for the one-line-per-item text a terminal shows: a file named `a\\nb.py` or
+    `\\x1b[2J.py` can neither split a report line nor drive the terminal."""
+    global _CONTROL
+    text = printable(text)
+    if _CONTROL is None:
+        import re
+        _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+    if not _CONTROL.search(text):
+        return text
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
 def printable(text: str) -> str:
     """`text` with every lone surrogate (an undecodable byte of a file name, kept by
     Python's `surrogateescape`) written as a `\\xNN` escape of that byte.

@@ -26,7 +26,13 @@ Bad input from the client: a request whose params do not match the protocol
 (a negative Position, `"textDocument": 5`) is answered with InvalidParams
 (-32602), a body that is not JSON with a parse error (-32700, id null); a
 didChange for a document that was never opened (or was closed) is ignored with
-one log line. None of these shows an error dialog or a traceback.
+one log line. None of these shows an error dialog or a traceback. Framing is the
+server's own (`FrameDecoder`): a Content-Length that is not a number, is missing,
+exceeds MAX_CONTENT_LENGTH or does not match the body is logged and skipped, and
+the next frame is found (LF-only headers are read). A request for an unknown
+method gets MethodNotFound (-32601); after `shutdown` every request but `exit`
+gets InvalidRequest (-32600), as LSP 3.17 says. pygls's bookkeeping of
+notification futures is dropped as each completes (no growth per didChange).
 
 Positions: findings count lines from 1 and columns from 1 (UTF-8 bytes for
 Python and Go, characters for Jinja); the server converts to LSP positions in
@@ -41,8 +47,12 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import json
 import logging
 import os
+import re
+import sys
+import threading
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -86,6 +96,130 @@ class LintState:
     config: Any = None
 
 
+#: The largest body a frame may declare (bytes). A larger Content-Length is a bad
+#: frame: skipped, never allocated (`FrameDecoder`).
+MAX_CONTENT_LENGTH = 128 * 2**20
+#: The longest header section the server waits for before it gives up on it.
+MAX_HEADER_BYTES = 8192
+
+_HEADER_END = re.compile(rb"\r?\n\r?\n")
+_CONTENT_LENGTH = b"content-length:"
+_HEADER_LINE = re.compile(rb"^[!-9;-~]+:[^\r\n]*\r?$")
+
+
+class FrameDecoder:
+    """Split the LSP base protocol's byte stream into message bodies, recovering
+    from bad frames (LSP 3.17, "Base Protocol": header lines, an empty line, then
+    `Content-Length` bytes of body).
+
+    `feed(data)` returns a list of `("body", bytes)` and `("error", str)` items in
+    stream order. Nothing a client sends can make it allocate more than
+    MAX_CONTENT_LENGTH + MAX_HEADER_BYTES or stop finding frames:
+
+    - header lines may end in CRLF or a bare LF;
+    - a header section without a Content-Length, or whose value is not a decimal
+      number of at most MAX_CONTENT_LENGTH, is an error: the decoder skips to the
+      next `Content-Length:` header (the bad frame's body is skipped as junk);
+    - junk before a `Content-Length:` header (the rest of a frame whose declared
+      length was too short) is skipped with an error;
+    - a declared length longer than the body is detected when the next frame's
+      header arrives after a complete JSON value: that value is the body.
+
+    Model: the framing of LSP 3.17 and the resynchronisation of an HTTP/1.1
+    parser that drops a malformed message and reads on.
+    """
+
+    def __init__(self, max_body: int = MAX_CONTENT_LENGTH, max_header: int = MAX_HEADER_BYTES):
+        self.max_body, self.max_header = max_body, max_header
+        self.buf = bytearray()
+        self.need: int | None = None  # body length while a body is being read
+        self.scanned = 0  # body bytes already searched for a following header
+        self.junk_reported = False
+
+    def feed(self, data: bytes) -> list[tuple[str, Any]]:
+        """Take the next bytes of the stream; return the bodies and errors now complete."""
+        self.buf += data
+        out: list[tuple[str, Any]] = []
+        while True:
+            if self.need is not None:
+                if not self._body(out):
+                    return out
+            elif not self._header(out):
+                return out
+
+    def _header(self, out: list) -> bool:
+        m = _HEADER_END.search(self.buf)
+        if m is None:
+            if len(self.buf) > self.max_header:
+                # No end of headers in sight: keep only what may start a Content-Length header.
+                k = self.buf.lower().find(_CONTENT_LENGTH, 1)
+                cut = k if k > 0 else len(self.buf) - len(_CONTENT_LENGTH)
+                if not self.junk_reported:
+                    out.append(("error", f"skipped {cut} bytes that are not an LSP header"))
+                    self.junk_reported = True
+                del self.buf[:cut]
+            return False
+        block = bytes(self.buf[:m.start()])
+        del self.buf[:m.end()]
+        low = block.lower()
+        k = low.rfind(_CONTENT_LENGTH)
+        if k < 0:
+            if block.strip():
+                out.append(("error", f"a header without Content-Length ({_shorten(block)}): frame skipped"))
+            return True
+        line_start = max(block.rfind(b"\n", 0, k) + 1, 0)
+        junk = [ln for ln in block[:line_start].split(b"\n") if ln.strip() and not _HEADER_LINE.match(ln)]
+        if block[line_start:k].strip():
+            junk.append(block[line_start:k])
+        if junk:
+            out.append(("error", f"skipped {sum(map(len, junk))} bytes before a header ({_shorten(junk[0])})"))
+        line_end = block.find(b"\n", k)
+        value = block[k + len(_CONTENT_LENGTH): line_end if line_end >= 0 else len(block)].strip()
+        if not value.isdigit() or len(value) > 12 or int(value) > self.max_body:
+            out.append(("error", f"bad Content-Length {_shorten(value)!s}: frame skipped "
+                                 f"(a number of at most {self.max_body} bytes expected)"))
+            return True
+        self.need, self.scanned, self.junk_reported = int(value), 0, False
+        return True
+
+    def _body(self, out: list) -> bool:
+        need = self.need
+        # A declared length longer than the body: the next frame's header follows a
+        # complete JSON value within the declared length. Search only bytes not
+        # searched before.
+        end = min(len(self.buf), need)
+        low = bytes(self.buf[:end]).lower()
+        k = low.find(_CONTENT_LENGTH, max(self.scanned - len(_CONTENT_LENGTH), 0))
+        while k >= 0:
+            head = bytes(self.buf[:k])
+            try:
+                json.loads(head)
+            except ValueError:
+                k = low.find(_CONTENT_LENGTH, k + 1)
+                continue
+            out.append(("error", f"Content-Length {need} is longer than the body ({k} bytes)"))
+            out.append(("body", head))
+            del self.buf[:k]
+            self.need = None
+            return True
+        self.scanned = end
+        if len(self.buf) >= need:
+            out.append(("body", bytes(self.buf[:need])))
+            del self.buf[:need]
+            self.need = None
+            return True
+        return False
+
+    def pending(self) -> int:
+        """Bytes held: a partial header or body (what a truncated stream leaves)."""
+        return len(self.buf)
+
+
+def _shorten(b: bytes, n: int = 40) -> str:
+    text = b[:n].decode("ascii", "backslashreplace")
+    return text + ("..." if len(b) > n else "")
+
+
 class _Dropped:
     """What `CtxlintProtocol.structure_message` returns for a message it answered or dropped."""
 
@@ -106,7 +240,19 @@ class CtxlintProtocol(LanguageServerProtocol):
     """
 
     def structure_message(self, data):
-        """Deserialise one JSON object (pygls's `json.loads` object hook); see the class doc."""
+        """Deserialise one JSON object (pygls's `json.loads` object hook); see the class doc.
+
+        A request for a method the server does not know gets MethodNotFound (-32601)
+        whatever its params (pygls answers one without params with InvalidParams);
+        a notification for an unknown method is dropped (JSON-RPC 2.0, LSP 3.17)."""
+        if isinstance(data, dict) and "jsonrpc" in data and isinstance(data.get("method"), str) \
+                and "error" not in data and not self._known_method(data["method"]):
+            if "id" in data:
+                from pygls.exceptions import JsonRpcMethodNotFound
+                self._send_response(data["id"], error=JsonRpcMethodNotFound.of(data["method"]).to_response_error())
+            else:
+                log.info("ignoring notification for unknown method %r", data["method"])
+            return DROPPED
         try:
             return super().structure_message(data)
         except JsonRpcException as exc:
@@ -121,11 +267,41 @@ class CtxlintProtocol(LanguageServerProtocol):
                 log.warning("ignoring %s notification with invalid params: %s", data.get("method"), detail)
             return DROPPED
 
+    def _known_method(self, method: str) -> bool:
+        return (method in self.fm.builtin_features or method in self.fm.features
+                or method == "$/cancelRequest" or method == types.EXIT)
+
     def handle_message(self, message):
-        """Dispatch a message; one that `structure_message` already answered is skipped."""
+        """Dispatch a message; one that `structure_message` already answered is skipped.
+
+        After `shutdown`, a request other than `exit` is answered with InvalidRequest
+        (-32600) and a notification is dropped (LSP 3.17, "Shutdown Request": "If a
+        server receives requests after a shutdown request those requests should
+        error with InvalidRequest"); pygls would drop the request unanswered."""
         if message is DROPPED:
             return None
+        method = getattr(message, "method", None)
+        if self._shutdown and method != types.EXIT and method is not None:
+            msg_id = getattr(message, "id", None)
+            if msg_id is not None:
+                from pygls.exceptions import JsonRpcInvalidRequest
+                err = JsonRpcInvalidRequest(f"the server is shut down: {method} not served")
+                self._send_response(msg_id, error=err.to_response_error())
+            return None
         return super().handle_message(message)
+
+    def _execute_handler(self, msg_id, handler, callback, args=None, kwargs=None):
+        """pygls's handler runner, forgetting each handler's future once it is done.
+
+        pygls 2.x files the future of every notification handler (and of every step
+        of a generator handler, such as its own didChange) in `_request_futures`
+        under a fresh uuid and never removes it: ~2.8 KB per didChange, without
+        bound. Requests remove theirs when answered; this removes the rest."""
+        def done(future):
+            if self._request_futures.get(msg_id) is future:
+                self._request_futures.pop(msg_id, None)
+            callback(future)
+        return super()._execute_handler(msg_id, handler, done, args, kwargs)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
@@ -154,6 +330,69 @@ class CtxlintLanguageServer(LanguageServer):
         self._reported: set[str] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._frozen = False
+
+    def start_io(self, stdin=None, stdout=None) -> None:
+        """Serve on stdin/stdout until `exit` or the end of input.
+
+        pygls's reader allocates whatever Content-Length says (`99999999999999`:
+        MemoryError, the server dies) and, after one malformed header, never
+        matches a frame again. Here a daemon thread reads what arrives, a
+        `FrameDecoder` cuts it into bodies (bad frames are logged and skipped) and
+        the event loop dispatches each body as pygls would."""
+        from pygls.io_ import StdoutWriter
+        self._stop_event = threading.Event()
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            asyncio.run(self._serve(stdin or sys.stdin.buffer))
+        except BrokenPipeError:
+            log.error("the connection to the client is lost; shutting down")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
+
+    async def _serve(self, stream) -> None:
+        loop = asyncio.get_running_loop()
+        chunks: asyncio.Queue = asyncio.Queue(maxsize=64)
+        try:
+            # The file descriptor, not the buffered object: a daemon thread blocked in
+            # BufferedReader.read1 holds its lock, and interpreter shutdown aborts on it.
+            fd = stream.fileno()
+            read = lambda n: os.read(fd, n)  # noqa: E731
+        except (AttributeError, OSError, ValueError):
+            read = getattr(stream, "read1", None) or stream.read
+
+        def pump() -> None:  # a daemon thread: a blocked read never holds up exit
+            while True:
+                try:
+                    data = read(65536)
+                except (OSError, ValueError):
+                    data = b""
+                try:
+                    asyncio.run_coroutine_threadsafe(chunks.put(data), loop).result()
+                except BaseException:  # noqa: BLE001 - the loop is closed or cancelled: the server is done
+                    return
+                if not data:
+                    return
+
+        threading.Thread(target=pump, name="ctxlint-lsp-reader", daemon=True).start()
+        decoder = FrameDecoder()
+        while not self._stop_event.is_set():
+            data = await chunks.get()
+            if not data:
+                if decoder.pending():
+                    log.warning("input ended inside a frame (%d bytes unread)", decoder.pending())
+                return
+            for kind, item in decoder.feed(data):
+                if kind == "error":
+                    log.warning("ctxlint server: bad frame: %s", item)
+                    continue
+                try:
+                    message = json.loads(item, object_hook=self.protocol.structure_message)
+                    self.protocol.handle_message(message)
+                except Exception as exc:  # noqa: BLE001 - answered as pygls's loop does
+                    self._report_server_error(exc, JsonRpcException)
+                await asyncio.sleep(0)  # let handlers scheduled by this message run
 
     def report_server_error(self, error: Exception, source) -> None:
         """pygls's hook for errors outside a request. A body that is not JSON gets

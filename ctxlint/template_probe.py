@@ -10,6 +10,7 @@ with the probe's internal types.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -106,7 +107,7 @@ def _describe(name: str) -> str:
     return f"`{name}`"
 
 
-def probe(text: str, name: str = "<template>") -> tuple[list[dict], list[str]]:
+def probe(text: str, name: str = "<template>", on_error=None) -> tuple[list[dict], list[str]]:
     """Render `text` in jinja2's ImmutableSandboxedEnvironment with stand-ins for every
     undeclared variable; collect every SecurityError the sandbox raises.
 
@@ -114,6 +115,12 @@ def probe(text: str, name: str = "<template>") -> tuple[list[dict], list[str]]:
     format string; the probe records each (with the template line) and lets rendering go
     on, rendering twice (stand-ins truthy, then a falsy variant of each top-level test)
     to cover both branches of `{% if %}`.
+
+    `on_error`, when given, is called with each error as it is found (`probe_bounded`
+    streams them, so that a render stopped at a limit keeps what it found).
+
+    Unbounded: a template can run for hours or allocate without end
+    (`{{ "x" * 3000000000 }}`); `probe_main` uses `probe_bounded`.
 
     Returns:
         (security errors as {"line", "message"}, other notes such as render errors).
@@ -165,6 +172,8 @@ def probe(text: str, name: str = "<template>") -> tuple[list[dict], list[str]]:
                 return
             seen.add((line, message))
         errors.append({"line": line, "message": message})
+        if on_error is not None:
+            on_error(errors[-1])
 
     class ProbeEnvironment(ImmutableSandboxedEnvironment):
         def unsafe_undefined(self, obj, attribute):
@@ -203,9 +212,121 @@ def probe(text: str, name: str = "<template>") -> tuple[list[dict], list[str]]:
     return errors, notes
 
 
+#: Wall-clock seconds a probe's render may take (`probe_bounded`).
+PROBE_SECONDS = 10.0
+#: Address space (bytes) a probe's render may add to what the probe process starts with.
+PROBE_MEMORY_BYTES = 1024 * 2**20
+
+
+def probe_bounded(text: str, name: str = "<template>", seconds: float = PROBE_SECONDS,
+                  memory: int = PROBE_MEMORY_BYTES) -> tuple[list[dict], list[str], str | None]:
+    """`probe` in a child process with a time and a memory limit.
+
+    The child (`python -m ctxlint.template_probe`, a fresh interpreter: no fork of a
+    threaded parent) lowers its own RLIMIT_AS to its size plus `memory` and its
+    RLIMIT_CPU to `seconds` + 1, then renders and writes each SecurityError as a
+    JSON line as it is found. The parent kills it after `seconds` of wall-clock
+    time. A template that multiplies a string by 3,000,000,000 or nests two
+    `range(99999)` loops stops at a limit with what it found so far.
+
+    Returns:
+        (errors, notes, limit): `limit` is None when the render finished, else
+        what stopped it ("time: 10 s", "memory: 1024 MiB").
+    Raises:
+        jinja2.TemplateSyntaxError: the template does not parse (checked here first).
+    """
+    import json
+    import subprocess
+
+    from ctxlint.languages.jinja import PARSE_EXTENSIONS  # noqa: F401 - the parse below needs them
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+    ImmutableSandboxedEnvironment(extensions=list(PARSE_EXTENSIONS)).parse(text)  # raises TemplateSyntaxError
+
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    job = json.dumps({"text": text, "name": name, "seconds": seconds, "memory": memory})
+    proc = subprocess.Popen([sys.executable, "-m", "ctxlint.template_probe"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    limit = None
+    try:
+        out, _ = proc.communicate(job.encode("utf-8", "surrogatepass"), timeout=seconds)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
+        limit = f"time: {seconds:g} s"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    errors: list[dict] = []
+    notes: list[str] = []
+    done = False
+    for line in out.decode("utf-8", "replace").splitlines():
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            continue
+        if "error" in msg:
+            errors.append(msg["error"])
+        elif "notes" in msg:
+            notes.extend(msg["notes"])
+            done = True
+        elif msg.get("limit") and limit is None:
+            limit = msg["limit"]
+    if limit is None and not done:
+        code = proc.returncode
+        import signal
+        if code is not None and code < 0 and -code in (signal.SIGXCPU, signal.SIGKILL):
+            limit = f"time: {seconds:g} s of CPU"
+        else:
+            limit = f"memory: {memory // 2**20} MiB" if code in (None, 0, 1) else f"the probe process ended ({code})"
+    return errors, notes, limit
+
+
+def _child() -> int:
+    """The child of `probe_bounded`: read the job from stdin, set the limits, probe,
+    write JSON lines ({"error": ...} each, then {"notes": [...]} or {"limit": ...})."""
+    import json
+    import jinja2  # noqa: F401 - imported before the limit is set
+
+    job = json.loads(sys.stdin.buffer.read().decode("utf-8", "surrogatepass"))
+    out = sys.stdout
+
+    def emit(obj) -> None:
+        out.write(json.dumps(obj) + "\n")
+        out.flush()
+    try:
+        import resource
+        from ctxlint.engine import _vm_size
+        size = _vm_size()
+        if size is not None:
+            soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+            want = size + int(job["memory"])
+            if hard != resource.RLIM_INFINITY:
+                want = min(want, hard)
+            resource.setrlimit(resource.RLIMIT_AS, (want, hard))
+        cpu = int(job["seconds"]) + 1
+        soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+        if hard == resource.RLIM_INFINITY or hard >= cpu:
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu, hard))
+    except (ImportError, ValueError, OSError):
+        pass  # no resource module: the parent's wall-clock limit still holds
+    reserve = bytearray(1 << 20)  # freed on MemoryError, so that the report can be written
+    try:
+        _, notes = probe(job["text"], job["name"], on_error=lambda e: emit({"error": e}))
+    except MemoryError:
+        del reserve
+        emit({"limit": f"memory: {int(job['memory']) // 2**20} MiB"})
+        return 0
+    emit({"notes": notes})
+    return 0
+
+
 def probe_main(args) -> int:
     """`ctxlint template-probe FILE [--json]`: exit 1 when the sandbox raised a SecurityError,
-    0 when the template renders clean, 2 when it cannot be read or parsed."""
+    0 when the template renders clean, 2 when it cannot be read or parsed or its render
+    reached the time or memory limit (`probe_bounded`) without an error."""
     import json
 
     import jinja2
@@ -219,18 +340,29 @@ def probe_main(args) -> int:
         sys.stderr.write(f"ctxlint: error: {err.message}\n")
         return 2
     try:
-        errors, notes = probe(text, args.file)
+        errors, notes, limit = probe_bounded(text, args.file)
     except jinja2.TemplateSyntaxError as exc:
         sys.stderr.write(f"ctxlint: error: {args.file}:{exc.lineno}: cannot parse Jinja template: {exc.message}\n")
         return 2
+    if limit is not None:
+        notes.append(f"render stopped: limit reached ({limit}); what it reached before is reported")
     if getattr(args, "json", False):
         print(json.dumps({"path": args.file, "security_errors": [{"path": args.file, **e} for e in errors],
-                          "notes": notes}, indent=2))
+                          "notes": notes, "limit_reached": limit}, indent=2))
     else:
         for e in errors:
             print(f"{args.file}:{e['line']}: SecurityError: {e['message']}")
         for n in notes:
             sys.stderr.write(f"ctxlint: {args.file}: {n}\n")
-        print(f"{len(errors)} SecurityError{'s' if len(errors) != 1 else ''} in the sandbox"
-              if errors else "renders clean in ImmutableSandboxedEnvironment")
-    return 1 if errors else 0
+        if errors:
+            print(f"{len(errors)} SecurityError{'s' if len(errors) != 1 else ''} in the sandbox"
+                  + (f" before the limit was reached ({limit})" if limit else ""))
+        else:
+            print(f"limit reached ({limit}): the render did not finish" if limit
+                  else "renders clean in ImmutableSandboxedEnvironment")
+    # A render stopped at a limit is not "clean": exit 2 (could not finish) unless it found errors.
+    return 1 if errors else (2 if limit else 0)
+
+
+if __name__ == "__main__":  # the child of `probe_bounded`
+    raise SystemExit(_child())

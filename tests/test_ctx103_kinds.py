@@ -20,6 +20,7 @@ from pathlib import Path
 from ctxlint.config import Config
 from ctxlint.rules import select_rules
 from ctxlint.semantic.python import facts as py
+from ctxlint.semantic.python import lint as py_lint
 from ctxlint.semantic.python import owners
 from ctxlint.semantic.python.facts import PythonFacts
 from ctxlint.semantic.python.project_index import scoped_by_importer
@@ -28,7 +29,7 @@ from ctxlint.semantic.python.values import module_values
 
 def found(src: str, path: str = "t.py") -> set[int]:
     src = textwrap.dedent(src)
-    return {f.line for f in py.lint(path, src, select_rules(["CTX103"], []), Config())}
+    return {f.line for f in py_lint.lint(path, src, select_rules(["CTX103"], []), Config())}
 
 
 def _facts(src: str, path: str = "t.py") -> PythonFacts:

@@ -24,6 +24,7 @@ import pytest
 from ctxlint.config import Config
 from ctxlint.rules import select_rules
 from ctxlint.semantic.python import facts as py
+from ctxlint.semantic.python import lint as py_lint
 from ctxlint.semantic.python.calls import call_graph
 from ctxlint.semantic.python.facts import PythonFacts
 from ctxlint.semantic.python.registries import await_never_suspends
@@ -31,7 +32,7 @@ from ctxlint.semantic.python.registries import await_never_suspends
 
 def found(src: str) -> set[tuple[int, str]]:
     src = textwrap.dedent(src)
-    return {(f.line, f.code) for f in py.lint("t.py", src, select_rules(["CTX108"], []), Config())}
+    return {(f.line, f.code) for f in py_lint.lint("t.py", src, select_rules(["CTX108"], []), Config())}
 
 
 def suspends_by_line(src: str) -> dict[int, bool]:

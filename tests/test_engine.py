@@ -30,6 +30,8 @@ async def handler():
 def run_cli(args, cwd: Path, capsys) -> tuple[int, str, str]:
     old = os.getcwd()
     os.chdir(cwd)
+    if args and args[0] == "check" and "--min-confidence" not in args:
+        args = [*args, "--min-confidence", "low"]  # these tests are about detection, both tiers
     try:
         rc = main(args)
     finally:
@@ -408,11 +410,15 @@ def test_explain_is_concise_by_default_and_whole_with_full(capsys, tmp_path):
 
 
 def test_syntax_only_check_matches_the_parser():
-    """A file no rule wants is checked by compiling it; code the compiler rejects but the
-    parser accepts (`return` at module level) is no CTX000, and a real syntax error is."""
+    """A file no rule wants is checked by compiling it, with the parser's verdict: code the
+    compiler refuses though the parser accepts it (`return` at module level) is CTX000
+    with the interpreter's message on both paths (issue 37: Python will not run it)."""
     from ctxlint.engine import _syntax_only
+    from ctxlint.languages.python import parse
     cfg = Config()
-    assert _syntax_only("a.py", "return 1\n", "python", cfg) == []
+    [ret] = _syntax_only("a.py", "return 1\n", "python", cfg)
+    assert ret.code == "CTX000" and "'return' outside function" in ret.message
+    assert parse("a.py", "return 1\n")[1] == ret
     assert _syntax_only("a.py", "x = 1\n", "python", cfg) == []
     bad = _syntax_only("a.py", "def f(:\n    pass\n", "python", cfg)
     assert [f.code for f in bad] == ["CTX000"] and bad[0].line == 1

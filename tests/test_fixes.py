@@ -147,7 +147,7 @@ def _run(*args: str, cwd: Path | None = None) -> int:
     try:
         if cwd:
             os.chdir(cwd)
-        return cli_main(["check", "--no-cache", *args])
+        return cli_main(["check", "--no-cache", "--min-confidence", "low", *args])
     finally:
         os.chdir(old)
 
@@ -316,6 +316,10 @@ RULE_GAPS: dict[str, str] = {}
 #: code must be fixed; a case listed here must be left unchanged. Either change
 #: fails the test, so a fix that starts or stops applying is a visible decision.
 NO_FIX: dict[str, str] = {
+    "CTX103/bad/helper_returns_token_dropped_by_consumer.py": "the token comes back from a helper the caller "
+                                                              "drops: no statement of the set to wrap",
+    "CTX402/bad/memoize_factory_on_per_job_reader.py": "the cache is applied by the project's own decorator: no codemod",
+    "CTX402/bad/wraps_delegating_to_cached_inner.py": "the cache is applied by the project's own decorator: no codemod",
     "CTX103/bad/cell_token_overwritten_every_pull.py": "the token lives in a closure cell: no block to wrap",
     "CTX103/bad/token_stack_in_contextvar_popped_not_reset.py": "the reset belongs in __exit__, a different method from the set: no block to wrap",
     "CTX106/bad/release_in_try_else_after_yield.py": "the yield already sits in a try: the codemod does not restructure handlers",
@@ -509,6 +513,8 @@ SCORER = SHARED_CASES.parent / "tools" / "score_cases.py"
 def test_shared_cases_fix_leaves_nothing_fixable(tmp_path):
     work = tmp_path / "cases"
     shutil.copytree(SHARED_CASES, work)
+    for p in [work, *work.rglob("*")]:  # the shared cases are read-only, and --fix leaves such files alone
+        p.chmod(p.stat().st_mode | 0o200)
     before = {p: p.read_text(encoding="utf-8", errors="replace") for p in _files(work)}
     assert _run("--fix", "--unsafe-fixes", "--exit-zero", "--quiet", str(work)) == 0
     for p in _files(work):

@@ -20,6 +20,8 @@ BAD_NAME = os.fsdecode(b"bad_\xff.py")  # a file name that is not UTF-8
 
 def cli(args: list[str], cwd: Path, env: dict | None = None, **kw) -> subprocess.CompletedProcess:
     """`python -m ctxlint ARGS` in `cwd` (bytes output)."""
+    if args[:1] == ["check"] and "--min-confidence" not in args:
+        args = [*args, "--min-confidence", "low"]  # detection tests: both tiers
     return subprocess.run([sys.executable, "-m", "ctxlint", *args], cwd=cwd, capture_output=True,
                           env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}, timeout=120, **kw)
 

@@ -123,7 +123,7 @@ def test_ctx107_follows_an_imported_coroutine(tmp_path):
             asyncio.create_task(unguarded(job_id))
         """)
     from ctxlint.rules import get_rule
-    from ctxlint.semantic.python.facts import lint
+    from ctxlint.semantic.python.lint import lint
     rules = [get_rule("CTX107")]
     text = server.read_text(encoding="utf-8")
     found = lint(str(server), text, rules, Config())

@@ -16,6 +16,7 @@ import pytest
 from ctxlint import fixers
 from ctxlint.config import Config
 from ctxlint.semantic.python import facts as py
+from ctxlint.semantic.python import lint as py_lint
 from ctxlint.rules import Rule, all_rules, facts_language, select_rules
 
 CODES = ["CTX203", "CTX204", "CTX205", "CTX206", "CTX407"]
@@ -23,7 +24,7 @@ CODES = ["CTX203", "CTX204", "CTX205", "CTX206", "CTX407"]
 
 def lint(src: str, codes=CODES):
     """Findings of the given rules on a source string (no suppression, no prefilter)."""
-    return py.lint("t.py", textwrap.dedent(src), select_rules(list(codes), []), Config())
+    return py_lint.lint("t.py", textwrap.dedent(src), select_rules(list(codes), []), Config())
 
 
 def found(src: str, codes=CODES) -> set[tuple[int, str]]:

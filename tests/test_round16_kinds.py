@@ -13,10 +13,11 @@ import textwrap
 from ctxlint.config import Config
 from ctxlint.rules import select_rules
 from ctxlint.semantic.python import facts as py
+from ctxlint.semantic.python import lint as py_lint
 
 
 def found(src: str, codes: list[str]) -> set[tuple[int, str]]:
-    fs = py.lint("t.py", textwrap.dedent(src), select_rules(codes, []), Config())
+    fs = py_lint.lint("t.py", textwrap.dedent(src), select_rules(codes, []), Config())
     return {(f.line, f.code) for f in fs}
 
 

@@ -219,7 +219,7 @@ def test_check_of_one_file_imports_only_the_rules_it_can_trigger(tmp_path):
         import io, contextlib
         from ctxlint.cli import main
         with contextlib.redirect_stdout(io.StringIO()):
-            rc = main(["check", "one.py", "--no-cache"])
+            rc = main(["check", "one.py", "--no-cache", "--min-confidence", "low"])
         new = sorted(set(sys.modules) - before)
         import json
         print(json.dumps({"rc": rc, "mods": new}))

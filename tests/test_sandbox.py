@@ -527,7 +527,7 @@ def test_checks_catch_a_disabled_cache_a_double_free_and_a_hidden_registry(tmp_p
 
 # ------------------------------------------------------------ static <-> runtime
 def _lint(path: Path, *extra: str) -> list[dict]:
-    out = subprocess.run([sys.executable, "-m", "ctxlint", "check", "--no-cache", "--output-format", "json",
+    out = subprocess.run([sys.executable, "-m", "ctxlint", "check", "--no-cache", "--min-confidence", "low", "--output-format", "json",
                           *extra, str(path)], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert out.returncode in (0, 1), out.stderr[-2000:]
     return json.loads(out.stdout or "[]")
@@ -578,7 +578,7 @@ def fixed_copies(tmp_path_factory) -> dict[str, dict]:
         shutil.copy(KVCACHE / "common.py", d / "common.py")
         copy = d / buggy.name
         shutil.copy(buggy, copy)
-        proc = subprocess.run([sys.executable, "-m", "ctxlint", "check", "--no-cache", "--fix", "--unsafe-fixes",
+        proc = subprocess.run([sys.executable, "-m", "ctxlint", "check", "--no-cache", "--min-confidence", "low", "--fix", "--unsafe-fixes",
                                "--select", code, str(copy)], capture_output=True, text=True, cwd=ROOT, timeout=120)
         assert proc.returncode in (0, 1), proc.stderr[-2000:]
         left = [f for f in _lint(copy, "--select", code) if f["code"] == code]

@@ -27,10 +27,6 @@ EXPECT = re.compile(r"expect:\s*(none|(\d+)\s+(CTX\d{3})(\s+\[low\])?)", re.IGNO
 
 #: case path (relative to the cases folder) -> the open issue it belongs to.
 OPEN: dict[str, str] = {
-    "py/V03_cached_method_helper_per_request.py": "issue 33 (value flow: lru_cache through a decorator)",
-    "py/V04_ray_config_registry_lock.py": "issue 33 (value flow: a lock one object deeper)",
-    "py/V05_loss_dict_via_log_helper.py": "issue 33 (value flow: a tensor through a dict and a helper)",
-    "py/V08_sha256_key_tenant_in_metadata.py": "issue 33 (value flow: a scope id in kwargs['metadata'])",
     "go/A02_usage_after_response.go": "issue 34 (CTX207 request-context-outlives-handler)",
     "go/V12_blank_ctx_param_local_background.go": "issue 34 (Go value flow: `_` ctx parameter)",
     "go/V13_cancel_on_afterfunc_stopped.go": "issue 34 (Go value flow: cancel handed to time.AfterFunc)",

@@ -21,11 +21,12 @@ import textwrap
 from ctxlint.config import Config
 from ctxlint.rules import select_rules
 from ctxlint.semantic.python import facts as py
+from ctxlint.semantic.python import lint as py_lint
 from ctxlint.semantic.python.tasks import TAKE_OUT_METHODS, TASK_END_METHODS, startup_evidence
 
 
 def found(src: str, codes: list[str]) -> set[tuple[int, str]]:
-    fs = py.lint("t.py", textwrap.dedent(src), select_rules(codes, []), Config())
+    fs = py_lint.lint("t.py", textwrap.dedent(src), select_rules(codes, []), Config())
     return {(f.line, f.code) for f in fs}
 
 

@@ -13,10 +13,11 @@ from ctxlint import engine
 from ctxlint.config import Config
 from ctxlint.rules import select_rules
 from ctxlint.semantic.python import facts as py
+from ctxlint.semantic.python import lint as py_lint
 
 
 def found(src: str, codes: list[str]) -> set[tuple[int, str]]:
-    fs = py.lint("t.py", textwrap.dedent(src), select_rules(codes, []), Config())
+    fs = py_lint.lint("t.py", textwrap.dedent(src), select_rules(codes, []), Config())
     return {(f.line, f.code) for f in fs}
 
 
@@ -224,7 +225,7 @@ def test_ctx206_thread_pool_map_of_a_job_reading_a_var_has_no_fix():
         c = list(map(embed, texts))
         return a, b, c
     """
-    fs = py.lint("t.py", textwrap.dedent(src), select_rules(["CTX206"], []), Config())
+    fs = py_lint.lint("t.py", textwrap.dedent(src), select_rules(["CTX206"], []), Config())
     assert [(f.line, f.fix) for f in fs] == [(14, None)]
 
 

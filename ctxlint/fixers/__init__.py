@@ -39,6 +39,7 @@ from __future__ import annotations
 import ast
 import bisect
 import codecs
+import contextlib
 import difflib
 import os
 import re
@@ -694,7 +695,7 @@ def _default_mode() -> int:
 
 
 def write_atomic(path: str | os.PathLike, data: bytes, roots: Iterable[Path] | None = None,
-                 expect: bytes | None = None) -> Path:
+                 expect: bytes | None = None, keep_read_only: bool = True) -> Path:
     """Replace the file at `path` with `data`, atomically; the writer shared by
     `--fix` and `--add-noqa`/`--write-baseline`.
 
@@ -713,18 +714,30 @@ def write_atomic(path: str | os.PathLike, data: bytes, roots: Iterable[Path] | N
         roots: see `write_target`.
         expect: the bytes the file must still hold; a file changed since is
             refused (raises `FileChangedError`).
+        keep_read_only: refuse to replace a read-only file (`ReadOnlyFile`).
     Returns the real path written.
     Raises:
-        OutsideTree, FileChangedError, OSError.
+        OutsideTree, FileChangedError, ReadOnlyFile (an existing file without any
+        write permission bit, or one this user may not write), OSError.
     """
     target = write_target(path, roots)
     try:
         mode = stat.S_IMODE(target.stat().st_mode)
     except FileNotFoundError:
         mode = _default_mode()
+    else:
+        # A rename needs only the directory's write permission: without this check a
+        # `chmod 444` file (or one this user may not write) would be replaced.
+        if keep_read_only and (not mode & 0o222 or not os.access(target, os.W_OK)):
+            raise ReadOnlyFile("the file is read-only; left alone")
     if expect is not None and target.read_bytes() != expect:
         raise FileChangedError("it changed on disk while fixing")
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".ctxlint-tmp")
+    from ctxlint.processes import TEMP_SUFFIX, remove_if_stale, temp_prefix
+    with contextlib.suppress(OSError):  # what a `kill -9` of an earlier run left here
+        for entry in os.scandir(target.parent):
+            if entry.name.startswith(f".{target.name}.") and entry.name.endswith(TEMP_SUFFIX):
+                remove_if_stale(entry.path)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=temp_prefix(target.name), suffix=TEMP_SUFFIX)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -749,6 +762,10 @@ def write_atomic(path: str | os.PathLike, data: bytes, roots: Iterable[Path] | N
     finally:
         os.close(dfd)
     return target
+
+
+class ReadOnlyFile(OSError):
+    """A write was refused: the file is read-only (`write_atomic`)."""
 
 
 class FileChangedError(OSError):
@@ -927,7 +944,8 @@ def run_fixes(result, config, rules: list, unsafe: bool, write: bool,
         if not any(wanted(f, unsafe) for f in findings):
             out.remaining.extend(findings)
             continue
-        new_findings, n, note, diff = _fix_file(display, findings, config, rules, unsafe, write, root_paths, engine)
+        new_findings, n, note, diff = _fix_file(display, findings, config, rules, unsafe, write, root_paths, engine,
+                                                computed=display not in getattr(result, "from_cache", ()))
         out.remaining.extend(new_findings)
         out.fixed += n
         out.notices.extend(note)
@@ -970,8 +988,12 @@ def _unchanged_since_start(path: Path) -> bool:
     return max(st.st_mtime, st.st_ctime) < start - _MTIME_SLACK
 
 
-def _fix_file(display, findings, config, rules, unsafe, write, roots, engine):
-    """Fix one file; returns (findings left, fixes applied, notices, diff text)."""
+def _fix_file(display, findings, config, rules, unsafe, write, roots, engine, computed=True):
+    """Fix one file; returns (findings left, fixes applied, notices, diff text).
+
+    `computed`: the findings were computed by this process (not read from the
+    cache); a cached finding's edits are never applied — the file is linted again
+    and the fixes come from that lint, on the file's current bytes."""
     path = Path(display)
     notices: list[str] = []
     try:
@@ -993,9 +1015,16 @@ def _fix_file(display, findings, config, rules, unsafe, write, roots, engine):
     # The findings must be those of these bytes: a file edited since it was
     # linted (or a stale cache entry) is refused rather than mis-edited. A file
     # last modified before this process started was linted as it is now (by this
-    # process, or from the cache, which is keyed by content): no second lint.
-    if _unchanged_since_start(real):
+    # process): no second lint. Findings read from the cache are linted again: a
+    # cache entry is keyed by the file's digest, but its edits are only data on
+    # disk (a corrupted offset would write code before the name it needs).
+    if computed and _unchanged_since_start(real):
         fresh = findings
+    elif not computed:
+        try:
+            fresh = engine.lint_text(display, text, language, rules, config)
+        except Exception as exc:  # a rule crash: report it, leave the file alone
+            return findings, 0, [f"{display}: not fixed: linting it again failed ({type(exc).__name__}: {exc})"], ""
     else:
         try:
             fresh = engine.lint_text(display, text, language, rules, config)
@@ -1017,7 +1046,7 @@ def _fix_file(display, findings, config, rules, unsafe, write, roots, engine):
         return findings, 0, [*notices, f"{display}: not fixed: cannot encode the result ({exc})"], ""
     try:
         write_atomic(path, data, roots, expect=raw)
-    except (OutsideTree, FileChangedError) as exc:
+    except (OutsideTree, FileChangedError, ReadOnlyFile) as exc:
         return findings, 0, [*notices, f"{display}: not fixed: {exc}"], ""
     except OSError as exc:
         return findings, 0, [*notices, f"{display}: not fixed: cannot write ({exc.strerror or exc})"], ""

@@ -68,6 +68,67 @@ def _newer_grammar(text: str, exc: SyntaxError | None = None) -> bool:
     return True
 
 
+def _may_be_refused(tree: ast.Module) -> bool:
+    """Does the tree hold something the parser accepts but the compiler refuses, at
+    module or class level: `return`, `yield`, `await`, `nonlocal`, `async for`/`with`
+    or an async comprehension outside a function, `break`/`continue` outside a loop,
+    or a `from __future__` import of an unknown feature or after other code? Over-
+    inclusive (the compiler decides, `refused`); function bodies are not walked, so
+    the cost is the module's top-level code only."""
+    import __future__
+    docstring = bool(tree.body) and isinstance(tree.body[0], ast.Expr) and \
+        isinstance(tree.body[0].value, ast.Constant) and isinstance(tree.body[0].value.value, str)
+    other = False
+    for i, st in enumerate(tree.body):
+        if isinstance(st, ast.ImportFrom) and st.module == "__future__" and not st.level:
+            if other or any(a.name not in __future__.all_feature_names for a in st.names):
+                return True
+        elif not (i == 0 and docstring):
+            other = True
+    todo: list[tuple[ast.AST, bool]] = [(st, False) for st in tree.body]
+    while todo:
+        node, in_loop = todo.pop()
+        if isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Nonlocal,
+                             ast.AsyncFor, ast.AsyncWith)):
+            return True
+        if isinstance(node, (ast.Break, ast.Continue)):
+            if not in_loop:
+                return True
+            continue
+        if isinstance(node, ast.comprehension) and node.is_async:
+            return True
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue  # its own scope: the compiler's business, not refused at this level
+        if isinstance(node, ast.ClassDef):
+            todo.extend((st, False) for st in node.body)
+            continue
+        if isinstance(node, (ast.For, ast.While)):
+            todo.extend((st, True) for st in node.body)
+            todo.extend((st, in_loop) for st in node.orelse)
+            todo.append((node.iter if isinstance(node, ast.For) else node.test, in_loop))
+            continue
+        todo.extend((child, in_loop) for child in ast.iter_child_nodes(node))
+    return False
+
+
+def refused(path: str, text: str, tree: ast.Module) -> SyntaxError | None:
+    """The interpreter's SyntaxError for a file its parser accepts but its compiler
+    refuses (`return` outside a function, an unknown `__future__` feature, ...), or
+    None. The compiler is asked only when `_may_be_refused` finds a candidate, so a
+    valid file is never reported and costs one walk of its top-level code."""
+    if not _may_be_refused(tree):
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(text, path, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        return exc
+    except Exception:  # ValueError, RecursionError, MemoryError: not a verdict on the code
+        return None
+    return None
+
+
 def compiles(path: str, text: str) -> bool:
     """Does `text` compile to bytecode? True means `parse` would return a tree (the
     compiler parses first); False means nothing (the compiler also rejects some code the
@@ -92,6 +153,10 @@ def parse(path: str, text: str, quiet: bool = False) -> tuple[ast.Module | None,
     `is` with a literal, DeprecationWarning) are the user's Python's business, not
     ctxlint's output: they are silenced here rather than printed to stderr.
 
+    A file the parser accepts but the compiler refuses (`return` outside a function,
+    `from __future__ import annota`: `refused`) is a CTX000 finding with the
+    compiler's message, as Python itself would not run it.
+
     A file that this interpreter's grammar rejects but a newer Python's accepts
     (PEP 695 `type X = ...` or `def f[T]()`, PEP 701 f-strings, judged by libcst's
     parser, which follows the newest grammar) is valid code, not a CTX000 finding: it
@@ -102,7 +167,14 @@ def parse(path: str, text: str, quiet: bool = False) -> tuple[ast.Module | None,
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return ast.parse(text, filename=path, type_comments=False), None
+            tree = ast.parse(text, filename=path, type_comments=False)
+        exc = refused(path, text, tree)
+        if exc is None:
+            return tree, None
+        line = exc.lineno or 1
+        col = max(exc.offset or 1, 1)
+        return None, Finding("CTX000", "parse-error", path, line, col, line, col + 1,
+                             f"Python refuses this file: {exc.msg}")
     except SyntaxError as exc:
         line = exc.lineno or 1
         col = max(exc.offset or 1, 1)

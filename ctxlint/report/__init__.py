@@ -28,7 +28,14 @@ class ReportContext(Record):
     the text summary counts them, SARIF lists them as toolExecutionNotifications;
     the JSON array (the findings contract) leaves them out.
     Every argument is optional (keyword or in this order).
+    unreadable (set after construction): (path, notice) of files and directories
+    that could not be read; the text summary never calls such a run clean.
+    applied_fixes (set after construction): "" | "safe" | "unsafe", the fixes the
+    run applied; the text summary offers no flag the run already had.
     """
+
+    unreadable: list = []
+    applied_fixes: str = ""
 
     _fields = ("rules", "files", "statistics", "fixed", "quiet", "skipped", "hidden_low")
 

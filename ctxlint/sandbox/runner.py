@@ -8,9 +8,15 @@ imports TARGET (`path/to/module.py:factory`). The parent waits at most `--timeou
 seconds per target (after a start-up allowance for the interpreter and torch): a
 target that hangs is killed, one that crashes the interpreter or raises is
 reported as a failed run with the reason. At the end, and on a timeout, the
-parent kills the child's whole process group, so processes the target forked
-(and a multiprocessing resource tracker they keep alive) do not outlive the run
-nor hold the caller's pipes open. The child reports each phase it enters
+parent kills the child's whole process group and every other process of the run
+(`_Tracker`: the child's descendants — the child is their subreaper, so a double
+fork stays in its tree —, its session, and whatever carries the run's token in
+its environment, which a `setsid` or `start_new_session` does not shed), so
+processes the target forked (and a multiprocessing resource tracker they keep
+alive) do not outlive the run nor hold the caller's pipes open. The parent never
+waits through multiprocessing's sentinel (a target may close it) and stops on
+SIGTERM/SIGHUP after the same clean-up, temporary directory included; the child
+dies with the parent (PR_SET_PDEATHSIG) on a `kill -9`. The child reports each phase it enters
 (import, build, run), so a child that dies mid-way (`os._exit` in the factory)
 is reported in the phase it died in. The parent never imports torch.
 
@@ -149,13 +155,23 @@ def _run_one(path: str, factory: str, device: str, seed: int, conn=None) -> dict
     return msg
 
 
-def _child_main(jobs: list, device: str, seed: int, timeout: float, conn, workdir: str | None = None) -> None:
+def _child_main(jobs: list, device: str, seed: int, timeout: float, conn, workdir: str | None = None,
+                token: str | None = None) -> None:
     """Entry point of the spawned child: own session, temp cwd, limits, torch, then
     progress messages and one result message per (path, factory) job."""
     # A session (and process group) of its own: the parent kills the whole group,
     # taking along whatever the target forked.
     with contextlib.suppress(OSError):
         os.setsid()
+    # Every process the target starts inherits the run's token (unless it clears its
+    # environment), so the parent finds it even after a setsid or a double fork.
+    if token:
+        os.environ[RUN_TOKEN_VAR] = token
+    from ctxlint.processes import become_subreaper, die_with_parent
+    die_with_parent()  # a `kill -9` of ctxlint sandbox takes the child along
+    # Orphans of what the target forks (a double fork) become this process's
+    # children, not init's: they stay in the tree the parent kills.
+    become_subreaper()
     if workdir:
         with contextlib.suppress(OSError):
             os.chdir(workdir)
@@ -186,9 +202,151 @@ def _child_main(jobs: list, device: str, seed: int, timeout: float, conn, workdi
         msg["limits"] = limits
         conn.send(msg)
     conn.close()
+    # Hold the process tree together until the parent, which has every result now,
+    # kills it (`_kill_group`): exiting here would orphan what the target started.
+    time.sleep(HOLD_SECONDS)
 
 
 _START_LOCK = threading.Lock()
+
+#: Environment variable carrying a run's token into the child and all it starts.
+RUN_TOKEN_VAR = "CTXLINT_SANDBOX_RUN"
+#: Seconds a child that sent every result waits to be killed by its parent.
+HOLD_SECONDS = 60.0
+#: Seconds between the parent's looks at the child's process tree while it waits.
+WATCH_SECONDS = 0.25
+
+
+def _proc_table() -> dict[int, tuple[int, int, int, int, str]]:
+    """pid -> (ppid, process group, session, start time in ticks, state) of every
+    process, from Linux's /proc (stat(5)); empty elsewhere."""
+    table: dict[int, tuple[int, int, int, int, str]] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return table
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as fh:
+                rest = fh.read().rsplit(b")", 1)[1].split()
+            table[int(name)] = (int(rest[1]), int(rest[2]), int(rest[3]), int(rest[19]), rest[0].decode())
+        except (OSError, ValueError, IndexError):
+            continue
+    return table
+
+
+def _has_token(pid: int, token: str) -> bool:
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as fh:
+            return f"{RUN_TOKEN_VAR}={token}".encode() in fh.read().split(b"\0")
+    except OSError:
+        return False
+
+
+class _Tracker:
+    """The processes of one sandbox run: the child, everything in its session or
+    process group, its descendants, and every process carrying the run's token in
+    its environment (a grandchild that called `setsid`, double-forked or was
+    started with `start_new_session` keeps it). Descendants seen while the run
+    goes on are remembered (pid and start time), so one that cleared its
+    environment and was orphaned since is still found. Linux (/proc); elsewhere
+    only the child's process group is killed.
+
+    The idea is systemd's and Bazel's process-wrapper: a job's processes are
+    tracked by what they inherit, not by their group, which a child may leave."""
+
+    def __init__(self, child_pid: int, token: str):
+        self.child, self.token = child_pid, token
+        self.seen: dict[int, int] = {}  # pid -> start time
+        self.me = os.getpid()
+
+    def members(self) -> set[int]:
+        """Live (not zombie) processes of the run now; updates the remembered set."""
+        table = _proc_table()
+        kids: dict[int, list[int]] = {}
+        for pid, (ppid, *_rest) in table.items():
+            kids.setdefault(ppid, []).append(pid)
+        found: set[int] = set()
+        todo = [self.child]
+        uid = os.getuid() if hasattr(os, "getuid") else None
+        for pid, (ppid, pgrp, sid, start, state) in table.items():
+            if pgrp == self.child or sid == self.child:
+                todo.append(pid)
+            elif self.seen.get(pid) == start:
+                todo.append(pid)
+            elif uid is not None and pid != self.me and ppid != self.me and _owned(pid, uid) \
+                    and _has_token(pid, self.token):
+                todo.append(pid)
+        while todo:
+            pid = todo.pop()
+            if pid in found or pid not in table or pid == self.me:
+                continue
+            found.add(pid)
+            todo.extend(kids.get(pid, ()))
+        live = {p for p in found if table[p][4] not in ("Z", "X")}
+        for p in live:
+            self.seen[p] = table[p][3]
+        return live
+
+    def kill_all(self) -> None:
+        """Freeze every member (SIGSTOP: a stopped process cannot fork), look again
+        until no new member appears, then SIGKILL them all; repeated until none is
+        left. Killing one by one would let a process that is forking leave an
+        orphan whose parent and subreaper are already gone."""
+        import signal
+        for _ in range(20):
+            victims = self.members() - {self.me}
+            if not victims:
+                return
+            stopped: set[int] = set()
+            for _ in range(20):
+                new = victims - stopped
+                if not new:
+                    break
+                for pid in new:
+                    with contextlib.suppress(OSError):
+                        os.kill(pid, signal.SIGSTOP)
+                stopped |= new
+                time.sleep(0.005)
+                victims = (self.members() - {self.me}) | stopped
+            for pid in victims:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+            time.sleep(0.02)
+
+
+def _owned(pid: int, uid: int) -> bool:
+    try:
+        return os.stat(f"/proc/{pid}").st_uid == uid
+    except OSError:
+        return False
+
+
+def _wait(proc, seconds: float, tracker: "_Tracker | None" = None) -> bool:
+    """Wait up to `seconds` for the child to exit; True when it has.
+
+    Never `proc.join`: multiprocessing waits on a sentinel pipe, and a target that
+    closes its inherited file descriptors closes that pipe while it lives on —
+    join then blocks in `waitpid(pid, 0)` for as long as the target runs."""
+    deadline = time.monotonic() + max(seconds, 0.0)
+    while proc.is_alive():  # waitpid(WNOHANG)
+        if time.monotonic() >= deadline:
+            return False
+        if tracker is not None:
+            tracker.members()
+        time.sleep(0.02)
+    return True
+
+
+class Terminated(BaseException):
+    """Raised in the parent by SIGTERM/SIGHUP while the sandbox runs (see `main`),
+    so that `run_targets` kills the child's processes and removes its directory."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
 
 
 @contextlib.contextmanager
@@ -231,31 +389,34 @@ def run_targets(specs: list[str], device: str = "cpu", seed: int = 0, timeout: f
     Raises:
         ValueError: a malformed TARGET or missing file.
     """
+    import secrets
     import tempfile
     jobs = [tuple(map(str, parse_target(s))) for s in specs]
     ctx = multiprocessing.get_context("spawn")
     recv, send = ctx.Pipe(duplex=False)
-    workdir = tempfile.TemporaryDirectory(prefix="ctxlint-sandbox-")
-    proc = ctx.Process(target=_child_main, args=(jobs, device, seed, timeout, send, workdir.name),
+    workdir = tempfile.TemporaryDirectory(prefix="ctxlint-sandbox-", ignore_cleanup_errors=True)
+    token = secrets.token_hex(8)
+    proc = ctx.Process(target=_child_main, args=(jobs, device, seed, timeout, send, workdir.name, token),
                        name="ctxlint-sandbox", daemon=True)
     reports = []
     t0 = time.monotonic()
     with _main_not_reimported():
         proc.start()
     send.close()
+    tracker = _Tracker(proc.pid, token)
     broken: Optional[tuple[str, str]] = None
     broken_phase = "run"
     try:
         # Start-up (a fresh interpreter importing torch) has its own allowance; the
         # child says when it is ready, and --timeout then applies to each target.
-        ready = recv.poll(STARTUP_SECONDS)
+        ready = _poll(recv, STARTUP_SECONDS, tracker)
         try:
             hello = recv.recv() if ready else None
         except EOFError:
             hello = None
         if hello is None:
             broken_phase = "startup"
-            proc.join(30 if ready else 0)
+            _wait(proc, 5 if ready else 0)
             if proc.is_alive():
                 broken = ("timeout", f"child not started within {STARTUP_SECONDS:g} s; killed")
             else:
@@ -278,7 +439,7 @@ def run_targets(specs: list[str], device: str = "cpu", seed: int = 0, timeout: f
                 phase = "import"
                 got = False
                 while True:
-                    got = recv.poll(max(0.0, deadline - time.monotonic()))
+                    got = _poll(recv, max(0.0, deadline - time.monotonic()), tracker)
                     msg = None
                     if got:
                         try:
@@ -291,16 +452,17 @@ def run_targets(specs: list[str], device: str = "cpu", seed: int = 0, timeout: f
                     break
                 report["phase"] = phase
                 if msg is None:
-                    if got:  # the pipe closed: the child died (or is dying, e.g. dumping core)
-                        proc.join(30)
+                    if got:  # the pipe closed: the child died (or is dying), or closed its descriptors
+                        _wait(proc, min(30.0, deadline - time.monotonic()), tracker)
                     if proc.is_alive():
-                        broken = ("timeout", f"no result within {timeout:g} s; child killed")
+                        broken = ("timeout", f"no result within {timeout:g} s; child killed" if not got else
+                                  f"no result within {timeout:g} s (the child closed its result pipe); child killed")
                     else:
                         code = proc.exitcode
                         broken = ("crash", f"child killed by signal {-code}" if code is not None and code < 0
                                   else f"child exited with status {code} without a result")
                     report["status"], report["error"] = broken
-                    _kill_group(proc)
+                    _kill_group(proc, tracker)
             if msg is not None:
                 report["status"] = msg.get("status", "error")
                 report["error"] = msg.get("error")
@@ -313,24 +475,42 @@ def run_targets(specs: list[str], device: str = "cpu", seed: int = 0, timeout: f
             t0 = time.monotonic()
             report["passed"] = report["status"] == "ok" and all(c["passed"] is not False for c in report["checks"])
             reports.append(report)
+    except BaseException:  # Terminated, KeyboardInterrupt: no grace period for the child
+        _kill_group(proc, tracker)
+        raise
     finally:
-        if proc.is_alive():
-            proc.join(5)
-        _kill_group(proc)
+        _kill_group(proc, tracker)  # the child waits for this once it sent every result
         recv.close()
         with contextlib.suppress(OSError):
             workdir.cleanup()
     return reports
 
 
-def _kill_group(proc) -> None:
-    """SIGKILL the child's process group (the child and everything it forked), then reap the child.
+def _poll(conn, seconds: float, tracker: "_Tracker | None") -> bool:
+    """`conn.poll(seconds)`, looking at the run's process tree every WATCH_SECONDS
+    (`_Tracker.members` remembers descendants that may be orphaned later)."""
+    deadline = time.monotonic() + max(seconds, 0.0)
+    while True:
+        left = deadline - time.monotonic()
+        if conn.poll(max(0.0, min(left, WATCH_SECONDS))):
+            return True
+        if left <= WATCH_SECONDS:
+            return False
+        if tracker is not None:
+            tracker.members()
+
+
+def _kill_group(proc, tracker: "_Tracker | None" = None) -> None:
+    """SIGKILL the child's process group (the child and everything it forked) and
+    every other process of the run (`_Tracker`), then reap the child.
 
     The child made itself a group leader (`os.setsid`), so its pid is the group id;
     the group outlives the child while a grandchild lives. Falls back to killing
     the child alone when it had not got as far as `setsid`.
     """
     import signal
+    if tracker is not None:
+        tracker.kill_all()  # first, while the child (their subreaper) still holds the tree together
     pid = proc.pid
     if pid is not None and hasattr(os, "killpg"):
         # Also when the child is already gone: its group lives on while a grandchild does.
@@ -338,7 +518,7 @@ def _kill_group(proc) -> None:
             os.killpg(pid, signal.SIGKILL)
     if proc.is_alive():
         proc.kill()
-    proc.join(5)
+    _wait(proc, 5)
 
 
 def run_target(spec: str, device: str = "cpu", seed: int = 0, timeout: float = 120.0) -> dict:
@@ -389,10 +569,14 @@ def main(args) -> int:
         sys.stderr.write(f"ctxlint: error: the sandbox needs torch, which is not installed here; {TORCH_INSTALL_HINT}\n")
         return EXIT_USAGE
     try:
-        report = run_target(args.target, device=args.device, seed=args.seed, timeout=timeout)
+        with _terminate_cleanly():
+            report = run_target(args.target, device=args.device, seed=args.seed, timeout=timeout)
     except ValueError as exc:
         sys.stderr.write(f"ctxlint: error: {exc}\n")
         return EXIT_USAGE
+    except Terminated as exc:
+        sys.stderr.write(f"ctxlint: sandbox stopped by signal {exc.signum}; its processes and directory removed\n")
+        return 128 + exc.signum
     if args.json:
         sys.stdout.write(json.dumps(report, indent=2) + "\n")
     setup = setup_error(report)
@@ -402,6 +586,31 @@ def main(args) -> int:
     if not args.json:
         sys.stdout.write(render_text(report) + "\n")
     return EXIT_OK if report["passed"] else EXIT_FAILED
+
+
+@contextlib.contextmanager
+def _terminate_cleanly():
+    """While the sandbox runs, SIGTERM and SIGHUP raise `Terminated` in the main
+    thread, so the run's `finally` kills the child's processes and removes its
+    temporary directory (a CI job timeout or `kill PID` leaves nothing behind)."""
+    import signal
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, _frame):
+        raise Terminated(signum)
+    saved = {}
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is not None:
+            with contextlib.suppress(OSError, ValueError):
+                saved[sig] = signal.signal(sig, stop)
+    try:
+        yield
+    finally:
+        for sig, old in saved.items():
+            with contextlib.suppress(OSError, ValueError):
+                signal.signal(sig, old)
 
 
 def setup_error(report: dict) -> str | None:

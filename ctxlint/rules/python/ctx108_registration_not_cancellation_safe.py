@@ -282,7 +282,12 @@ reported); Python docs, "asyncio: Task Cancellation"
                     self, site.node,
                     f"per-request entry put in long-lived `{c.name}`{via} before an `await` (line "
                     f"{aw.lineno}) with no `finally`/`except BaseException` that removes it: "
-                    "a cancellation there leaves the entry forever")
+                    "a cancellation there leaves the entry forever",
+                    # an owner this module never allocates may be one call's object: latent
+                    confidence="low" if c.lifetime == "unknown" else "high",
+                    trace=[(c.creation, f"this module never allocates `{getattr(c.owner, 'name', '')}`: "
+                                        "whether the entry outlives the request is not shown")]
+                    if c.lifetime == "unknown" and c.creation is not None else ())
                 break
 
 
@@ -358,7 +363,9 @@ def _sites(facts, graph) -> list[_Site]:
     `async def` directly or through a helper of this module, in source order."""
     out: list[_Site] = []
     seen: set[tuple[int, int]] = set()
-    for c in facts.long_lived_containers:
+    for c in facts.containers:
+        if not (c.long_lived or c.lifetime == "unknown"):
+            continue  # every owner is one call's local
         if not c.removals or c.bounded or evicts_oldest(facts, c):
             continue
         for site in c.inserts:

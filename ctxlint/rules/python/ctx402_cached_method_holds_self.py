@@ -7,6 +7,7 @@ import re
 
 from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
+from ctxlint.semantic.python.decorators import CACHE_QUALNAMES, applied_cache, cache_bound, tiny_bound
 from ctxlint.semantic.python.hooks import PER_CALL_PROTOCOL
 from ctxlint.semantic.python.instances import (
     from_parameters,
@@ -20,9 +21,6 @@ from ctxlint.semantic.python.instances import (
     returns_tensors,
     subclasses,
 )
-
-_CACHE_DECORATORS = {"functools.lru_cache", "functools.cache"}
-
 
 class CachedMethodHoldsSelf(Rule):
     code = "CTX402"
@@ -133,11 +131,15 @@ python/cpython#96851 (docs FAQ "How do I cache method calls?").
                 if not args:
                     continue
                 for i, (d, q) in enumerate(zip(fn.decorator_list, decos)):
-                    if q not in _CACHE_DECORATORS:
+                    # the cache itself, or a project decorator that applies it
+                    # (`return functools.lru_cache(maxsize=None)(fn)`, a factory, an alias)
+                    app = None if q in CACHE_QUALNAMES else applied_cache(facts, d)
+                    if q not in CACHE_QUALNAMES and app is None:
                         continue
                     if any(o.split(".")[-1] not in _INSTANCE_BINDING for o in decos[:i]):
                         break  # an outer decorator decides what the first argument is
-                    if _tiny_maxsize(d):
+                    site = app or d
+                    if tiny_bound(site):
                         continue  # keeps at most the last instance: bounded, no growth
                     line = facts.lines[d.lineno - 1] if d.lineno <= len(facts.lines) else ""
                     if re.search(r"noqa:[^#]*\bB019\b", line):
@@ -148,7 +150,7 @@ python/cpython#96851 (docs FAQ "How do I cache method calls?").
                         continue  # the instances are the members, made once at import
                     if is_plain_value_type(facts, cls):
                         continue  # a NamedTuple of ints: keyed by value, keeps only those values
-                    size = _maxsize(d, q)
+                    size = cache_bound(app.site_facts if app else facts, site)
                     why = _evidence(facts, cls, fn, size)
                     if why is None:
                         continue
@@ -157,15 +159,24 @@ python/cpython#96851 (docs FAQ "How do I cache method calls?").
                     # author's choice, so unbounded growth gets no fix
                     # the codemod rebinds the method on the instance: only a plain method
                     # (a property over it has no setter, another decorator would be lost)
-                    fix = None if growth or len(fn.decorator_list) != 1 else Fix(
+                    # (a project decorator that applies the cache is the project's to change)
+                    fix = None if growth or app or len(fn.decorator_list) != 1 else Fix(
                         description="cache per instance instead of on the class", safety=SAFE,
                         codemod="per_instance_cache",
                         data={"line": d.lineno, "col": d.col_offset, "method": fn.name})
-                    keeps = growth or _what_it_keeps(facts, size)
+                    keeps = growth or _what_it_keeps(app.site_facts if app else facts, size)
+                    via = "" if app is None else \
+                        f" (it applies `{app.site_facts.segment(app.site)}`{_where(facts, app)})"
+                    # the path from the decorator to the cache it applies (another module's
+                    # steps keep their own file)
+                    trace = () if app is None else (
+                        *(sf.step(n, m) for sf, n, m in app.steps),
+                        app.site_facts.step(app.site, f"`{app.site_facts.segment(app.site)}` wraps the method in one "
+                                                      "cache for the whole class, keyed on `self` and the arguments"))
                     yield facts.finding(self, d,
-                                        f"`@{facts.segment(d)}` on instance method `{cls.name}.{fn.name}` "
+                                        f"`@{facts.segment(d)}`{via} on instance method `{cls.name}.{fn.name}` "
                                         f"keys the class-wide cache on `self`, and {reason}: {keeps}",
-                                        fix=fix)
+                                        fix=fix, trace=trace)
 
 
 #: Decorators that, applied over the cache, still call it with the instance first
@@ -218,24 +229,9 @@ def _per_call_filler(facts, cls: ast.ClassDef, fn: ast.AST):
     return None
 
 
-def _maxsize(deco: ast.AST, qualname: str) -> ast.AST:
-    """The decorator's bound: `cache` and `maxsize=None` are unbounded (`Constant(None)`),
-    bare `lru_cache`/`lru_cache()` keep 128 (functools docs)."""
-    if qualname.endswith(".cache"):
-        return ast.Constant(None)
-    if isinstance(deco, ast.Call):
-        vals = [kw.value for kw in deco.keywords if kw.arg == "maxsize"] + list(deco.args[:1])
-        return vals[0] if vals else ast.Constant(128)
-    return ast.Constant(128)
-
-
-def _tiny_maxsize(deco: ast.AST) -> bool:
-    """`@lru_cache(maxsize=1)` / `@lru_cache(0)`: at most one entry, so at most one `self`."""
-    if not isinstance(deco, ast.Call):
-        return False
-    vals = [kw.value for kw in deco.keywords if kw.arg == "maxsize"] + list(deco.args[:1])
-    return any(isinstance(v, ast.Constant) and isinstance(v.value, int) and not isinstance(v.value, bool)
-               and v.value <= 1 for v in vals)
+def _where(facts, app) -> str:
+    """` in <module>` when the cache call is in another module of the project."""
+    return "" if app.site_facts is facts else f" in `{app.site_facts.path}`"
 
 
 def _what_it_keeps(facts, size: ast.AST) -> str:

@@ -154,17 +154,32 @@ locks and contexts).
                 if any(f.kind == "context" for f in copied):
                     effects.append("one request's context values travel to every reader")
                 effect = ", or ".join(effects)
+                # the class to mend: the one holding the primitives (one object deeper when
+                # the sent object's only such field is an instance of another class)
+                owner, own = cls, fields
+                while len(own) == 1 and own[0].inner is not None:
+                    owner, own = own[0].inner, list(own[0].inner_fields)
+                fix = None if any(f.inner is not None for f in own) else Fix(
+                    description=f"add `__getstate__`/`__setstate__` to `{owner.name}` that drop "
+                                + ", ".join(f"`{f.attr}`" for f in own),
+                    safety=UNSAFE, codemod="actor_plain_state",
+                    data={"line": owner.lineno, "col": owner.col_offset, "cls": owner.name,
+                          "drop": [f.attr for f in own],
+                          "recreate": {f.attr: f.init for f in own if _recreatable(f)}})
+                # one object deeper: each class on the way to the primitive
+                trace, k, chain = [], cls, fields
+                while len(chain) >= 1 and chain[0].inner is not None:
+                    f0 = chain[0]
+                    trace.append((f0.inner, f"`{k.name}.{f0.attr}` holds an instance of `{f0.inner.name}`, which "
+                                            f"holds {f0.inner_fields[0].what} in `self.{f0.inner_fields[0].attr}` "
+                                            "and defines no `__getstate__`/`__reduce__`"))
+                    k, chain = f0.inner, list(f0.inner_fields)
                 yield facts.finding(
                     self, call,
                     f"`{facts.segment(v)}` (an instance of `{cls.name}`) is sent through {how}, "
                     f"but `{cls.name}` holds {held} "
                     f"and defines no `__getstate__`/`__reduce__`: {effect}",
-                    fix=Fix(description=f"add `__getstate__`/`__setstate__` to `{cls.name}` that drop "
-                                        + ", ".join(f"`{f.attr}`" for f in fields),
-                            safety=UNSAFE, codemod="actor_plain_state",
-                            data={"line": cls.lineno, "col": cls.col_offset, "cls": cls.name,
-                                  "drop": [f.attr for f in fields],
-                                  "recreate": {f.attr: f.init for f in fields if _recreatable(f)}}))
+                    fix=fix, trace=trace)
                 break
 
 

@@ -327,7 +327,8 @@ backblaze-labs/genblaze#68 (asset cache keyed on step fields only).
         per model name) may be shared whatever the key."""
         def touches(f, values) -> bool:
             clo = ck.closure(f, values)
-            roots = ck.reach(f).roots
+            reach = ck.reach(f)
+            roots = reach.roots | reach.item_roots
             return bool(ck.hits(f, clo)) or any(isinstance(n, ast.Name) and n.id in roots for n in clo)
 
         fn = sink.function

@@ -7,7 +7,8 @@ import ast
 from ctxlint.findings import SAFE, Fix
 from ctxlint.rules import Rule
 from ctxlint.semantic.python.tensors import (
-    LOSS_CALL_HINTS, LOSS_NAME_HINTS, backward_names, element_store, graph_free, graph_free_locals, in_no_grad,
+    LOSS_CALL_HINTS, LOSS_NAME_HINTS, backward_names, element_store, graph_free, graph_free_locals,
+    helper_accumulation, in_no_grad,
     is_plain_data, loop_trains, plain_locals, reduced, returns_graph_tensor, returns_reduced,
     returns_reduced_entries,
 )
@@ -108,6 +109,14 @@ mechanics" (only floating-point and complex tensors require grad; no_grad record
         train_ids = {id(lp) for lp in train_loops}
         for node in facts.nodes(ast.AugAssign, ast.Assign, ast.Call):
             acc, x = _accumulation(node)
+            helper = None
+            if acc is None and isinstance(node, ast.Call) and _in_training_code(facts, node, train_ids):
+                # a helper of this module keeps its argument in a container that outlives
+                # the call (`self._log({"loss": loss})` -> `self.history.append(record)`):
+                # the accumulation is the call
+                got = helper_accumulation(facts, node)
+                if got is not None:
+                    acc, x, helper = got
             if acc is None or x is None:
                 continue
             fn = facts.enclosing_function(node)
@@ -140,15 +149,22 @@ mechanics" (only floating-point and complex tensors require grad; no_grad record
             if fn is not None and isinstance(acc, ast.Name) and _backpropagated_after(facts, fn, persistent, acc.id):
                 continue  # `loss += part` ... `self.manual_backward(loss)` after the loop: a combined loss
             method = "item" if "loss" in val.lower() and not isinstance(node, ast.Call) else "detach"
-            fix = Fix(description=f"accumulate `.{method}()` of the value", safety=SAFE,
-                      codemod="detach_accumulation",
-                      data={"line": x.lineno, "col": x.col_offset, "method": method})
+            target = _fix_target(facts, x, fn, stmt)
+            fix = None if target is None else Fix(
+                description=f"accumulate `.{method}()` of the value", safety=SAFE,
+                codemod="detach_accumulation",
+                data={"line": target.lineno, "col": target.col_offset, "method": method})
             where = (f"across calls of the per-step method `{fn.name}()`" if loops == [fn]
                      else "across iterations of a training loop")
+            trace = ()
+            if helper is not None:
+                where += f" (kept there by `{helper.name}()`)"
+                trace = ((helper, f"`{helper.name}()` keeps what it is given in "
+                                  f"`{facts.dotted(acc) or facts.segment(acc)}`, which outlives the call"),)
             yield facts.finding(self, stmt,
                                 f"`{facts.dotted(acc) or facts.segment(acc) or 'accumulator'}` accumulates `{val}` {where} "
                                 "without `.item()`/`.detach()`: every step's autograd graph stays "
-                                "reachable", fix=fix)
+                                "reachable", fix=fix, trace=trace)
 
 
 
@@ -174,9 +190,31 @@ def _per_step_method_store(facts, fn, acc) -> bool:
         root = root.value
     if not (isinstance(root, ast.Name) and root.id == args[0].arg and root is not acc):
         return False
+    return _trains(facts, fn)
+
+
+def _in_training_code(facts, node, train_ids: set) -> bool:
+    """Is `node` inside a loop that trains, or in a method that trains by itself (a
+    per-step method)? Only there is a helper's store an accumulation across steps, so
+    only there are the calls resolved (the call graph is not asked about every call)."""
+    for a in facts.ancestors(node):
+        if isinstance(a, _DEFS):
+            fn = a
+            break
+        if isinstance(a, _LOOPS) and id(a) in train_ids:
+            return True
+    else:
+        return False
+    if isinstance(fn, ast.Lambda) or facts.enclosing_class(fn) is None:
+        return False
+    return _trains(facts, fn)
+
+
+def _trains(facts, fn) -> bool:
+    """`loop_trains` over a method's body, once per method (not per accumulation)."""
     trains = facts.memo("ctx601.method_trains", dict)
     if id(fn) not in trains:
-        trains[id(fn)] = loop_trains(facts, fn)  # once per method, not per accumulation
+        trains[id(fn)] = loop_trains(facts, fn)
     return trains[id(fn)]
 
 
@@ -468,6 +506,23 @@ def _tensor_value(facts, x: ast.AST, fn, stmt, depth: int = 2) -> str | None:
 
 
 _DISPLAYS = (ast.Dict, ast.List, ast.Tuple, ast.Set)
+
+
+def _fix_target(facts, x: ast.AST, fn, stmt) -> ast.AST | None:
+    """The expression to detach: `x` itself, or inside a display the element that carries
+    the graph (`{"loss": loss, "lr": lr}` -> `loss`); None when the graph is in a local
+    container built elsewhere (`record = {"loss": loss}` ... `keep(record)`): detaching the
+    container is no fix."""
+    if isinstance(x, _DISPLAYS):
+        for e in (x.values if isinstance(x, ast.Dict) else x.elts):
+            if _tensor_value(facts, e, fn, stmt) is not None:
+                return _fix_target(facts, e, fn, stmt)
+        return None
+    if isinstance(x, ast.Name):
+        srcs = _assigned_values(facts, fn, x.id, stmt)
+        if (srcs and isinstance(srcs[-1], _DISPLAYS)) or _stored_elements(facts, fn, x.id, stmt):
+            return None
+    return x
 
 
 def _walks_reduced_entries(facts, fn, name: str, stmt) -> bool:

@@ -161,8 +161,18 @@ HTML_ELEMENTS = ("html|head|body|title|meta|link|div|span|p|a|b|i|u|em|strong|sm
                  "tbody|tfoot|tr|td|th|caption|ul|ol|li|dl|dt|dd|pre|code|blockquote|script|style|form|"
                  "input|button|label|select|option|textarea|iframe|h[1-6]|br|hr|img|section|article|nav|"
                  "header|footer|main|aside|figure|figcaption|details|summary|svg|canvas|video|audio|source")
-_HTML_CLOSE = re.compile(rf"</\s*(?:{HTML_ELEMENTS})\s*>", re.I)
-_HTML_STRONG = re.compile(rf"<\s*(?:!doctype\s+html|(?:{HTML_ELEMENTS})\s+[\w-]+\s*=|(?:br|hr|img|meta|input|link)\s*/?>)", re.I)
+#: The HTML tests' patterns, compiled on first use (`_html_patterns`): two large
+#: alternations cost about a millisecond to compile, in every process that imports
+#: this module, most of which never ask.
+_HTML_CLOSE_SRC = rf"</\s*(?:{HTML_ELEMENTS})\s*>"
+_HTML_STRONG_SRC = rf"<\s*(?:!doctype\s+html|(?:{HTML_ELEMENTS})\s+[\w-]+\s*=|(?:br|hr|img|meta|input|link)\s*/?>)"
+_HTML_RES: list = []
+
+
+def _html_patterns() -> "list[re.Pattern[str]]":
+    if not _HTML_RES:
+        _HTML_RES.extend((re.compile(_HTML_CLOSE_SRC, re.I), re.compile(_HTML_STRONG_SRC, re.I)))
+    return _HTML_RES
 
 
 def _is_docstring(facts, expr: ast.AST) -> bool:
@@ -188,7 +198,8 @@ def looks_like_html(text: str) -> bool:
     `<word>` — a CLI usage placeholder such as `<path>` or `<A,B>` — is not markup."""
     if not isinstance(text, str) or "<" not in text:
         return False
-    return bool(_HTML_CLOSE.search(text) or _HTML_STRONG.search(text))
+    close, strong = _html_patterns()
+    return bool(close.search(text) or strong.search(text))
 
 
 @dataclass
@@ -278,6 +289,9 @@ class CallSites:
         self.f = facts
         self.path = Path(facts.path)
         self._bindings: dict[int, dict[str, list]] = {}
+        # per-class indexes, each built in one pass on first use (see `_class_attr_values`)
+        self._class_attrs: dict[ast.ClassDef, dict[str, list]] = {}
+        self._families: dict[ast.ClassDef, list[ast.ClassDef]] = {}
 
     # ----------------------------------------------------------- bindings
     def _function_bindings(self, fn, name: str) -> list | None:
@@ -335,9 +349,7 @@ class CallSites:
                 fn = self.f.enclosing_function(fn)
             if expr.id in self.f.module_assignments:
                 vals = list(self.f.module_assignments[expr.id])
-                for n in self.f.nodes(ast.AugAssign):
-                    if isinstance(n.target, ast.Name) and n.target.id == expr.id and self.f.enclosing_function(n) is None:
-                        vals.append(("aug", n))
+                vals.extend(("aug", n) for n in self._module_augassigns.get(expr.id, ()))
                 return vals
             return None
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and self._is_instance_ref(expr.value):
@@ -349,10 +361,27 @@ class CallSites:
                 vals.extend(self._class_attr_values(c, expr.attr) or ())
             return vals or None
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
-            for c in self.f.nodes(ast.ClassDef):
-                if c.name == expr.value.id:
-                    return self._class_attr_values(c, expr.attr)
+            c = self._classes_by_name.get(expr.value.id)
+            if c is not None:
+                return self._class_attr_values(c[0], expr.attr)
         return None
+
+    @cached_property
+    def _module_augassigns(self) -> dict[str, list[ast.AugAssign]]:
+        """name -> the module-level `name op= ...` statements (outside any def), in source order."""
+        out: dict[str, list[ast.AugAssign]] = {}
+        for n in self.f.nodes(ast.AugAssign):
+            if isinstance(n.target, ast.Name) and self.f.enclosing_function(n) is None:
+                out.setdefault(n.target.id, []).append(n)
+        return out
+
+    @cached_property
+    def _classes_by_name(self) -> dict[str, list[ast.ClassDef]]:
+        """class name -> the classes of this module so named, in source order."""
+        by_name: dict[str, list[ast.ClassDef]] = {}
+        for c in self.f.nodes(ast.ClassDef):
+            by_name.setdefault(c.name, []).append(c)
+        return by_name
 
     def _is_instance_ref(self, name: ast.Name) -> bool:
         """Is `name` the instance (or class) parameter of the method it is used in — the
@@ -412,10 +441,14 @@ class CallSites:
     def class_family(self, cls: ast.ClassDef) -> list[ast.ClassDef]:
         """`cls`, its base classes defined in this module (transitively) and the classes of
         this module deriving from any of them: every class whose methods may assign an
-        attribute that a method of `cls` reads through `self`."""
-        by_name: dict[str, list[ast.ClassDef]] = {}
-        for c in self.f.nodes(ast.ClassDef):
-            by_name.setdefault(c.name, []).append(c)
+        attribute that a method of `cls` reads through `self`. Computed once per class."""
+        family = self._families.get(cls)
+        if family is None:
+            family = self._families[cls] = self._class_family(cls)
+        return family
+
+    def _class_family(self, cls: ast.ClassDef) -> list[ast.ClassDef]:
+        by_name = self._classes_by_name
 
         def bases(c: ast.ClassDef) -> list[ast.ClassDef]:
             return [b2 for b in c.bases if isinstance(b, ast.Name) for b2 in by_name.get(b.id, ()) if b2 is not c]
@@ -434,26 +467,42 @@ class CallSites:
 
     def _class_attr_values(self, cls: ast.ClassDef, attr: str) -> list | None:
         """Values assigned to `attr` in the body of `cls` (class attributes) and through the
-        instance parameter (`self.attr = ...`) in any of its methods."""
-        vals: list = []
+        instance parameter (`self.attr = ...`) in any of its methods: a fresh list, or None.
+        Every attribute of `cls` is indexed in one walk of the class, on first use."""
+        table = self._class_attrs.get(cls)
+        if table is None:
+            table = self._class_attrs[cls] = self._index_class_attrs(cls)
+        vals = table.get(attr)
+        return list(vals) if vals else None
+
+    def _index_class_attrs(self, cls: ast.ClassDef) -> dict[str, list]:
+        """attr -> the values `_class_attr_values` returns for it: the class-body
+        assignments first (in body order), then the instance-attribute stores (in
+        `ast.walk` order), as a per-attribute search would find them."""
+        body: dict[str, list] = {}
         for s in cls.body:
-            if isinstance(s, ast.Assign) and any(isinstance(t, ast.Name) and t.id == attr for t in s.targets):
-                vals.append(s.value)
-            elif isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name) and s.target.id == attr:
-                vals.append(s.value if s.value is not None else ("annotation", s.annotation))
+            if isinstance(s, ast.Assign):
+                for name in dict.fromkeys(t.id for t in s.targets if isinstance(t, ast.Name)):
+                    body.setdefault(name, []).append(s.value)
+            elif isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name):
+                body.setdefault(s.target.id, []).append(s.value if s.value is not None else ("annotation", s.annotation))
+        stores: dict[str, list] = {}
         for n in ast.walk(cls):
             if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                 targets = n.targets if isinstance(n, ast.Assign) else [n.target]
                 for t in targets:
-                    if (isinstance(t, ast.Attribute) and t.attr == attr and isinstance(t.value, ast.Name)
+                    if (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
                             and self._is_instance_ref(t.value)):
                         if isinstance(n, ast.AugAssign):
-                            vals.append(("aug", n))
+                            v = ("aug", n)
                         elif n.value is not None:
-                            vals.append(n.value)
+                            v = n.value
                         else:
-                            vals.append(("annotation", n.annotation))
-        return vals or None
+                            v = ("annotation", n.annotation)
+                        stores.setdefault(t.attr, []).append(v)
+        for name, vs in stores.items():
+            body.setdefault(name, []).extend(vs)
+        return body
 
     # ----------------------------------------------------------- literals
     def literal_values(self, expr: ast.AST, depth: int = 0) -> list[tuple[str, ast.Constant | None]] | None:
@@ -2205,10 +2254,6 @@ class CallSites:
             t = parent.targets[0] if isinstance(parent, ast.Assign) else parent.target
             binding = self.f.dotted(t)
 
-        def of_globals(node: ast.AST, anywhere: bool) -> bool:
-            return (isinstance(node, ast.Attribute) and node.attr == "globals"
-                    and (anywhere or (binding is not None and self.f.dotted(node.value) == binding)))
-
         def dict_keys(expr: ast.AST, at: ast.AST) -> set | None:
             if isinstance(expr, ast.Name):
                 fn = self.f.enclosing_function(at)
@@ -2236,28 +2281,65 @@ class CallSites:
                 return {k.value for k in expr.keys}  # type: ignore[union-attr]
             return None
 
-        walks = [(d, True) for d in scopes] + ([(self.f.tree, False)] if binding else [])
-        for root, anywhere in walks:
-            for n in ast.walk(root):
-                if isinstance(n, ast.Assign):
-                    for t in n.targets:
-                        if isinstance(t, ast.Subscript) and of_globals(t.value, anywhere):
-                            if isinstance(t.slice, ast.Constant) and isinstance(t.slice.value, str):
-                                names.add(t.slice.value)
-                            else:
-                                return None
-                elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "update" \
-                        and of_globals(n.func.value, anywhere):
-                    for kw in n.keywords:
-                        if kw.arg is None:
-                            return None
-                        names.add(kw.arg)
-                    for a in n.args:
-                        keys = dict_keys(a, n)
-                        if keys is None:
-                            return None
-                        names |= keys
+        writes = [w for d in scopes for w in self._globals_writes_by_top.get(d, ())]
+        if binding is not None:
+            writes += self._globals_writes_by_owner.get(binding, ())
+        for n, t in writes:
+            if isinstance(n, ast.Assign):
+                if isinstance(t.slice, ast.Constant) and isinstance(t.slice.value, str):
+                    names.add(t.slice.value)
+                else:
+                    return None
+            else:
+                for kw in n.keywords:
+                    if kw.arg is None:
+                        return None
+                    names.add(kw.arg)
+                for a in n.args:
+                    keys = dict_keys(a, n)
+                    if keys is None:
+                        return None
+                    names |= keys
         return names
+
+    @cached_property
+    def _globals_writes(self) -> list[tuple[ast.AST, ast.AST]]:
+        """Every write to an `X.globals` attribute in this module, found in one pass:
+        (the Assign, its `X.globals[...]` target) or (the `X.globals.update(...)` Call,
+        the Call). `_template_globals` reads them through the two indexes below."""
+        out: list[tuple[ast.AST, ast.AST]] = []
+        for n in self.f.nodes(ast.Assign):
+            for t in n.targets:
+                if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Attribute) and t.value.attr == "globals":
+                    out.append((n, t))
+        for n in self.f.nodes(ast.Call):
+            if isinstance(n.func, ast.Attribute) and n.func.attr == "update" \
+                    and isinstance(n.func.value, ast.Attribute) and n.func.value.attr == "globals":
+                out.append((n, n))
+        return out
+
+    @cached_property
+    def _globals_writes_by_top(self) -> dict[ast.AST, list[tuple[ast.AST, ast.AST]]]:
+        """The `.globals` writes by the module-level statement holding them."""
+        out: dict[ast.AST, list[tuple[ast.AST, ast.AST]]] = {}
+        for w in self._globals_writes:
+            top = w[0]
+            while (p := self.f.parents.get(top)) is not None and p is not self.f.tree:
+                top = p
+            out.setdefault(top, []).append(w)
+        return out
+
+    @cached_property
+    def _globals_writes_by_owner(self) -> dict[str, list[tuple[ast.AST, ast.AST]]]:
+        """The `.globals` writes by the dotted name of the object owning the globals
+        (`t` of `t.globals[...] = f`)."""
+        out: dict[str, list[tuple[ast.AST, ast.AST]]] = {}
+        for w in self._globals_writes:
+            owner = (w[1].value if isinstance(w[0], ast.Assign) else w[1].func.value).value
+            d = self.f.dotted(owner)
+            if d is not None:
+                out.setdefault(d, []).append(w)
+        return out
 
     def template_names(self, expr: ast.AST) -> list[str]:
         """The template names a `get_template(expr)` argument holds: a string literal, a

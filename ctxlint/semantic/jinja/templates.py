@@ -25,6 +25,7 @@ builds the facts of a literal template inside a Python file.
 
 from __future__ import annotations
 
+import bisect
 import re
 from functools import cached_property
 
@@ -77,6 +78,21 @@ class _Locator:
         self.line_starts = [0]
         for ln in self.lines:
             self.line_starts.append(self.line_starts[-1] + len(ln) + 1)
+        # "Is offset a inside a span?" by bisection: the spans sorted by start, with the
+        # running maximum of their ends (line-statement spans may overlap the others).
+        self.spans.sort()
+        self._span_starts = [s for s, _ in self.spans]
+        self._max_end: list[int] = []
+        top = -1
+        for _, e in self.spans:
+            top = max(top, e)
+            self._max_end.append(top)
+
+    def in_code(self, offset: int) -> bool:
+        """Is text offset `offset` inside a `{{ }}`/`{% %}` region (or a line statement)?
+        O(log spans): a template with 20,000 expressions is not searched once per needle."""
+        i = bisect.bisect_right(self._span_starts, offset) - 1
+        return i >= 0 and self._max_end[i] > offset
 
     def column(self, line: int, needle: str) -> int:
         """0-based column of the next occurrence of `needle` on `line` inside code; 0 if none."""
@@ -91,7 +107,7 @@ class _Locator:
                           or (m.end() < len(src) and (src[m.end()].isalnum() or src[m.end()] == "_"))):
                 continue
             a = base + m.start()
-            if any(s <= a < e for s, e in self.spans):
+            if self.in_code(a):
                 hits.append(m.start())
         if not hits:
             i = src.find(needle)
@@ -99,6 +115,22 @@ class _Locator:
         k = self._used.get((line, needle), 0)
         self._used[(line, needle)] = k + 1
         return hits[min(k, len(hits) - 1)]
+
+
+
+def find_all(node, types):
+    """The descendants of a jinja2 node that are instances of `types` (a class or a
+    tuple), in the pre-order of jinja2's `Node.find_all`, without its recursion: a
+    chain of 1,000 filters nests 1,000 deep and would raise RecursionError."""
+    stack = [node.iter_child_nodes()]
+    while stack:
+        child = next(stack[-1], None)
+        if child is None:
+            stack.pop()
+            continue
+        if isinstance(child, types):
+            yield child
+        stack.append(child.iter_child_nodes())
 
 
 class JinjaFacts:
@@ -138,7 +170,7 @@ class JinjaFacts:
         """All jinja2 nodes of the given classes (jinja2.nodes.X), in source order."""
         key = "nodes:" + ",".join(t.__name__ for t in types)
         if key not in self._memo:
-            found = list(self.tree.find_all(types))
+            found = list(find_all(self.tree, types))
             found.sort(key=lambda n: getattr(n, "lineno", 0) or 0)
             self._memo[key] = found
         return self._memo[key]  # type: ignore[return-value]
@@ -240,7 +272,7 @@ class JinjaFacts:
             if names and positive:
                 body = node.body if isinstance(node, nodes.If) else [node.expr1]
                 for b in body:
-                    for n in ([b] if isinstance(b, nodes.Name) else []) + list(b.find_all(nodes.Name)):
+                    for n in ([b] if isinstance(b, nodes.Name) else []) + list(find_all(b, nodes.Name)):
                         if n.name in names and n.ctx == "load":
                             covered.add(id(n))
         for name in self.name_loads:
@@ -293,7 +325,7 @@ class JinjaFacts:
         env = self.constant_names if names is None else names
         if isinstance(node, nodes.Name):
             return env.get(node.name) if node.ctx == "load" else None
-        if env and any(n.name in env and n.ctx == "load" for n in node.find_all(nodes.Name)):
+        if env and any(n.name in env and n.ctx == "load" for n in find_all(node, nodes.Name)):
             try:
                 node = copy.deepcopy(node)
             except Exception:
@@ -328,7 +360,7 @@ class _BindingFlow:
         from jinja2 import nodes
         if node is None:
             return
-        found = [node] if isinstance(node, nodes.Name) else list(node.find_all(nodes.Name))
+        found = [node] if isinstance(node, nodes.Name) else list(find_all(node, nodes.Name))
         for n in found:
             if n.ctx == "load" and n.name in bound:
                 self.bound.add(id(n))

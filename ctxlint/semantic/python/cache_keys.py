@@ -134,15 +134,20 @@ class ScopeReach:
         roots: names whose whole value carries a scope id (a parameter `req` whose
             annotated class has a scope-id field, or that the body reads `req.tenant_id`
             from); passing such a name whole into a key counts as scoping it.
+        item_roots: mappings an item path reads a scope id from (`kwargs` of
+            `kwargs["metadata"]["tenant_id"]`, here or in a helper it is handed to):
+            they carry it only where handed on whole (`handed_whole`), not where one
+            of their other items is read (`kwargs[k]`, `k in kwargs`).
         self_scoped: the enclosing class's instances carry a scope id (`self.tenant_id`):
             their own `self.` containers are per-scope, not shared.
     """
 
-    __slots__ = ("ids", "roots", "self_scoped")
+    __slots__ = ("ids", "roots", "item_roots", "self_scoped")
 
     def __init__(self):
         self.ids: dict[str, str] = {}
         self.roots: set[str] = set()
+        self.item_roots: set[str] = set()
         self.self_scoped = False
 
     def demanded(self, include_self: bool = True) -> list[tuple[str, str]]:
@@ -474,6 +479,7 @@ class CacheKeyFacts:
         if r is not None:
             return r
         r = ScopeReach()
+        self._reach[id(fn)] = r  # a cycle of helpers sees what is known so far
         ids = self.ids
         facts = self.facts
         params = self.params(fn)
@@ -521,6 +527,16 @@ class CacheKeyFacts:
                 sid = self.scope_id_of_name(cv.split(".")[-1])
                 if sid:
                     r.ids.setdefault(sid, f"{cv}.get()")
+        # item paths of parameters: kwargs["metadata"]["tenant_id"], meta.get("user_id")
+        for n in facts.walk(fn):
+            sid = _item_scope_id(n, ids)
+            if sid is None or sid in r.ids:
+                continue
+            root = _item_root(n)
+            if root is not None and root.id in params and root.id != me:
+                r.ids[sid] = facts.segment(n)
+                r.item_roots.add(root.id)
+        self._helper_reach(fn, r, params, me)
         # the instance itself carries a scope id: self containers are per scope
         cls = facts.enclosing_class(fn)
         if me and cls is not None and facts.parents.get(fn) is cls:
@@ -539,6 +555,34 @@ class CacheKeyFacts:
                     r.ids.setdefault(sid, f"{me}.{attr}")
         self._reach[id(fn)] = r
         return r
+
+    def _helper_reach(self, fn: ast.AST, r: ScopeReach, params, me) -> None:
+        """Scope ids a helper of this module reads from a parameter `fn` hands it, whole or
+        a part of it (`self._call(kwargs, params)` where `_call` reads
+        `kwargs["metadata"]["tenant_id"]`; `self._send(kwargs.get("metadata", {}))`; a
+        helper's own helpers likewise, so two levels and more): `fn` can reach them too,
+        spelled from its own parameter."""
+        from ctxlint.semantic.python.calls import call_graph, params_of
+        graph = call_graph(self.facts)
+        for call, target in graph.calls_in(fn):
+            if target is fn or isinstance(target, ast.Lambda):
+                continue
+            inner = self.reach(target)
+            tparams = params_of(target)
+            tme = self._self_param(target)
+            for sid, text in list(inner.ids.items()):
+                root = re.split(r"[.\[]", text, maxsplit=1)[0]
+                if sid in r.ids or root == tme or root not in tparams:
+                    continue
+                arg = graph.arg_for(call, target, tparams.index(root))
+                base = _item_root(arg) if arg is not None else None
+                if base is not None and base.id in params and base.id != me:
+                    # handed `kwargs` or a part of it (`kwargs.get("metadata", {})`)
+                    r.ids[sid] = self.facts.segment(arg) + text[len(root):]
+                    if base is arg and root in inner.roots:
+                        r.roots.add(base.id)
+                    elif root in inner.roots | inner.item_roots:
+                        r.item_roots.add(base.id)
 
     def set_at_construction(self, fn: ast.AST, attr: str) -> bool:
         """Is instance attribute `attr`, read in method `fn`, fixed for the instance's life:
@@ -847,6 +891,8 @@ class CacheKeyFacts:
                     out.append((n.id, n))
                 elif whole and (n.id in r.roots or any(w in SCOPE_KIND_WORDS for w in ident_words(n.id))):
                     out.append(("<root>", n))
+                elif n.id in r.item_roots and handed_whole(facts, n):
+                    out.append(("<root>", n))
             elif isinstance(n, ast.Attribute):
                 if n.attr in self.ids:
                     out.append((n.attr, n))
@@ -860,6 +906,10 @@ class CacheKeyFacts:
                     sid = self.scope_id_of_name((facts.dotted(n.value) or "").split(".")[-1])
                     if sid:
                         out.append((sid, n))
+            elif isinstance(n, (ast.Subscript, ast.Call)):
+                sid = _item_scope_id(n, self.ids)  # `meta["tenant_id"]`, `meta.get("tenant_id")`
+                if sid is not None:
+                    out.append((sid, n))
         return out
 
     # ------------------------------------------------------------ sinks
@@ -1878,6 +1928,43 @@ def _exits(body: list, raise_only: bool = False) -> bool:
         return False
     last = body[-1]
     return isinstance(last, ast.Raise) or not raise_only and isinstance(last, ast.Return)
+
+
+def handed_whole(facts, n: ast.Name) -> bool:
+    """Is the name `n` handed on as a whole value: a call's argument, an item of a
+    display or f-string, a starred or keyword argument (not `n[k]`, `n.x`, `k in n`)?"""
+    p = facts.parents.get(n)
+    if isinstance(p, ast.Call):
+        return n in p.args
+    return isinstance(p, (ast.keyword, ast.Starred, ast.Tuple, ast.List, ast.Set, ast.FormattedValue)) \
+        or (isinstance(p, ast.Dict) and n in p.values)
+
+
+def _item_scope_id(n: ast.AST, ids) -> str | None:
+    """The scope id an item read names by its string key: `meta["tenant_id"]`,
+    `meta.get("tenant_id")` / `meta.get("tenant_id", default)`; None otherwise."""
+    key = None
+    if isinstance(n, ast.Subscript):
+        key = n.slice
+    elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" \
+            and 1 <= len(n.args) <= 2 and not n.keywords:
+        key = n.args[0]
+    if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value in ids:
+        return key.value
+    return None
+
+
+def _item_root(n: ast.AST) -> ast.Name | None:
+    """The name an item/attribute path starts from (`kwargs` of
+    `kwargs["metadata"].get("tenant_id")`), or None (a call result, a literal)."""
+    while True:
+        if isinstance(n, (ast.Subscript, ast.Attribute)):
+            n = n.value
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get":
+            n = n.func.value
+        else:
+            break
+    return n if isinstance(n, ast.Name) else None
 
 
 def _defs_by_name(facts: "PythonFacts") -> dict[str, list[ast.AST]]:

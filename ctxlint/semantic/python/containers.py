@@ -504,10 +504,13 @@ def collect_containers(facts: "PythonFacts") -> list[LongLivedContainer]:
     #     its containers live as long as that entry, not as long as the process (value
     #     fact, which overrides the name hint and the registry shape below)
     per_invocation: dict[int, bool] = {}
+    uses: _ClassUses | None = None
     for c in out:
         if c.scope == "instance":
             if id(c.owner) not in per_invocation:
-                per_invocation[id(c.owner)] = _per_invocation_class(facts, c.owner, out, classes)
+                if uses is None:
+                    uses = _ClassUses(facts, out)
+                per_invocation[id(c.owner)] = _per_invocation_class(facts, c.owner, uses, classes)
             if per_invocation[id(c.owner)]:
                 c.long_lived = False
                 c.per_invocation = True
@@ -566,7 +569,38 @@ def _drops_entries(c: LongLivedContainer) -> bool:
     return c.bounded or bool(c.removals)
 
 
-def _per_invocation_class(facts: "PythonFacts", cls: ast.ClassDef, containers: list[LongLivedContainer],
+class _ClassUses:
+    """What `_per_invocation_class` asks of the whole module, indexed once per file
+    rather than once per class: the names classes derive from (last dotted part), the
+    entry values stored into the containers (id -> container), the `defaultdict`
+    factories (id -> container), the annotation nodes, and the loaded Names by id.
+
+    Args:
+        facts: the file's `PythonFacts`.
+        containers: the module's `LongLivedContainer`s (their inserts and creations).
+    """
+
+    def __init__(self, facts: "PythonFacts", containers: list[LongLivedContainer]):
+        self.base_names: set[str] = {(dotted(b) or "").split(".")[-1]
+                                     for k in facts.nodes(ast.ClassDef) for b in k.bases}
+        self.values: dict[int, LongLivedContainer] = {}
+        for c in containers:
+            for s in c.inserts:
+                if s.value is not None and s.kind in ("subscript", "setdefault", "__setitem__"):
+                    self.values[id(s.value)] = c
+        self.factories: dict[int, LongLivedContainer] = {}
+        for c in containers:
+            v = c.creation
+            if isinstance(v, ast.Call) and (dotted(v.func) or "").split(".")[-1] == "defaultdict" and v.args:
+                self.factories[id(v.args[0])] = c
+        self.annotations = _annotation_nodes(facts)
+        self.loads: dict[str, list[ast.Name]] = {}
+        for ref in facts.nodes(ast.Name):
+            if isinstance(ref.ctx, ast.Load) and id(ref) not in self.annotations:
+                self.loads.setdefault(ref.id, []).append(ref)
+
+
+def _per_invocation_class(facts: "PythonFacts", cls: ast.ClassDef, uses: _ClassUses,
                           classes: dict[str, ast.ClassDef]) -> bool:
     """Is every instance of `cls` made in this module an entry of a container that drops
     its entries, so that each instance lives as long as its entry (one task's, one
@@ -588,24 +622,11 @@ def _per_invocation_class(facts: "PythonFacts", cls: ast.ClassDef, containers: l
     name = cls.name
     if classes.get(name) is not cls:
         return False
-    for k in facts.nodes(ast.ClassDef):
-        if any(dotted(b) == name or (dotted(b) or "").endswith("." + name) for b in k.bases):
-            return False
-    values: dict[int, LongLivedContainer] = {}
-    for c in containers:
-        for s in c.inserts:
-            if s.value is not None and s.kind in ("subscript", "setdefault", "__setitem__"):
-                values[id(s.value)] = c
-    factories: dict[int, LongLivedContainer] = {}
-    for c in containers:
-        v = c.creation
-        if isinstance(v, ast.Call) and (dotted(v.func) or "").split(".")[-1] == "defaultdict" and v.args:
-            factories[id(v.args[0])] = c
-    annotations = _annotation_nodes(facts)
+    if name in uses.base_names:  # a subclass here (`class B(A)`, `class B(mod.A)`)
+        return False
+    values, factories = uses.values, uses.factories
     made = 0
-    for ref in facts.nodes(ast.Name):
-        if ref.id != name or not isinstance(ref.ctx, ast.Load) or id(ref) in annotations:
-            continue
+    for ref in uses.loads.get(name, ()):
         p = facts.parents.get(ref)
         if isinstance(p, ast.Tuple):
             p = facts.parents.get(p)

@@ -433,13 +433,14 @@ class PythonFacts:
             trace: the evidence, as `TraceStep`s or `(node_or_line, message)` pairs
                 (a node of this file, or a 1-based line number).
         """
+        reach_from = None
         if confidence is None:
             confidence = "high"
             if getattr(rule, "manifest", "shown") == "reached":
-                from ctxlint.semantic.python.evidence import reach_trace
-                fn = node if isinstance(node, FunctionNode) else self.enclosing_function(node)
-                confidence, steps = reach_trace(self, fn)
-                trace = (*trace, *steps)
+                # decided by `semantic.python.lint.run_rules` (semantic.python.evidence),
+                # which needs the call graph: facts stays below it in the layering
+                confidence = ""
+                reach_from = node if isinstance(node, FunctionNode) else self.enclosing_function(node)
         end_node = end or node
         return Finding(
             code=rule.code,
@@ -453,7 +454,13 @@ class PythonFacts:
             fix=fix,
             confidence=confidence,
             trace=tuple(self.step(*t) if isinstance(t, tuple) else t for t in trace),
-        )
+        ) if reach_from is None else _pending_reach(Finding(
+            code=rule.code, name=rule.name, path=self.path,
+            line=getattr(node, "lineno", 1), col=getattr(node, "col_offset", 0) + 1,
+            end_line=getattr(end_node, "end_lineno", None) or getattr(node, "lineno", 1),
+            end_col=(getattr(end_node, "end_col_offset", None) or getattr(node, "col_offset", 0)) + 1,
+            message=message, fix=fix, confidence="",
+            trace=tuple(self.step(*t) if isinstance(t, tuple) else t for t in trace)), reach_from)
 
     def step(self, where, message: str) -> "TraceStep":
         """A `TraceStep` of this file at `where` (an `ast` node or a 1-based line)."""
@@ -581,34 +588,8 @@ def _target_names(t: ast.AST) -> Iterable[str]:
 
 
 
-def run_rules(facts: PythonFacts, rules: list) -> list[Finding]:
-    """Run the rules over the shared facts (see `ctxlint.rules.run_checks`)."""
-    from ctxlint.rules import run_checks
-    return run_checks(facts, rules)
-
-
-def lint(path: str, text: str, rules: list, config: Config, tree: ast.Module | None = None) -> list[Finding]:
-    """Lint one Python source with the given (already prefiltered) rules.
-
-    Args:
-        tree: an already-parsed `ast.Module` (flake8 hands in its own); parsed here otherwise.
-    Returns findings before suppression. Never raises on bad input.
-    """
-    if not rules:
-        return []
-    if tree is None:
-        from ctxlint.languages.python import parse
-        tree, err = parse(path, text)
-        if err is not None:
-            return [err]
-        if tree is None:
-            return []  # valid code of a newer Python: `parse` left a notice
-    facts = PythonFacts(path, text, tree, config)
-    try:
-        return run_rules(facts, rules)
-    finally:
-        # The layer's memoized analyses point back at `facts` (a CallGraph keeps its
-        # facts): drop them so the tree and every index are freed by reference
-        # counting now, not by a full cycle collection later (findings keep no nodes).
-        facts.__dict__.clear()
-
+def _pending_reach(finding: Finding, fn) -> Finding:
+    """Mark `finding` as waiting for its tier: `semantic.python.lint.run_rules` asks
+    `semantic.python.evidence.reach_trace` whether an entry point reaches `fn`."""
+    finding._reach_from = fn  # type: ignore[attr-defined]
+    return finding

@@ -871,14 +871,25 @@ def _strictly_indexed(facts, site, key: ast.AST, depth: int) -> bool:
     from ctxlint.semantic.python.registries import key_text
     kt = key_text(key)
     fn = site.function
-    for d in facts.containers:
-        strict = [s for s in d.reads if s.kind == "subscript"] + [s for s in d.inserts if s.kind == "augassign"]
-        for s in strict:
-            if s.function is fn and s.key is not None and key_text(s.key) == kt \
-                    and (_on_same_path(facts, s.node, site.node, fn) or _always_runs(facts, s.node, fn)) \
-                    and _key_not_rebound(facts, fn, key) and bounded_key_set(facts, d, depth):
-                return True
+    for d, s in _strict_sites(facts).get(id(fn), ()):
+        if s.key is not None and key_text(s.key) == kt \
+                and (_on_same_path(facts, s.node, site.node, fn) or _always_runs(facts, s.node, fn)) \
+                and _key_not_rebound(facts, fn, key) and bounded_key_set(facts, d, depth):
+            return True
     return False
+
+
+def _strict_sites(facts) -> dict[int, list]:
+    """id(def) -> the (container, site) pairs that index a container strictly in that
+    def (a subscript read, an augmented assignment), in container order: built once
+    per file, not once per insertion."""
+    def compute():
+        out: dict[int, list] = {}
+        for d in facts.containers:
+            for s in [s for s in d.reads if s.kind == "subscript"] + [s for s in d.inserts if s.kind == "augassign"]:
+                out.setdefault(id(s.function), []).append((d, s))
+        return out
+    return facts.memo("key_domains.strict_sites", compute)
 
 
 def _key_not_rebound(facts, fn, key: ast.AST) -> bool:

@@ -44,7 +44,7 @@ from ctxlint.semantic.python.cleanup import (  # noqa: F401
 )
 from ctxlint.semantic.python.containers import GROWING_METHODS
 from ctxlint.semantic.python.facts import FunctionNode, PythonFacts
-from ctxlint.semantic.python.syntax import dotted
+from ctxlint.semantic.python.syntax import container_root, dotted
 from ctxlint.semantic.python.values import CONTEXT, CV_VALUE, ModuleValues, module_values
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -1553,18 +1553,7 @@ def _returns(facts: PythonFacts, fn: ast.AST, keys: set[tuple]) -> bool:
     return False
 
 
-def _container_root(container: ast.AST) -> ast.AST:
-    """The variable a container expression lives in: `reg[k]` -> `reg`,
-    `reg.setdefault(k, [])` / `reg.get(k)` -> `reg`."""
-    node = container
-    while True:
-        if isinstance(node, ast.Subscript):
-            node = node.value
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and node.func.attr in ("setdefault", "get", "__getitem__"):
-            node = node.func.value
-        else:
-            return node
+_container_root = container_root  # (shared with tensors.param_accumulations: syntax.container_root)
 
 
 def _shared_container_released(facts: PythonFacts, fn: ast.AST, release: Release, container: ast.AST) -> bool:

@@ -70,12 +70,18 @@ class Field:
     what: a phrase for messages ("a `threading.Lock`", "CUDA tensors").
     init: source of the value assigned in `__init__` (or the first assignment),
         used by the codemod to re-create primitives in `__setstate__`.
+    inner: for a field holding an instance of another class of this module that
+        itself cannot travel (`self.registry = AdapterRegistry()`, whose `self._lock`
+        is a lock): that class; None for a field that holds the primitive itself.
+    inner_fields: the inner class's own fields (`unpicklable_fields(inner)`).
     """
 
     attr: str
     kind: str
     what: str
     init: str
+    inner: "ast.ClassDef | None" = None
+    inner_fields: tuple = ()
 
 
 def class_chain(facts: "PythonFacts", cls: ast.ClassDef) -> list[ast.ClassDef]:
@@ -214,7 +220,31 @@ def _cuda_tensor(facts: "PythonFacts", v: ast.AST, cls: ast.ClassDef, fn) -> boo
     return False
 
 
-def _classify(facts: "PythonFacts", v: ast.AST, ann, cls: ast.ClassDef, fn) -> tuple[str, str] | None:
+def _classify(facts: "PythonFacts", v: ast.AST, ann, cls: ast.ClassDef, fn, depth: int = 0) -> tuple | None:
+    """(kind, what[, inner class, its fields]) for a value stored on `self`, else None.
+    Followed through a local bound in the same method (`lock = threading.Lock();
+    self._lock = lock`), the items of a dict/list/tuple/set display, and an instance of
+    another class of this module that cannot travel itself (one object deeper)."""
+    if depth > 2:
+        return None
+    if isinstance(v, (ast.Dict, ast.List, ast.Tuple, ast.Set)):
+        for e in (v.values if isinstance(v, ast.Dict) else v.elts):
+            k = _classify(facts, e, "item", cls, fn, depth + 1)
+            if k is not None:
+                return k
+        return None
+    if isinstance(v, ast.Name) and isinstance(fn, FUNCS):
+        for n in facts.walk(fn):
+            if isinstance(n, ast.Assign) and n.value is not v \
+                    and any(isinstance(t, ast.Name) and t.id == v.id for t in n.targets):
+                k = _classify(facts, n.value, ann, cls, fn, depth + 1)
+                if k is not None:
+                    return k
+    inner = class_of_value(facts, v, fn if isinstance(fn, FUNCS) else None)
+    if inner is None and isinstance(ann, ast.AST):
+        inner = _annotated_class(facts, ann)
+    if inner is not None and inner is not cls:
+        return _nested(facts, inner, depth)
     if isinstance(v, ast.Call):
         q = facts.qualname(v.func) or ""
         parts = q.rsplit(".", 1)
@@ -237,11 +267,53 @@ def _classify(facts: "PythonFacts", v: ast.AST, ann, cls: ast.ClassDef, fn) -> t
     return None
 
 
+def _annotated_class(facts: "PythonFacts", ann: ast.AST) -> ast.ClassDef | None:
+    """The class of this module an annotation names (`AdapterRegistry`, `"AdapterRegistry"`,
+    `Optional[AdapterRegistry]`, `AdapterRegistry | None`)."""
+    classes = facts.classes_by_name
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+        return classes.get(ann.value.strip())
+    if isinstance(ann, ast.Name):
+        return classes.get(ann.id)
+    if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
+        return _annotated_class(facts, ann.left) or _annotated_class(facts, ann.right)
+    if isinstance(ann, ast.Subscript) and (facts.qualname(ann.value) or "").split(".")[-1] == "Optional":
+        return _annotated_class(facts, ann.slice)
+    return None
+
+
+def _nested(facts: "PythonFacts", inner: ast.ClassDef, depth: int) -> tuple | None:
+    """(kind, what, inner, fields) when an instance of `inner` cannot travel itself: it
+    holds unpicklable fields and neither it nor a base takes over pickling."""
+    if depth > 2 or defines_pickling(facts, inner) or has_external_pickling_base(facts, inner):
+        return None
+    busy = facts.memo("pickle.nested_busy", set)
+    if id(inner) in busy:
+        return None  # a cycle of classes holding each other
+    busy.add(id(inner))
+    try:
+        fields = unpicklable_fields(facts, inner)
+    finally:
+        busy.discard(id(inner))
+    if not fields:
+        return None
+    first = fields[0]
+    return first.kind, f"an instance of `{inner.name}` (which holds {first.what} in `self.{first.attr}`)", inner, tuple(fields)
+
+
 def unpicklable_fields(facts: "PythonFacts", cls: ast.ClassDef) -> list[Field]:
     """The instance attributes of `cls` that should not be pickled (see the module docstring)."""
     def compute():
         out: dict[str, Field] = {}
         for c in class_chain(facts, cls):
+            # a class-level annotation declares what an instance's field holds
+            # (`registry: AdapterRegistry` of a dataclass, filled by the caller)
+            for st in c.body:
+                if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and st.target.id not in out:
+                    inner = _annotated_class(facts, st.annotation)
+                    k = _nested(facts, inner, 0) if inner is not None and inner is not cls else None
+                    if k is not None:
+                        out[st.target.id] = Field(st.target.id, k[0], k[1], "", k[2], k[3])
             for attr, sites in _self_assignments(facts, c).items():
                 if attr in out:
                     continue
@@ -253,7 +325,7 @@ def unpicklable_fields(facts: "PythonFacts", cls: ast.ClassDef) -> list[Field]:
                 for m, v, ann in sites:
                     k = _classify(facts, v, ann, c, m)
                     if k is not None:
-                        out[attr] = Field(attr, k[0], k[1], init)
+                        out[attr] = Field(attr, k[0], k[1], init, *k[2:])
                         break
         return sorted(out.values(), key=lambda f: f.attr)
     return facts.memo(f"pickle.fields.{id(cls)}", compute)
@@ -307,13 +379,24 @@ def class_of_value(facts: "PythonFacts", expr: ast.AST, fn, depth: int = 0) -> a
             if c is not None:
                 return c
         return None
-    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and fn is not None:
-        cls = facts.enclosing_class(fn)
+    if isinstance(expr, ast.Attribute):
+        # `self.cfg` in a method, or `cfg.registry` / `self.cfg.registry` one object deeper
+        pos = [*fn.args.posonlyargs, *fn.args.args] if isinstance(fn, FUNCS) else []
+        if isinstance(expr.value, ast.Name) and pos and pos[0].arg == expr.value.id:
+            cls = facts.enclosing_class(fn)
+        else:
+            cls = class_of_value(facts, expr.value, fn, depth + 1)
         if cls is None:
             return None
-        for m, v, ann in _self_assignments(facts, cls).get(expr.attr, ()):
-            if ann != "item":
-                c = class_of_value(facts, v, m, depth + 1)
-                if c is not None:
-                    return c
+        for c in class_chain(facts, cls):
+            for m, v, ann in _self_assignments(facts, c).get(expr.attr, ()):
+                if ann != "item":
+                    got = class_of_value(facts, v, m if isinstance(m, FUNCS) else None, depth + 1)
+                    if got is not None:
+                        return got
+            for st in c.body:
+                if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and st.target.id == expr.attr:
+                    got = _annotated_class(facts, st.annotation)
+                    if got is not None:
+                        return got
     return None

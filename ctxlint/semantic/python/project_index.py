@@ -612,8 +612,16 @@ def named_elsewhere(facts: "PythonFacts", name: str) -> bool:
 
 
 def _scan_named(facts: "PythonFacts", name: str) -> bool:
-    word = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
-    return _scan_package(facts, ("names", name), word.search, include_self=False)
+    return _scan_package(facts, ("names", name), _word_search(name), include_self=False)
+
+
+def _word_search(name: str):
+    """A test of bytes for the word `name` (`\bname\b`): a substring search first (fast),
+    the regex only where the name occurs (a pattern that starts with `\b` has no literal
+    prefix for `re` to skip ahead with: it tries every position)."""
+    raw = name.encode()
+    word = re.compile(rb"\b" + re.escape(raw) + rb"\b")
+    return lambda data: raw in data and word.search(data) is not None
 
 
 def files_naming(facts: "PythonFacts", name: str) -> list[Path] | None:
@@ -622,12 +630,12 @@ def files_naming(facts: "PythonFacts", name: str) -> list[Path] | None:
     files, a file over `_MAX_BYTES` or unreadable). Every file looked at is recorded
     (`note_consulted`). Memoised per file and name. Never raises."""
     def compute():
-        word = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
+        has_word = _word_search(name)
         files = _package_files(facts, ("names", name), include_self=False)
         if files is None:
             return None
         try:
-            return [p for p in files if word.search(p.read_bytes())]
+            return [p for p in files if has_word(p.read_bytes())]
         except OSError:
             return None
     return facts.memo(f"project_index.files_naming:{name}", compute)

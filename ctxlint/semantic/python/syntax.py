@@ -36,3 +36,17 @@ def add_import_names(node: ast.Import, out: dict[str, str]) -> None:
         else:
             top = a.name.split(".")[0]
             out.setdefault(top, top)
+
+
+def container_root(container: ast.AST) -> ast.AST:
+    """The variable a container expression lives in: `reg[k]` -> `reg`,
+    `reg.setdefault(k, [])` / `reg.get(k)` -> `reg` (the node, unchanged otherwise)."""
+    node = container
+    while True:
+        if isinstance(node, ast.Subscript):
+            node = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("setdefault", "get", "__getitem__"):
+            node = node.func.value
+        else:
+            return node

@@ -28,7 +28,7 @@ from __future__ import annotations
 import ast
 import re
 
-from ctxlint.semantic.python.syntax import FunctionNode
+from ctxlint.semantic.python.syntax import FunctionNode, container_root
 
 #: Attributes whose use turns a tensor into a value without autograd history.
 REDUCER_ATTRS = frozenset({"item", "detach", "tolist", "numpy", "detach_", "data"})
@@ -637,3 +637,150 @@ def call_returns_plain(facts, call: ast.Call, index: int | None = None, depth: i
         if not all(_element_plain(v, index, plain, None, 0) for v in rets):
             return False
     return True
+
+
+def _kept_container(facts, expr: ast.AST, fn, depth: int = 2) -> ast.AST | None:
+    """The container an element-storing expression writes into when it outlives a call
+    of `fn`: rooted at `fn`'s first parameter (`self.history`, `self.stats["train"]`) or
+    at a module-level name `fn` does not bind (`HISTORY`), also through a local bound
+    only to such a container (`series = METRICS[name]`); None for a local of its own."""
+    expr = container_root(expr)
+    root = expr
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name):
+        return None
+    pos = [*fn.args.posonlyargs, *fn.args.args]
+    if root is not expr and pos and pos[0].arg == root.id and facts.enclosing_class(fn) is not None:
+        return expr
+    if root is expr and root.id in facts.module_names and not _bound_in(facts, fn, root.id) \
+            and root.id not in {a.arg for a in (*pos, *fn.args.kwonlyargs)}:
+        return expr
+    if root is expr and depth:
+        vals = [n.value for n in facts.walk(fn) if isinstance(n, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == root.id for t in n.targets)]
+        kept = [_kept_container(facts, v, fn, depth - 1) for v in vals]
+        if kept and all(k is not None for k in kept):
+            return kept[0]
+    return None
+
+
+def param_accumulations(facts, fn, depth: int = 2) -> list[tuple[int, ast.AST]]:
+    """(index of a positional parameter of `fn`, the container in `fn` it ends in) for
+    each parameter that `fn` keeps in a container outliving the call (`_kept_container`:
+    an attribute of its own object, a module global): `self.history.append(record)`,
+    `self.rows[step] = record`, `HISTORY.append({"step": s, **record})`. The stored value
+    may be the parameter, a display or call built from it, or a local built from it
+    (`row = dict(record)`; `row["t"] = now`); a helper of this module that `fn` calls with
+    it counts too, `depth` levels down (`self._log(r)` -> `self._store(r)`). `self` (index
+    0 of a method) is never such a parameter. Memoized per def."""
+    def compute():
+        names = params_of_def(fn)
+        index = {p: i for i, p in enumerate(names)}
+        first = 1 if facts.enclosing_class(fn) is not None else 0
+        # locals built from a parameter, to a fixed point (`row = dict(record)`)
+        derived: dict[str, int] = {p: i for p, i in index.items() if i >= first}
+        changed = True
+        while changed:
+            changed = False
+            for n in facts.walk(fn):
+                if isinstance(n, ast.Assign):
+                    src = {derived[m.id] for m in _carried_names(n.value) if m.id in derived}
+                    for t in n.targets:
+                        if isinstance(t, ast.Name) and src and t.id not in derived:
+                            derived[t.id] = min(src)
+                            changed = True
+        out: list[tuple[int, ast.AST]] = []
+        for n in facts.walk(fn):
+            stored: list[ast.AST] = []
+            cont = None
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ELEMENT_STORING_METHODS:
+                cont, stored = _kept_container(facts, n.func.value, fn), [*n.args, *(k.value for k in n.keywords)]
+            elif isinstance(n, (ast.Assign, ast.AugAssign)):
+                for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
+                    if isinstance(t, ast.Subscript) or (isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add)):
+                        cont = _kept_container(facts, t, fn) or cont
+                stored = [n.value]
+            if cont is None:
+                continue
+            for v in stored:
+                for m in _carried_names(v):
+                    if m.id in derived and (derived[m.id], cont) not in out:
+                        out.append((derived[m.id], cont))
+        if depth:
+            from ctxlint.semantic.python.calls import call_graph
+            graph = call_graph(facts)
+            for call, target in graph.calls_in(fn):
+                for i, inner in param_accumulations(facts, target, depth - 1):
+                    arg = graph.arg_for(call, target, i)
+                    cont = _kept_container(facts, _rooted_at(inner, graph.arg_for(call, target, 0)), fn) \
+                        if facts.enclosing_class(target) is not None else inner
+                    if arg is None or cont is None:
+                        continue
+                    for m in _carried_names(arg):
+                        if m.id in derived and (derived[m.id], cont) not in out:
+                            out.append((derived[m.id], cont))
+        return out
+    return facts.memo(f"tensors.param_acc.{id(fn)}.{depth}", compute)
+
+
+def _carried_names(v: ast.AST):
+    """The names whose values `v` may carry as they are: not those inside a part that
+    reduces (`record.item()`, `float(x)`) or is plain data (`len(batch)`)."""
+    todo = [v]
+    while todo:
+        n = todo.pop()
+        if reduced(n) or (n is not v and isinstance(n, ast.expr) and not isinstance(n, ast.Name)
+                          and is_plain_data(n)):
+            continue
+        if isinstance(n, ast.Name):
+            yield n
+        todo.extend(ast.iter_child_nodes(n))
+
+
+def params_of_def(fn) -> list[str]:
+    """Positional parameter names of a def (`self` included)."""
+    return [p.arg for p in (*fn.args.posonlyargs, *fn.args.args)]
+
+
+def _rooted_at(cont: ast.AST, recv: ast.AST | None) -> ast.AST | None:
+    """`cont` (a container expression of a method, rooted at its `self`) with the root
+    replaced by `recv`, the receiver a caller calls the method on (`self.history` called
+    as `trainer._log(...)` -> `trainer.history`); a copy located at `cont`."""
+    if recv is None:
+        return None
+    parts = []
+    e = cont
+    while isinstance(e, (ast.Attribute, ast.Subscript)):
+        parts.append(e)
+        e = e.value
+    out = recv
+    for p in reversed(parts):
+        out = ast.copy_location(ast.Attribute(value=out, attr=p.attr, ctx=ast.Load()), p) \
+            if isinstance(p, ast.Attribute) else ast.copy_location(
+                ast.Subscript(value=out, slice=p.slice, ctx=ast.Load()), p)
+    return out
+
+
+def helper_accumulation(facts, call: ast.Call) -> tuple[ast.AST, ast.AST, ast.AST] | None:
+    """(container in the caller's terms, the argument it keeps, the helper's def) when
+    `call` runs a helper of this module that keeps that argument in a container outliving
+    the call (`param_accumulations`): `self._log({"loss": loss})` where `_log` does
+    `self.history.append(record)` gives (`self.history`, the dict display, `_log`). The
+    container is rooted at the call's receiver (or is the helper's module global)."""
+    if not isinstance(call.func, (ast.Name, ast.Attribute)):
+        return None
+    from ctxlint.semantic.python.calls import call_graph
+    graph = call_graph(facts)
+    target = graph.resolve(call)
+    if target is None:
+        return None
+    for i, cont in param_accumulations(facts, target):
+        arg = graph.arg_for(call, target, i)
+        if arg is None:
+            continue
+        if facts.enclosing_class(target) is not None and not isinstance(cont, ast.Name):
+            cont = _rooted_at(cont, graph.arg_for(call, target, 0))
+        if cont is not None:
+            return cont, arg, target
+    return None
