@@ -281,14 +281,37 @@ def _named_dir_ignored(p: Path, specs: list) -> bool:
 
 
 def _ignored(abs_path: str, is_dir: bool, specs: list) -> bool:
-    """gitignore verdict for an absolute path under specs [(base dir + "/", GitIgnoreSpec)], outermost first."""
+    """gitignore verdict for an absolute path under specs [(base dir + "/", GitIgnoreSpec)], outermost first.
+
+    A directory is judged by `_dir_verdict` (the last matching pattern wins), so a
+    `*`, `!*/`, `!*.*` .gitignore (only files with a suffix) walks every directory as git
+    does."""
+    if is_dir:
+        return _dir_verdict(abs_path + "/", specs)
+    return _verdict(abs_path, specs)
+
+
+def _dir_verdict(abs_path: str, specs: list) -> bool:
+    """git's rule for a directory: the last pattern matching `d/` decides (pathspec's
+    GitIgnoreSpec ranks a name match above a directory-only match, so `*` then `!*/`
+    leaves every directory ignored, which git does not)."""
     ignored = False
     for base, spec in specs:
         if not abs_path.startswith(base):
             continue
         rel = abs_path[len(base):]
-        if is_dir:
-            rel += "/"
+        for pat in getattr(spec, "patterns", ()):
+            if pat.include is not None and pat.match_file(rel) is not None:
+                ignored = bool(pat.include)
+    return ignored
+
+
+def _verdict(abs_path: str, specs: list) -> bool:
+    ignored = False
+    for base, spec in specs:
+        if not abs_path.startswith(base):
+            continue
+        rel = abs_path[len(base):]
         res = spec.check_file(rel) if hasattr(spec, "check_file") else None
         if res is not None and getattr(res, "include", None) is not None:
             ignored = bool(res.include)

@@ -69,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     cases: list[Path] = []
     for p in map(Path, args.paths):
         cases.extend(sorted(p.glob("*.py")) if p.is_dir() else [p])
-    cmd = [*shlex.split(args.ctxlint), "check", "--fix", "--no-cache", "--exit-zero", "--quiet"]
+    # both tiers, as the shared harness does: latent findings' fixes must keep behaviour too
+    cmd = [*shlex.split(args.ctxlint), "check", "--fix", "--min-confidence", "low", "--no-cache", "--exit-zero", "--quiet"]
     if args.unsafe:
         cmd.append("--unsafe-fixes")
     kept = same = broken = 0

@@ -424,3 +424,15 @@ def test_syntax_only_check_matches_the_parser():
     assert [f.code for f in bad] == ["CTX000"] and bad[0].line == 1
     nul = _syntax_only("a.py", "x = 1\x00\n", "python", cfg)
     assert [f.code for f in nul] == ["CTX000"]
+
+
+def test_gitignore_that_keeps_only_files_with_a_suffix_walks_directories(tmp_path):
+    """`*`, `!*/`, `!*.*` (axonhub, trpc-agent-go): git walks every directory and keeps
+    `pkg/a.go`; pathspec alone ranks `*` over `!*/` for a directory and hid them all."""
+    from ctxlint.config import Config
+    (tmp_path / ".gitignore").write_text("*\n!*/\n!*.*\n")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.go").write_text("package pkg\n")
+    (tmp_path / "pkg" / "NOSUFFIX").write_text("x\n")
+    files = engine.discover([str(tmp_path)], Config(root=tmp_path), [])
+    assert [Path(f.display).name for f in files] == ["a.go"]

@@ -578,7 +578,8 @@ def test_fix_never_breaks_a_parsable_module():
 
 def test_stdin_fix_prints_the_fixed_source(tmp_path):
     src = (GOLDEN / "CTX107" / "create_task_discarded" / "input.py").read_bytes()
-    proc = subprocess.run([sys.executable, "-m", "ctxlint", "check", "--fix", "--stdin-filename", "h.py"],
+    proc = subprocess.run([sys.executable, "-m", "ctxlint", "check", "--fix", "--min-confidence", "low",
+                           "--stdin-filename", "h.py"],
                           input=src, capture_output=True, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == (GOLDEN / "CTX107" / "create_task_discarded" / "expected.py").read_bytes()

@@ -13,6 +13,7 @@ import pytest
 from ctxlint import engine
 from ctxlint.config import Config
 from ctxlint.semantic.python import facts as py
+from ctxlint.semantic.python import lint as py_lint
 from ctxlint.rules import select_rules
 
 CODES = ["CTX103", "CTX104", "CTX105", "CTX106", "CTX107", "CTX108", "CTX109", "CTX203", "CTX204", "CTX205"]
@@ -21,7 +22,7 @@ CODES = ["CTX103", "CTX104", "CTX105", "CTX106", "CTX107", "CTX108", "CTX109", "
 def lint(src: str, codes=CODES):
     """Findings of the given rules on a source string (no suppression, no prefilter)."""
     src = textwrap.dedent(src)
-    return py.lint("t.py", src, select_rules(list(codes), []), Config())
+    return py_lint.lint("t.py", src, select_rules(list(codes), []), Config())
 
 
 def found(src: str, codes=CODES) -> set[tuple[int, str]]:
@@ -1258,7 +1259,8 @@ def test_ctx108_call_graph_summaries_compose_and_resolve_by_binding():
     assert [r.container.name for r in add.registers] == ["self.live"] and add.registers[0].params == {1}
     assert g.summary(defs["drop"]).removes and not g.summary(defs["add"]).removes
     assert g.summary(defs["hand_back"]).releases == {1}
-    assert g.summary(defs["spawn_again"]).returns == "task"
+    # what a helper returns (a task) is the value-flow summaries' (semantic/python/summaries.py,
+    # tests/test_summaries_issue33.py); the call graph keeps registers, removes and releases
     user = g.summary(defs["user"])
     assert user.registers and user.registers[0].params == {0} and user.releases == {1}
     inner_call = next(c for c in facts.nodes(_ast.Call) if facts.enclosing_function(c) is defs["shadowed"])

@@ -15,12 +15,13 @@ from ctxlint import engine
 from ctxlint.config import Config
 from ctxlint.rules import select_rules
 from ctxlint.semantic.python import facts as py
+from ctxlint.semantic.python import lint as py_lint
 from ctxlint.semantic.python.summaries import FRESH, call_flow, summary, target
 from ctxlint.semantic.python.values import CV_TOKEN, OTEL_TOKEN, TASK
 
 
 def found(src: str, codes: list[str]) -> set[tuple[int, str]]:
-    fs = py.lint("t.py", textwrap.dedent(src), select_rules(codes, []), Config())
+    fs = py_lint.lint("t.py", textwrap.dedent(src), select_rules(codes, []), Config())
     return {(f.line, f.code) for f in fs}
 
 

@@ -18,6 +18,7 @@ import textwrap
 from ctxlint.config import Config
 from ctxlint.rules import select_rules
 from ctxlint.semantic.python import facts as py
+from ctxlint.semantic.python import lint as py_lint
 from ctxlint.semantic.python import owners
 from ctxlint.semantic.python.facts import PythonFacts
 from ctxlint.semantic.python.values import module_values
@@ -25,7 +26,7 @@ from ctxlint.semantic.python.values import module_values
 
 def found(src: str, codes=("CTX103", "CTX104")) -> set[tuple[int, str]]:
     src = textwrap.dedent(src)
-    return {(f.line, f.code) for f in py.lint("t.py", src, select_rules(list(codes), []), Config())}
+    return {(f.line, f.code) for f in py_lint.lint("t.py", src, select_rules(list(codes), []), Config())}
 
 
 def _facts(src: str) -> PythonFacts:

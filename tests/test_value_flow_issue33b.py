@@ -19,11 +19,12 @@ import textwrap
 from ctxlint.config import Config
 from ctxlint.rules import select_rules
 from ctxlint.semantic.python import facts as py
+from ctxlint.semantic.python import lint as py_lint
 from ctxlint.semantic.python.decorators import applied_cache, cache_bound
 
 
 def lint(src: str, codes: list[str], path: str = "t.py"):
-    return py.lint(path, textwrap.dedent(src), select_rules(codes, []), Config())
+    return py_lint.lint(path, textwrap.dedent(src), select_rules(codes, []), Config())
 
 
 def found(src: str, codes: list[str], path: str = "t.py") -> set[tuple[int, str]]:

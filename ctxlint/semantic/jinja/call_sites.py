@@ -2099,7 +2099,14 @@ class CallSites:
 
     @staticmethod
     def _lc_format(call: ast.Call) -> str | None:
+        """The `template_format` a LangChain prompt call compiles with ("f-string" by
+        default). For the message prompt classes' `from_template(template,
+        template_format, ...)` (langchain_core.prompts.chat.BaseStringMessagePromptTemplate)
+        it is also the second positional argument."""
         v = keyword_arg(call, "template_format")
+        if v is None and isinstance(call.func, ast.Attribute) and call.func.attr == "from_template" \
+                and len(call.args) >= 2 and (_dotted_tail(call.func.value) or "").endswith("MessagePromptTemplate"):
+            v = call.args[1]
         if v is None:
             # `**kwargs` may carry template_format: unknown
             return None if any(k.arg is None for k in call.keywords) else "f-string"
@@ -2567,6 +2574,13 @@ def keyword_arg(call: ast.Call, name: str) -> ast.AST | None:
         if k.arg == name:
             return k.value
     return None
+
+
+def _dotted_tail(expr: ast.AST) -> str | None:
+    """The last name of `a.b.C` or `C`, else None."""
+    if isinstance(expr, ast.Attribute):
+        return expr.attr
+    return expr.id if isinstance(expr, ast.Name) else None
 
 
 def _passed_arg(call: ast.Call, params: list[str], name: str) -> ast.AST | None:

@@ -359,6 +359,11 @@ def local_assignments(facts: "PythonFacts", fn) -> dict[str, list[ast.AST]]:
     return facts.memo(f"requests.locals.{id(fn)}", compute)
 
 
+#: Mapping and sequence lookups (Python data model: dict.get/pop/setdefault, list.pop,
+#: `__getitem__`): their result is what the receiver holds, whatever the key is.
+_LOOKUPS = frozenset({"get", "pop", "setdefault", "__getitem__", "popitem"})
+
+
 def request_derived(facts: "PythonFacts", expr: ast.AST | None, fn, depth: int = 0) -> str | None:
     """What request-derived value `expr` (inside `fn`, or None at module level) is, else None.
 
@@ -384,6 +389,8 @@ def request_derived(facts: "PythonFacts", expr: ast.AST | None, fn, depth: int =
         q = facts.qualname(expr.func) or ""
         if q.split(".")[-1] in _PLAIN_RESULT and "." not in q:
             return None
+        if isinstance(expr.func, ast.Attribute) and expr.func.attr in _LOOKUPS:
+            return None  # `store.pop(code)`: what the store holds, looked up by a request value
         for a in [*expr.args, *(k.value for k in expr.keywords)]:
             if isinstance(a, ast.Starred):
                 a = a.value
