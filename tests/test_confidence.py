@@ -211,3 +211,52 @@ def test_bad_config_value_is_an_error(tmp_path: Path):
     (tmp_path / "a.py").write_text("x = 1\n")
     res = _cli("check", "a.py", cwd=tmp_path)
     assert res.returncode == 2 and "min-confidence" in res.stderr
+
+
+def test_an_entry_point_of_another_module_reaches_a_singleton_method(tmp_path: Path):
+    """The router's route calls the stats singleton's method through an imported
+    accessor (production-stack's RequestStatsMonitor): manifest, with the route in the
+    trace, though the stats module alone shows no caller."""
+    pkg = tmp_path / "app"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "stats.py").write_text(textwrap.dedent("""\
+        class Single(type):
+            _made: dict = {}
+
+            def __call__(cls, *a, **k):
+                if cls not in cls._made:
+                    cls._made[cls] = super().__call__(*a, **k)
+                return cls._made[cls]
+
+
+        class Monitor(metaclass=Single):
+            def __init__(self):
+                self.start = {}
+
+            def on_new_request(self, url, request_id, t):
+                self.start[(url, request_id)] = t
+
+
+        def get_monitor():
+            return Monitor()
+    """))
+    routes = textwrap.dedent("""\
+        from fastapi import FastAPI
+
+        from .stats import get_monitor
+
+        app = FastAPI()
+
+
+        @app.post("/v1/completions")
+        async def completions(request_id: str):
+            get_monitor().on_new_request("e", request_id, 0.0)
+    """)
+    (pkg / "routes.py").write_text(routes)
+    js = json.loads(_cli("check", ".", "--min-confidence", "low", "--output-format", "json", cwd=tmp_path).stdout)
+    assert [(f["path"], f["line"], f["confidence"]) for f in js] == [("app/stats.py", 15, "high")]
+    assert [t["path"] for t in js[0]["trace"]][-2:] == ["app/routes.py", "app/routes.py"]
+    (pkg / "routes.py").write_text(routes.replace('@app.post("/v1/completions")\n', ""))
+    js = json.loads(_cli("check", ".", "--min-confidence", "low", "--output-format", "json", cwd=tmp_path).stdout)
+    assert [(f["line"], f["confidence"]) for f in js] == [(15, "low")]

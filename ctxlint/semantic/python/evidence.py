@@ -272,6 +272,119 @@ def entry_reach(facts: "PythonFacts", fn) -> list[tuple[ast.AST, str]] | None:
     return result
 
 
+#: At most this many other modules are parsed to find an entry point calling a def.
+MAX_IMPORTERS = 24
+
+
+def _cross_module(facts: "PythonFacts", fn) -> list | None:
+    """Another module of the project that reaches `fn` from one of its entry points:
+    a call there that resolves by its imports to `fn` (a top-level def of this module),
+    or a method call on a value that module imports from this one, when that value is
+    an instance of `fn`'s class (a module-level `x = Cls(...)`, or an accessor def that
+    returns `Cls(...)` or a global bound to one). Returns trace steps as `TraceStep`s
+    (they belong to the other file), or None. Looks only at files that spell `fn`'s name
+    (`project_index.files_naming`), at most `MAX_IMPORTERS` of them."""
+    from ctxlint.semantic.python import project_index as pi
+    if not isinstance(fn, FunctionNode) or not facts.path:
+        return None
+    cls = facts.parents.get(fn)
+    owners = _instance_names(facts, cls) if isinstance(cls, ast.ClassDef) else None
+    if isinstance(cls, ast.ClassDef) and not owners:
+        return None
+    if not isinstance(cls, (ast.ClassDef, ast.Module)):
+        return None
+    files = pi.files_naming(facts, fn.name) or []
+    me = __import__("os").path.abspath(facts.path)
+    for path in files[:MAX_IMPORTERS]:
+        tree = pi._tree(path)
+        if tree is None:
+            continue
+        try:
+            other = pi.module_facts(facts, path, tree)
+        except (OSError, UnicodeDecodeError, ValueError):
+            continue
+        for call in other.nodes(ast.Call):
+            f = call.func
+            hit = False
+            if cls is facts.tree or isinstance(cls, ast.Module):
+                if isinstance(f, (ast.Name, ast.Attribute)) and (getattr(f, "id", None) or getattr(f, "attr", None)) == fn.name:
+                    d = pi.resolve_function(other, f)
+                    hit = d is not None and d.name == fn.name and d.lineno == fn.lineno and \
+                        _same_module(other, f, me)
+            elif isinstance(f, ast.Attribute) and f.attr == fn.name:
+                recv = f.value
+                base = recv.func if isinstance(recv, ast.Call) else recv
+                if isinstance(base, ast.Name) and base.id in owners and base.id in other.imports:
+                    hit = _same_module(other, base, me)
+            if not hit:
+                continue
+            caller = other.enclosing_function(call)
+            if caller is None:
+                continue
+            path_steps = entry_reach(other, caller)
+            if path_steps is None:
+                continue
+            steps = [other.step(n, m) for n, m in path_steps]
+            steps.append(other.step(call, f"`{_name(caller)}` calls `{fn.name}` of {Path_name(facts.path)}"))
+            return [_shown_relative(t, facts.path) for t in steps]
+    return None
+
+
+def _shown_relative(step, here: str):
+    """`step` with its path spelled as this file's is: relative to the working directory
+    when this file's path is relative."""
+    import os
+    from ctxlint.findings import TraceStep
+    if os.path.isabs(here):
+        return step
+    try:
+        rel = os.path.relpath(step.path)
+    except ValueError:
+        return step
+    return TraceStep(rel, step.line, step.col, step.message)
+
+
+def Path_name(path: str) -> str:
+    """The file name of `path`, for trace messages."""
+    return "`" + path.replace("\\", "/").rsplit("/", 1)[-1] + "`"
+
+
+def _same_module(other: "PythonFacts", name: ast.AST, me: str) -> bool:
+    """Does the imported `name` (or the root of `a.b`) in `other` come from the module at `me`?"""
+    from ctxlint.semantic.python import project_index as pi
+    import os
+    root = name
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name):
+        return False
+    got = pi._imported_module(other, root)
+    if got is None:
+        qual = other.imports.get(root.id, "")
+        loc = pi.locate_module(qual, __import__("pathlib").Path(os.path.abspath(other.path)).parent) if qual else None
+        return loc is not None and os.path.abspath(str(loc)) == me
+    return os.path.abspath(str(got[0])) == me
+
+
+def _instance_names(facts: "PythonFacts", cls: ast.ClassDef) -> set[str]:
+    """Top-level names of this module that hold the instance of `cls` other modules use:
+    `x = Cls(...)` at module level, or a def returning `Cls(...)`, a global bound to one,
+    or `cls`'s singleton (a metaclass-built class's call)."""
+    out: set[str] = set()
+    for name, vals in facts.module_assignments.items():
+        if any(isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == cls.name for v in vals):
+            out.add(name)
+    for st in facts.tree.body:
+        if isinstance(st, FunctionNode):
+            for r in ast.walk(st):
+                if isinstance(r, ast.Return) and r.value is not None:
+                    v = r.value
+                    if (isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == cls.name) or (
+                            isinstance(v, ast.Name) and v.id in out):
+                        out.add(st.name)
+    return out
+
+
 def _reach(facts: "PythonFacts", fn) -> list[tuple[ast.AST, str]] | None:
     from ctxlint.semantic.python.calls import call_graph
     graph = call_graph(facts)
@@ -315,6 +428,13 @@ def reach_trace(facts: "PythonFacts", fn) -> tuple[str, list]:
     path = entry_reach(facts, fn)
     if path is not None:
         return "high", path
+    top = _outer_entry_scope(facts, fn) if fn is not None else None
+    try:
+        other = _cross_module(facts, top) if top is not None else None
+    except (RecursionError, OSError, ValueError):
+        other = None
+    if other:
+        return "high", other
     where = fn if fn is not None else 1
     return "low", [(where, f"no entry point of this module (route, handler, task, thread) reaches "
                            f"`{_name(fn)}`: the harm depends on callers the project does not show")]

@@ -31,7 +31,7 @@ def run_rules(facts: PythonFacts, rules: list) -> list[Finding]:
             except RecursionError:
                 tier, steps = "low", []
             f.confidence = tier
-            f.trace = (*f.trace, *(facts.step(n, m) for n, m in steps))
+            f.trace = (*f.trace, *(facts.step(*s) if isinstance(s, tuple) else s for s in steps))
     return out
 
 
