@@ -200,7 +200,8 @@ def run_check(args) -> int:
                                engine.language_of(args.stdin_filename) or "python")
         findings, notices, _ = engine.lint_bytes(sf, data, config, rules)
         notices = [n for n in notices if n != "__internal__" and not n.startswith(engine.DEPENDS_MARKER)]
-        result = engine.RunResult(findings=findings, notices=notices, files=1)
+        notices, unchecked = engine.split_unchecked(sf.display, notices)
+        result = engine.RunResult(findings=findings, notices=notices, files=1, unchecked=unchecked)
     else:
         unreadable: list = []  # directories that cannot be listed
         try:
@@ -267,7 +268,8 @@ def run_check(args) -> int:
                                  f"could be added (listed below).\n")
 
     ctx = ReportContext(rules=rule_index(), files=result.files, statistics=args.statistics, fixed=fixed,
-                        quiet=args.quiet, skipped=result.skipped, hidden_low=hidden)
+                        quiet=args.quiet, skipped=result.skipped, hidden_low=hidden,
+                        unchecked=result.unchecked)
     ctx.unreadable = result.unreadable
     ctx.applied_fixes = ("unsafe" if args.unsafe_fixes else "safe") if args.fix or args.fix_only else ""
     out = render(args.output_format, findings, ctx)
@@ -278,10 +280,11 @@ def run_check(args) -> int:
             sys.stderr.write(f"ctxlint: {terminal_safe(n)}\n")
     if result.internal_errors:
         return EXIT_ERROR
-    if args.exit_zero or (args.fix_only and not findings and not result.unreadable):
+    if args.exit_zero or (args.fix_only and not findings):
         return EXIT_CLEAN
-    # A file or directory that could not be read was not checked: the run did not pass.
-    return EXIT_FINDINGS if findings or result.unreadable else EXIT_CLEAN
+    # A path that could not be read is a notice and a summary line, not a finding: the
+    # exit code keeps its contract (DESIGN.md: 1 means findings).
+    return EXIT_FINDINGS if findings else EXIT_CLEAN
 
 
 def _progress(total: int, args):

@@ -65,15 +65,18 @@ class RunResult(Record):
     be read (permissions, a FIFO, ...): not checked, so the run is not clean.
     skipped: (display path, notice) of each file not linted because it is over
     `max-file-size`; the notice (also in `notices`) says how to raise the limit.
+    unchecked: (display path, line, notice) of each function left out of a linted file
+    because its text does not parse (`findings.note_unchecked`); also in `notices`.
     """
 
     _fields = ("findings", "notices", "files", "parsed", "cached", "internal_errors", "skipped", "from_cache",
-               "unreadable")
+               "unreadable", "unchecked")
 
     def __init__(self, findings: list[Finding] | None = None, notices: list[str] | None = None, files: int = 0,
                  parsed: int = 0, cached: int = 0, internal_errors: int = 0,
                  skipped: list[tuple[str, str]] | None = None, from_cache: set[str] | None = None,
-                 unreadable: list[tuple[str, str]] | None = None):
+                 unreadable: list[tuple[str, str]] | None = None,
+                 unchecked: list[tuple[str, int, str]] | None = None):
         self.findings = [] if findings is None else findings
         self.notices = [] if notices is None else notices
         self.files, self.parsed, self.cached, self.internal_errors = files, parsed, cached, internal_errors
@@ -82,6 +85,7 @@ class RunResult(Record):
         #: run: `--fix` recomputes them on the file's bytes before editing (issue 37)
         self.from_cache = set() if from_cache is None else from_cache
         self.unreadable = [] if unreadable is None else unreadable
+        self.unchecked = [] if unchecked is None else unchecked
 
 
 #: Marker following a notice in `lint_file`'s notices: the file was skipped for its size.
@@ -93,6 +97,21 @@ UNREADABLE_MARKER = "__unreadable__"
 #: notice carries, one per line after the marker, what they read (`note_consulted`'s
 #: strings); `Cache.put` stamps those and keys the entry on them too.
 DEPENDS_MARKER = "__depends__\n"
+
+
+def split_unchecked(display: str, notices: list[str]) -> tuple[list[str], list[tuple[str, int, str]]]:
+    """Turn `lint_bytes`' unchecked-function notices (`findings.UNCHECKED_MARKER`)
+    into readable "path:line: message" notices; returns (notices, [(path, line, message)])."""
+    from ctxlint.findings import UNCHECKED_MARKER
+    out, unchecked = [], []
+    for n in notices:
+        if n.startswith(UNCHECKED_MARKER):
+            line, _, msg = n[len(UNCHECKED_MARKER):].partition("\t")
+            unchecked.append((display, int(line) if line.isdigit() else 1, msg))
+            out.append(f"{display}:{line}: {msg}")
+        else:
+            out.append(n)
+    return out, unchecked
 
 
 def too_big_notice(display: str, size: int, limit: int) -> str:
@@ -632,7 +651,8 @@ def lint_bytes(sf: SourceFile, raw: bytes, config: Config, rules: list) -> tuple
         if index is not None:
             index.take_consulted()
         found = lint_text(sf.display, text, sf.language, rules, config)
-        notices = [f"{sf.display}: {n}" for n in drain_notices()]
+        from ctxlint.findings import UNCHECKED_MARKER
+        notices = [n if n.startswith(UNCHECKED_MARKER) else f"{sf.display}: {n}" for n in drain_notices()]
         index = sys.modules.get("ctxlint.semantic.python.project_index")
         depends = index.take_consulted() if index is not None else ()
         if depends:  # findings depend on other files: cached with their stamps (`Cache.put`)
@@ -972,6 +992,8 @@ def lint_paths(paths: list[str], config: Config, rules: list, jobs: int | None =
             result.unreadable.append((sf.display, notices[0]))
         notices = [n for n in notices if n not in ("__internal__", SKIPPED_MARKER, UNREADABLE_MARKER)
                    and n not in depends]
+        notices, unchecked = split_unchecked(sf.display, notices)
+        result.unchecked.extend(unchecked)
         result.findings.extend(findings)
         result.notices.extend(notices)
         result.parsed += int(parsed)

@@ -228,6 +228,17 @@ def note(message: str) -> None:
     _NOTICES.append(message)
 
 
+#: Prefix of a notice recorded by `note_unchecked`: "<marker><line>\t<message>".
+UNCHECKED_MARKER = "__unchecked__\n"
+
+
+def note_unchecked(line: int, message: str) -> None:
+    """Record that part of the file being linted (a function starting at 1-based
+    `line`) was not checked: the engine shows it on stderr, counts it in the text
+    summary and lists it in SARIF's `toolExecutionNotifications`."""
+    _NOTICES.append(f"{UNCHECKED_MARKER}{line}\t{message}")
+
+
 def drain_notices() -> list[str]:
     """Return and clear the notices recorded since the last call."""
     out = _NOTICES[:]

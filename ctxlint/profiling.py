@@ -11,8 +11,9 @@ computed while a rule runs is charged to the fact, not the rule; a file's own sh
 suppressions, the rest"; parsing and the tree index have their own lines.
 
 Times are the process's CPU time (`time.process_time`): on a loaded machine wall
-time grows with the load, CPU time much less. A profiled run reads and writes no cache and lints in one process (a cached file costs
-nothing to profile; workers would keep their timings). The hooks cost one clock read
+time grows with the load, CPU time much less. A profiled run reads and writes no
+cache and lints in one process (a cached file costs nothing to profile; workers would
+keep their timings). The hooks cost one clock read
 per rule run and per fact computed; they are installed only when profiling is on.
 Where the idea comes from: Ruff's and Pylint's per-rule timing switches, and Python's
 own `cProfile` self/cumulative split.
@@ -23,7 +24,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from time import process_time as perf_counter  # CPU time: a loaded machine inflates wall time, not this
+from time import process_time as _clock  # CPU time: a loaded machine inflates wall time, not this
 
 _on = False
 #: Open timings, innermost last: [label, start, time spent in nested timings].
@@ -49,12 +50,12 @@ def enabled() -> bool:
 
 
 def _push(label: str) -> None:
-    _stack.append([label, perf_counter(), 0.0])
+    _stack.append([label, _clock(), 0.0])
 
 
 def _pop() -> float:
     label, t0, nested = _stack.pop()
-    dt = perf_counter() - t0
+    dt = _clock() - t0
     if _stack:
         _stack[-1][2] += dt
     own = dt - nested

@@ -260,3 +260,12 @@ def test_an_entry_point_of_another_module_reaches_a_singleton_method(tmp_path: P
     (pkg / "routes.py").write_text(routes.replace('@app.post("/v1/completions")\n', ""))
     js = json.loads(_cli("check", ".", "--min-confidence", "low", "--output-format", "json", cwd=tmp_path).stdout)
     assert [(f["line"], f["confidence"]) for f in js] == [(15, "low")]
+
+
+def test_a_module_level_call_of_a_helper_is_not_an_internal_error(tmp_path: Path):
+    """text-generation-webui's html_generator.py (fresh review): `x = helper(x)` at module
+    level asked the value-flow summaries for the parameters of the module itself."""
+    src = (ROOT / "tests" / "data" / "module_level_call_of_a_helper.py").read_text()
+    (tmp_path / "m.py").write_text(src)
+    res = _cli("check", "m.py", "--min-confidence", "low", cwd=tmp_path)
+    assert res.returncode == 0 and "internal error" not in res.stderr, res.stderr

@@ -482,10 +482,12 @@ def test_no_fix_when_return_still_uses_the_context():
         import "context"
 
         func f(p context.Context, xs []int) error {
-        \tfor range xs {
+        \tfor _, x := range xs {
         \t\tctx, cancel := context.WithCancel(p)
         \t\tdefer cancel()
-        \t\treturn use(ctx)
+        \t\tif x > 0 {
+        \t\t\treturn use(ctx)
+        \t\t}
         \t}
         \treturn nil
         }
@@ -501,6 +503,8 @@ def test_no_fix_when_return_still_uses_the_context():
 def _by_design_extra(finding, text: str) -> str | None:
     if "overwritten" in finding.message:
         return "cancel overwritten (loop iteration or reassignment) before use"
+    if "is handed only to" in finding.message and "stops it" in finding.message:
+        return "cancel armed on a timer (time/context.AfterFunc) that the function stops before returning"
     m = re.search(r"cancel function `(\w+)`", finding.message)
     if m and re.search(rf"^\s*_\s*=\s*{re.escape(m.group(1))}\s*$", text, re.MULTILINE):
         return f"`_ = {m.group(1)}` is not a use"
@@ -511,12 +515,13 @@ def _by_design_extra(finding, text: str) -> str | None:
 _BY_DESIGN_MISSES = {
     "test": "test code: the leak lasts one test run at most",
     "root": "a WithCancel child of a root context, unused before its cancel func is lost: nothing leaks",
+    "guard": "created and called under the same unchanged guard (`if lock != nil`): the lost path cannot run",
 }
 
 
 def _by_design_miss(facts, line: int) -> str | None:
     from ctxlint.rules.go.ctx101_lost_cancel import _costs_nothing
-    from ctxlint.semantic.go.cancel import lost_cancel_path
+    from ctxlint.semantic.go.cancel import lost_cancel_path, stable_guard
 
     if facts.is_test_code:
         return _BY_DESIGN_MISSES["test"]
@@ -531,6 +536,8 @@ def _by_design_miss(facts, line: int) -> str | None:
             lost_at = res[1] if res else None
         if _costs_nothing(facts, d, lost_at):
             return _BY_DESIGN_MISSES["root"]
+        if name != "_" and lost_at is None and stable_guard(facts, d) is not None:
+            return _BY_DESIGN_MISSES["guard"]
     return None
 
 
@@ -543,7 +550,7 @@ def go_vet_lostcancel(files: list[Path], workdir: Path) -> dict[Path, list[tuple
     [(line, message)]. Raises AssertionError when vet cannot type-check a file."""
     mod = workdir / "mod"
     mod.mkdir()
-    (mod / "go.mod").write_text("module example.com/vetcases\n\ngo 1.19\n")
+    (mod / "go.mod").write_text("module example.com/vetcases\n\ngo 1.21\n")
     names: dict[str, Path] = {}
     for i, f in enumerate(files):
         d = mod / f"case{i}"
@@ -936,8 +943,9 @@ def test_ctx206_exemptions():
         }
         func client(req *http.Request, b B) error { return b.Do(context.Background()) }
     """
-    assert codes(src) == [(9, "CTX206")]
-    assert [c for c in codes(src, ) if c[1] == "CTX206"] == [(9, "CTX206")]
+    assert [(f.line, f.code) for f in lint(src) if f.confidence == "high"] == [(9, "CTX206")]
+    # a documented detachment makes the finding latent, not silent (issue 34)
+    assert [(f.line, f.code) for f in lint(src) if f.confidence == "low"] == [(26, "CTX206")]
     assert not [f for f in lint(src, path="h_test.go") if f.code == "CTX206"]
 
 
@@ -969,7 +977,8 @@ def test_languages_go_is_parsing_only():
     assert not (ROOT / "ctxlint" / "rules" / "go_context.py").exists()
     mods = sorted(p.name for p in (ROOT / "ctxlint" / "rules" / "go").glob("ctx*.py"))
     assert mods == ["ctx101_lost_cancel.py", "ctx102_defer_cancel_in_loop.py", "ctx201_context_in_global.py",
-                    "ctx202_context_in_struct.py", "ctx206_context_not_propagated_go.py"]
+                    "ctx202_context_in_struct.py", "ctx206_context_not_propagated_go.py",
+                    "ctx207_request_context_outlives_handler.py"]
 
 
 def test_ctx101_loop_fix_declines_when_the_context_outlives_its_iteration():

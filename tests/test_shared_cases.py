@@ -27,10 +27,6 @@ EXPECT = re.compile(r"expect:\s*(none|(\d+)\s+(CTX\d{3})(\s+\[low\])?)", re.IGNO
 
 #: case path (relative to the cases folder) -> the open issue it belongs to.
 OPEN: dict[str, str] = {
-    "go/A02_usage_after_response.go": "issue 34 (CTX207 request-context-outlives-handler)",
-    "go/V12_blank_ctx_param_local_background.go": "issue 34 (Go value flow: `_` ctx parameter)",
-    "go/V13_cancel_on_afterfunc_stopped.go": "issue 34 (Go value flow: cancel handed to time.AfterFunc)",
-    "go/V14_shadowed_ctx_todo_in_if.go": "issue 34 (Go value flow: a shadowing ctx := context.TODO())",
 }
 
 

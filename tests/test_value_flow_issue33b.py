@@ -71,6 +71,9 @@ def on_instance(fn):
 
 def tiny(fn):
     return functools.lru_cache(maxsize=1)(fn)
+
+CACHE_SIZE = 256
+memo2 = lru_cache(CACHE_SIZE)
 """
 
 DOC_CLASS = """\
@@ -93,7 +96,7 @@ def _doc_with(deco: str) -> str:
 
 def test_ctx402_project_decorators_that_apply_the_class_cache():
     line = len(DECORATORS.splitlines()) + 2 + 5
-    for deco in ("memoize()", "memo", "cached", "cached2"):
+    for deco in ("memoize()", "memo", "memo2", "cached", "cached2"):
         assert found(_doc_with(deco), ["CTX402"]) == {(line, "CTX402")}, deco
 
 
@@ -332,3 +335,115 @@ def test_ctx601_helpers_that_keep_their_argument():
 def test_ctx601_helper_outside_a_training_loop_is_silent():
     src = TRAIN.replace("            loss.backward()\n            self.opt.step()\n", "")
     assert found(src, ["CTX601"]) == set()
+
+
+def test_ctx501_route_handler_named_like_a_key_builder_builds_no_key():
+    # the user id is in scope through a helper, but the endpoint's return is the response
+    src = """\
+    from fastapi import APIRouter
+
+    router = APIRouter()
+
+    def audit(auth):
+        return {"by": auth.user_id}
+
+    @router.post("/key/block")
+    async def block_key(data, auth):
+        audit(auth)
+        record = {"token": data.token, "blocked": True}
+        return record
+    """
+    assert found(src, ["CTX501"]) == set()
+    assert found(src.replace('@router.post("/key/block")\n    ', ""), ["CTX501"]) == {(11, "CTX501")}
+
+
+def test_header_item_queue_field_nested_factory_and_owned_recorder():
+    src = """\
+    import functools
+    import queue
+
+    import ray
+    from fastapi import Request
+
+    _CACHE = {}
+
+
+    def _route(headers):
+        return headers["X-Tenant-ID"]
+
+
+    async def handle(request: Request, prompt: str, llm):
+        if prompt in _CACHE:
+            return _CACHE[prompt]
+        out = await llm(prompt, deployment=_route(request.headers))
+        _CACHE[prompt] = out
+        return out
+
+
+    class Batcher:
+        def __init__(self):
+            self.pending = queue.Queue()
+
+
+    def publish(b: Batcher):
+        return ray.put(b)
+
+
+    def memo(maxsize=None):
+        def deco(fn):
+            return functools.lru_cache(maxsize=maxsize)(fn)
+        return deco
+
+
+    class Doc:
+        def __init__(self, t):
+            self.t = t
+
+        @memo(maxsize=32)
+        def part(self, i):
+            return self.t[i]
+
+
+    def load(paths):
+        return [Doc(p) for p in paths]
+
+
+    class Recorder:
+        def __init__(self):
+            self.rows = []
+
+        def log(self, value):
+            self.rows.append(value)
+
+
+    class Trainer:
+        def __init__(self, model, opt):
+            self.model, self.opt = model, opt
+            self.recorder = Recorder()
+
+        def step(self, batch):
+            loss = self.model(batch).loss
+            loss.backward()
+            self.opt.step()
+            self.recorder.log(loss)
+    """
+    got = {f.line: f for f in lint(src, ["CTX402", "CTX407", "CTX501", "CTX601"])}
+    assert {(n, f.code) for n, f in got.items()} == {
+        (15, "CTX501"), (28, "CTX407"), (41, "CTX402"), (67, "CTX601")}
+    assert 'request.headers["X-Tenant-ID"]' in got[15].message
+    assert "queue.Queue" in got[28].message and "up to 32 entries" in got[41].message
+    assert "`self.recorder.rows`" in got[67].message
+
+
+def test_ctx501_helper_param_named_as_an_id_does_not_rename_the_callers_argument():
+    # openai-agents' tool lookup key: `namespace` is an id only by the helper's own name
+    src = """\
+    def is_reserved(name, namespace):
+        return namespace == name
+
+    def tool_lookup_key(tool_name, tool_ns=None):
+        if is_reserved(tool_name, tool_ns):
+            return ("deferred", tool_name)
+        return ("bare", tool_name)
+    """
+    assert found(src, ["CTX501"]) == set()

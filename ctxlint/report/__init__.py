@@ -27,6 +27,9 @@ class ReportContext(Record):
     skipped: (path, notice) of files not checked for their size (max-file-size):
     the text summary counts them, SARIF lists them as toolExecutionNotifications;
     the JSON array (the findings contract) leaves them out.
+    unchecked: (path, line, notice) of functions left out of linted files because
+    their text does not parse: counted in the text summary, listed in SARIF's
+    toolExecutionNotifications, left out of the JSON array.
     Every argument is optional (keyword or in this order).
     unreadable (set after construction): (path, notice) of files and directories
     that could not be read; the text summary never calls such a run clean.
@@ -37,14 +40,16 @@ class ReportContext(Record):
     unreadable: list = []
     applied_fixes: str = ""
 
-    _fields = ("rules", "files", "statistics", "fixed", "quiet", "skipped", "hidden_low")
+    _fields = ("rules", "files", "statistics", "fixed", "quiet", "skipped", "hidden_low", "unchecked")
 
     def __init__(self, rules: dict | None = None, files: int = 0, statistics: bool = False, fixed: int = 0,
-                 quiet: bool = False, skipped: list | None = None, hidden_low: int = 0):
+                 quiet: bool = False, skipped: list | None = None, hidden_low: int = 0,
+                 unchecked: list | None = None):
         self.rules = {} if rules is None else rules
         self.files, self.statistics, self.fixed, self.quiet = files, statistics, fixed, quiet
         self.skipped = [] if skipped is None else skipped
         self.hidden_low = hidden_low
+        self.unchecked = [] if unchecked is None else unchecked
 
 
 def render(fmt: str, findings: list[Finding], ctx: ReportContext) -> str:

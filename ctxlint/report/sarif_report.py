@@ -267,7 +267,8 @@ def render(findings: list[Finding], ctx) -> str:
         }],
     }
     skipped = getattr(ctx, "skipped", None) or []
-    if skipped:
+    unchecked = getattr(ctx, "unchecked", None) or []
+    if skipped or unchecked:
         # SARIF 3.20.21/3.58: conditions met while running that are not results.
         log["runs"][0]["invocations"] = [{
             "executionSuccessful": True,
@@ -276,6 +277,12 @@ def render(findings: list[Finding], ctx) -> str:
                 "descriptor": {"id": "max-file-size"},
                 "message": {"text": printable(notice)},
                 "locations": [{"physicalLocation": {"artifactLocation": _artifact(path)}}],
-            } for path, notice in skipped],
+            } for path, notice in skipped] + [{
+                "level": "note",
+                "descriptor": {"id": "unparsed-function"},
+                "message": {"text": printable(notice)},
+                "locations": [{"physicalLocation": {"artifactLocation": _artifact(path),
+                                                    "region": {"startLine": line}}}],
+            } for path, line, notice in unchecked],
         }]
     return json.dumps(log, indent=2, ensure_ascii=False)

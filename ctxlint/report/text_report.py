@@ -40,6 +40,12 @@ def render(findings: list[Finding], ctx) -> str:
         names = ", ".join(terminal_safe(p) for p, _ in ctx.skipped[:3]) + (", ..." if k > 3 else "")
         out.append(f"Skipped {k} file{'s' if k != 1 else ''} over the max-file-size limit, not checked: {names} "
                    f"(raise `max-file-size` in [tool.ctxlint] to check {'them' if k != 1 else 'it'}).")
+    unchecked = getattr(ctx, "unchecked", None) or []
+    if unchecked:
+        k = len(unchecked)
+        where = ", ".join(f"{terminal_safe(p)}:{ln}" for p, ln, _ in unchecked[:3]) + (", ..." if k > 3 else "")
+        out.append(f"Not checked: {k} declaration{'s' if k != 1 else ''} whose syntax the Go parser does not "
+                   f"know ({where}).")
     unreadable = getattr(ctx, "unreadable", [])
     if unreadable:
         k = len(unreadable)

@@ -317,6 +317,47 @@ class _Tracker:
             time.sleep(0.02)
 
 
+def _reap_stale_runs() -> None:
+    """Remove what a `kill -9` of an earlier `ctxlint sandbox` left (its own clean-up
+    never ran): temporary directories `ctxlint-sandbox-PID-*` and processes whose
+    run token `PID-...` names a parent that is gone. A run whose parent lives (a
+    concurrent one) is left alone. Linux (/proc) for the processes; never raises."""
+    import re
+    import shutil
+    import signal
+    import tempfile
+
+    from ctxlint.processes import pid_alive
+    base = tempfile.gettempdir()
+    try:
+        names = os.listdir(base)
+    except OSError:
+        names = []
+    for name in names:
+        m = re.fullmatch(r"ctxlint-sandbox-(\d+)-\w+", name)
+        if m and not pid_alive(int(m.group(1))):
+            shutil.rmtree(os.path.join(base, name), ignore_errors=True)
+    if not hasattr(os, "getuid"):
+        return
+    uid, me = os.getuid(), os.getpid()
+    key = f"{RUN_TOKEN_VAR}=".encode()
+    for pid in _proc_table():
+        if pid == me or not _owned(pid, uid):
+            continue
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as fh:
+                env = fh.read().split(b"\0")
+        except OSError:
+            continue
+        for item in env:
+            if item.startswith(key):
+                parent = item[len(key):].split(b"-", 1)[0]
+                if parent.isdigit() and not pid_alive(int(parent)):
+                    with contextlib.suppress(OSError):
+                        os.kill(pid, signal.SIGKILL)
+                break
+
+
 def _owned(pid: int, uid: int) -> bool:
     try:
         return os.stat(f"/proc/{pid}").st_uid == uid
@@ -394,8 +435,10 @@ def run_targets(specs: list[str], device: str = "cpu", seed: int = 0, timeout: f
     jobs = [tuple(map(str, parse_target(s))) for s in specs]
     ctx = multiprocessing.get_context("spawn")
     recv, send = ctx.Pipe(duplex=False)
-    workdir = tempfile.TemporaryDirectory(prefix="ctxlint-sandbox-", ignore_cleanup_errors=True)
-    token = secrets.token_hex(8)
+    _reap_stale_runs()
+    # The parent's pid in both names: a later run can tell what a killed one left.
+    workdir = tempfile.TemporaryDirectory(prefix=f"ctxlint-sandbox-{os.getpid()}-", ignore_cleanup_errors=True)
+    token = f"{os.getpid()}-{secrets.token_hex(8)}"
     proc = ctx.Process(target=_child_main, args=(jobs, device, seed, timeout, send, workdir.name, token),
                        name="ctxlint-sandbox", daemon=True)
     reports = []

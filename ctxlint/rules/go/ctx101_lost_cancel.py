@@ -15,10 +15,12 @@ from ctxlint.fixers.go_edits import (
 from ctxlint.languages.go import LOOP_TYPES
 from ctxlint.rules import Rule
 from ctxlint.semantic.go.cancel import (
+    deferred_call_of,
     ident_role,
     in_loop,
     lost_cancel_path,
     statement_of,
+    stopped_handles,
 )
 from ctxlint.semantic.go.cfg import END
 from ctxlint.semantic.go.ctx import CANCEL_TOKENS, never_done
@@ -42,7 +44,10 @@ of the function) without using it. A path through `panic`, `os.Exit`,
 `log.Fatal*`, `t.FailNow`/`Fatal*` or `runtime.Goexit`, or into an infinite
 loop, never returns and is not reported. Any escape of the cancel func counts as
 a use (returned, stored, passed to a call, captured by a closure), as in go vet.
-Unlike go vet, `_ = cancel` is not a use, and a cancel func overwritten (by a
+Unlike go vet, `_ = cancel` is not a use; a cancel func handed to `time.AfterFunc`
+or `context.AfterFunc` whose timer the function stops (`t.Stop()`, `stop()`) is
+used only on the paths where the timer still runs, so a return after the stop
+without another call loses it; and a cancel func overwritten (by a
 later assignment, or by the next iteration of a loop) before it was called is
 reported. Function literals are analysed as their own functions; `main.main` is
 exempt from the path check (returning from it ends the process).
@@ -122,9 +127,21 @@ children until the parent is canceled"); ollama/ollama#9431, grpc/grpc-go#2985.
             if res is None:
                 continue
             kind, node = res
+            stopped = None
+            if kind == "stopped":
+                kind, (node, stopped) = "return", node
             if not (kind != "return" and facts.is_inside(node, d.stmt)) and _costs_nothing(facts, d, node):
                 continue
-            if kind == "return":
+            if stopped is not None:
+                where = (f"the end of the function on line {cfg.body.end_point[0] + 1}" if node == END
+                         else f"the return on line {node.start_point[0] + 1}")
+                handle = stopped_handles(facts, d, name).get(facts.text_of(stopped))
+                via = f"`{facts.text_of(handle[0].child_by_field_name('function'))}`" if handle else "a timer"
+                stop = stopped.parent.parent if stopped.parent.type == "selector_expression" else stopped.parent
+                msg = (f"the cancel function `{name}` returned by context.{d.func} is handed only to {via}, and "
+                       f"`{facts.text_of(stop)}` on line {stopped.start_point[0] + 1} stops it: {where} is then "
+                       "reached without calling it (context leak)")
+            elif kind == "return":
                 if node == END:
                     where = f"the end of the function on line {cfg.body.end_point[0] + 1}"
                 else:
@@ -181,8 +198,13 @@ children until the parent is canceled"); ollama/ollama#9431, grpc/grpc-go#2985.
             return None
         # Every other reference must be a plain call in this very function: a cancel
         # func that escapes has an owner, and deferring it would cut that owner short.
+        # A timer the function stops itself (`stopped_handles`) is no owner.
+        timers = {v[0].id for v in stopped_handles(facts, d, name).values()}
         for ident in facts.identifiers(d.fn, name):
             if facts.is_inside(ident, d.stmt):
+                continue
+            call = deferred_call_of(facts, ident) if timers else None
+            if call is not None and call[0].id in timers:
                 continue
             p = ident.parent
             if p is not None and p.type == "var_spec":

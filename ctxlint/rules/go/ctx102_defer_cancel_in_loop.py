@@ -103,14 +103,15 @@ grpc-ecosystem/go-grpc-middleware#748; the Go spec on defer statements.
             if loop is None:
                 continue
             body = loop.child_by_field_name("body")
-            defs = [d for d in facts.cancel_defs
-                    if d.cancel.type == "identifier" and facts.text_of(d.cancel) == name
-                    and d.fn is not None and fn is not None and d.fn.id == fn.id
-                    and body is not None and facts.is_inside(d.stmt, body)
-                    and d.stmt.start_byte < defer.start_byte]
-            if not defs:
+            if body is None or fn is None:
                 continue
-            d = defs[-1]  # the def this defer follows (a reused variable holds the latest)
+            # the def this defer follows (a reused variable holds the latest): the last
+            # def of the name in this function before the defer, if it is in the loop
+            d = _last_def_before(facts, fn, name, defer.start_byte)
+            if d is None or not facts.is_inside(d.stmt, body):
+                continue
+            if not _def_reachable_after(facts, d, defer):
+                continue  # the defer's path always leaves the function: no context piles up
             if loop_escape(facts, d, loop) is not None:
                 continue  # the contexts outlive their iteration on purpose
             if facts.is_test_code:
@@ -221,3 +222,43 @@ grpc-ecosystem/go-grpc-middleware#748; the Go spec on defer statements.
                 return None
             edits.append(Edit(facts.char_offset(ident.start_byte), facts.char_offset(ident.end_byte), new))
         return edits
+
+
+def _defs_by_name(facts) -> dict:
+    """(function id, cancel name) -> that function's cancel defs binding the name, in
+    document order with their start offsets (one pass over `cancel_defs`, cached)."""
+    def build():
+        out: dict = {}
+        for d in facts.cancel_defs:
+            if d.fn is None or d.cancel.type != "identifier":
+                continue
+            starts, defs = out.setdefault((d.fn.id, facts.text_of(d.cancel)), ([], []))
+            starts.append(d.stmt.start_byte)
+            defs.append(d)
+        return out
+    return facts.memo("ctx102:defs-by-name", build)
+
+
+def _last_def_before(facts, fn, name: str, offset: int):
+    """The last cancel def of `name` in function `fn` that starts before `offset` (a
+    binary search: the rule's cost stays linear in the defers and defs of a file)."""
+    import bisect
+    found = _defs_by_name(facts).get((fn.id, name))
+    if found is None:
+        return None
+    i = bisect.bisect_left(found[0], offset)
+    return found[1][i - 1] if i else None
+
+
+def _def_reachable_after(facts, d, defer) -> bool:
+    """Can control reach the def `d` again after the `defer` (round the loop)? The def
+    precedes the defer in the loop's body, so it can when both lie on one cycle of the
+    control-flow graph (one strongly connected component). When every path from the
+    defer leaves the function first (a `select` arm or an `if` that always returns),
+    each deferred cancel follows one context only."""
+    cfg = facts.cfg(d.fn)
+    at, goal = (cfg.locate(defer), cfg.locate(d.stmt)) if cfg is not None else (None, None)
+    if at is None or goal is None:
+        return True
+    comp = cfg.cyclic_component(at[0])
+    return comp is not None and comp == cfg.cyclic_component(goal[0])

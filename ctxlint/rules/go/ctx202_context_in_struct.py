@@ -11,7 +11,7 @@ from ctxlint.semantic.go.ctx import (
     package_reads_field,
     request_params,
 )
-from ctxlint.semantic.go.escape import carries, is_exported, returned_to_importers
+from ctxlint.semantic.go.escape import carries, is_exported, result_outlives_call, returned_to_importers
 
 #: The methods of the context.Context interface (https://pkg.go.dev/context#Context):
 #: a type that defines them all *is* a context.
@@ -30,16 +30,21 @@ class ContextInStruct(Rule):
 Finds struct fields that hold a `context.Context` (named, or a map, slice, array
 or pointer of contexts) in one of the shapes that demonstrably do harm:
 
-1. a method that receives a ctx parameter (or an `*http.Request`) passes the
-   stored context to a call instead: the caller's cancellation and deadline are
-   ignored;
+1. a method that receives a ctx parameter (or a handler's incoming
+   `*http.Request`) passes the stored context to a call instead: the caller's
+   cancellation and deadline are ignored (an outgoing `*http.Request` a client
+   method is handed is not the caller's context: the type may have built it for the
+   context it stores); likewise an HTTP handler of another type that never uses
+   its request's context and passes the stored one (a server-lifetime context in
+   an options struct) to a call instead of `r.Context()`;
 2. the stored context is always `context.Background()`/`TODO()` and is handed to
    calls: they can never be cancelled and carry no deadline;
 3. a method (not a constructor) assigns the field from a context that dies when
    the method returns: one it derives and cancels itself (`defer cancel()`), or
    a handler's `r.Context()`, which net/http cancels when the handler returns;
-4. the context is stored next to its cancel func and nothing in the package ever
-   calls that cancel func (grpc-go#888: the client never calls `s.cancel`) — unless
+4. the context is stored next to its cancel func (a `context.CancelFunc` or a
+   `func()` field set from the same `context.WithX` call) and nothing in the
+   package ever calls that cancel func (grpc-go#888: the client never calls `s.cancel`) — unless
    an exported function returns the struct with the cancel func in an exported
    field (`Open() Handle{Ctx, Cancel}`): its callers outside the package own it.
 
@@ -111,6 +116,7 @@ harmony-one/harmony#4445; grpc/grpc-go#888.
                 if self._hands_out(facts, tname, name):
                     continue
                 why = (self._method_ignores_param(facts, tname, name)
+                       or self._handler_uses_stored(facts, tname, name)
                        or self._always_root(facts, tname, name)
                        or self._set_from_request(facts, tname, name)
                        or self._cancel_never_called(facts, tname, name))
@@ -168,9 +174,13 @@ harmony-one/harmony#4445; grpc/grpc-go#888.
 
     def _method_ignores_param(self, facts, tname: str, name: str) -> str | None:
         for m in facts.methods_by_type.get(tname, ()):
-            if not has_ctx_or_request_param(facts, m):
-                continue
+            # the caller's context: a ctx parameter, or an incoming request's (a handler's
+            # `*http.Request` next to its `http.ResponseWriter`); an outgoing request a
+            # client method is handed (`RoundTrip(req)`, `Do(req)`) may well have been built
+            # by the type itself for the context it stores
             params = set(ctx_params(facts, m)) | set(request_params(facts, m))
+            if not params:
+                continue
             body = m.child_by_field_name("body")
             if body is None or any(n.type == "identifier" and facts.text_of(n) in params for n in facts.walk(body)):
                 continue  # it uses the caller's context too: the stored one is chosen on purpose
@@ -187,6 +197,51 @@ harmony-one/harmony#4445; grpc/grpc-go#888.
                         f"`{facts.text_of(sel)}` to `{callee}` on line {sel.start_point[0] + 1}: the caller's "
                         "cancellation and deadline are ignored; pass the parameter")
         return None
+
+    def _handler_uses_stored(self, facts, tname: str, name: str) -> str | None:
+        """An HTTP handler (of any type, or a func literal) that never uses its request's
+        context passes `x.name` (a server-lifetime context kept in an options or config
+        struct) to a call instead of `r.Context()`: the client's cancellation and the
+        request's deadline never reach that call. Only when no other struct of the file
+        has a field of that name that is not a context (the selector's type is unknown)."""
+        if self._field_name_ambiguous(facts, name):
+            return None
+        for fn in facts.functions:
+            reqs = set(request_params(facts, fn))
+            if not reqs or (fn.type == "method_declaration" and facts.receiver(fn)[1] == tname):
+                continue
+            body = fn.child_by_field_name("body")
+            uses_request_ctx = any(
+                n.type == "selector_expression" and facts.text_of(n.child_by_field_name("field") or n) == "Context"
+                and (op := n.child_by_field_name("operand")) is not None and facts.text_of(op) in reqs
+                for n in facts.walk(body))
+            if uses_request_ctx or any(facts.identifiers(body, c) for c in ctx_params(facts, fn)):
+                continue
+            for n in facts.walk(body, into_funcs=False):
+                if n.type != "selector_expression" or n.parent is None or n.parent.type != "argument_list":
+                    continue
+                fld = n.child_by_field_name("field")
+                if fld is None or facts.text_of(fld) != name:
+                    continue
+                call = n.parent.parent
+                if result_outlives_call(facts, call, fn):
+                    continue  # what it starts outlives the request (a process, a stream): the stored ctx is right
+                fname = (f"HTTP handler `{facts.text_of(fn.child_by_field_name('name'))}`"
+                         if fn.child_by_field_name("name") is not None
+                         else f"the HTTP handler on line {fn.start_point[0] + 1}")
+                return (f"{fname} passes the stored `{facts.text_of(n)}` to "
+                        f"`{facts.text_of(call.child_by_field_name('function'))}` on line {n.start_point[0] + 1} "
+                        f"instead of the request's context: the client's cancellation and the request's deadline "
+                        f"never reach that call; pass {sorted(reqs)[0]}.Context()")
+        return None
+
+    def _field_name_ambiguous(self, facts, name: str) -> bool:
+        """Does a struct of the file have a field `name` that is not a context?"""
+        for f in facts.struct_fields:
+            if any(facts.text_of(n) == name for n in f.children_by_field_name("name")) \
+                    and not facts.is_context_type(f.child_by_field_name("type")):
+                return True
+        return False
 
     def _values(self, facts, tname: str, name: str) -> list:
         """Every value the file stores into field `name` of `tname`: keyed elements of
@@ -320,12 +375,15 @@ harmony-one/harmony#4445; grpc/grpc-go#888.
         return False
 
     def _cancel_fields(self, facts, tname: str) -> list[str]:
-        """Names of `tname`'s fields of type context.CancelFunc / CancelCauseFunc."""
+        """Names of `tname`'s fields of type context.CancelFunc / CancelCauseFunc, or a
+        plain `func()` (the pairing with a context.WithX call decides what it holds)."""
         st = facts.struct_types.get(tname)
         out = []
         for f in st.named_children[0].named_children if st is not None and st.named_children else ():
             t = f.child_by_field_name("type") if f.type == "field_declaration" else None
-            if t is not None and t.type == "qualified_type":
+            if t is not None and t.type == "function_type" and facts.text_of(t).replace(" ", "") == "func()":
+                out.extend(facts.text_of(c) for c in f.children_by_field_name("name"))  # `cancel func()`
+            elif t is not None and t.type == "qualified_type":
                 pkg, n = t.child_by_field_name("package"), t.child_by_field_name("name")
                 if pkg is not None and n is not None and facts.text_of(pkg) in facts.context_names \
                         and facts.text_of(n) in ("CancelFunc", "CancelCauseFunc"):

@@ -7,7 +7,15 @@ from __future__ import annotations
 from ctxlint.rules import Rule
 from ctxlint.semantic.go.ctx import (
     ROOT_CONTEXTS,
+    blank_ctx_owner,
+    callee_name,
+    cancel_kept_for_close,
     documents_detachment,
+    downstream_sites,
+    is_entry_point,
+    is_release_call,
+    local_binding,
+    tests_failure,
     has_testing_param,
     module_go_version,
     request_ctx_in_scope,
@@ -15,6 +23,11 @@ from ctxlint.semantic.go.ctx import (
     response_writer_params,
 )
 from ctxlint.semantic.go.escape import result_outlives_call
+
+#: Methods that run until their context is done (controller-runtime's Manager.Start,
+#: errgroup/server Run and Serve loops): after one returns, the caller's ctx is
+#: likely over.
+BLOCKING_RUNS = frozenset({"Start", "Run", "Serve", "ListenAndServe", "RunUntil"})
 
 #: Go release that added context.WithoutCancel (https://go.dev/doc/go1.21#context).
 WITHOUT_CANCEL_SINCE = (1, 21)
@@ -31,14 +44,33 @@ class ContextNotPropagatedGo(Rule):
 ## What it does
 Finds `context.Background()` and `context.TODO()` passed downstream — as an
 argument of a call, of `context.WithTimeout`/`WithCancel`/..., or of a `go`
-statement — inside a function where a request context is in scope: a
-`context.Context` parameter (not `_`), or an `*http.Request` parameter (its
-`r.Context()`, in a handler that also takes the `http.ResponseWriter`); a func
-literal sees its enclosing functions' parameters.
+statement, directly or through a local it is bound to first (`ctx :=
+context.Background()`, also when that declaration shadows the caller's `ctx`) —
+inside a function where a request context is in scope: a `context.Context`
+parameter, or an `*http.Request` parameter (its `r.Context()`, in a handler that
+also takes the `http.ResponseWriter`); a func literal sees its enclosing functions'
+parameters. A ctx parameter named `_` counts too: the caller hands one in and the
+function discards it (manifest in an HTTP handler or a gRPC method, latent
+elsewhere: who calls it is not shown).
+
+Latent (reported with `--min-confidence low`): a detachment the function's or the
+statement's comment documents ("detached", "outlives", "on purpose",
+`nolint:contextcheck`, ...), a goroutine that may be meant to outlive the caller, a
+guard on a value whose type is declared elsewhere, and a call after a blocking run
+given the caller's ctx (`mgr.Start(ctx)`) returned, when that ctx may be done.
 
 It stays silent where a fresh context is the point:
 - inside a `defer`, or after a `<-ctx.Done()` receive (cleanup with its own timeout);
-- on an error path (`if err != nil { release(context.Background()) }`);
+- on an error path, judged by what the guard tests: an `error` (declared so, the
+  last result of a call, a call the file declares to return `error`), a
+  `recover()` value or `ctx.Err()` (`if lim != nil` is not an error path);
+- in a callee that must not be cancelled: a release (`Shutdown`, `Close`,
+  `Unlock`, `Rollback`, `Cleanup`, ...), or a `context.WithX` whose context only
+  such calls receive;
+- where the fresh context's cancel func is kept for a close path (stored in a field
+  or a map of one that the package reads: `s.cancels[uri] = cancel`, called by
+  `Unsubscribe`);
+- a default for a nil ctx (`if ctx == nil { ctx = context.Background() }`);
 - in a callback literal that runs later (assigned, or handed to another call);
 - in a goroutine before Go 1.21 (no `context.WithoutCancel` to keep it alive);
 - where the fresh context backs something that outlives the call (an object's
@@ -54,9 +86,7 @@ It stays silent where a fresh context is the point:
   cancellation from it (a backend call there is still reported);
 - in `main`, `init`, test code (`_test.go` files, fuzz harnesses, helpers that
   import a test driver: `GoFacts.is_test_code`) and functions taking a
-  `*testing.T` (no request context to keep);
-- where the function's doc comment or the statement's comment documents the
-  detachment ("detached", "outlives", "on purpose", `nolint:contextcheck`, ...).
+  `*testing.T` (no request context to keep).
 
 ## Why is this bad
 The caller's cancellation, deadline and trace stop at the fresh context: a client
@@ -93,43 +123,84 @@ report its noise (2 real of 43 in one project), hence the exemptions.
 """
 
     def check(self, facts):
+        if facts.is_test_code:
+            return  # test code: no request to propagate
         for call in facts.nodes("call_expression"):
             root = facts.context_func(call.child_by_field_name("function"))
             if root not in ROOT_CONTEXTS:
                 continue
-            args = call.parent
-            if args is None or args.type != "argument_list":
-                continue  # not passed downstream (bound to a variable, returned, compared)
-            outer = args.parent
-            if outer is None or outer.type != "call_expression":
-                continue
-            scope = request_ctx_in_scope(facts, call)
-            if scope is None:
-                continue
             fn = facts.enclosing_function(call)
-            if self._exempt(facts, call, fn, scope):
+            if fn is None:
                 continue
-            kind, name = scope
+            sites = downstream_sites(facts, call, fn)
+            if not sites:
+                continue  # not passed downstream (returned, compared, stored, unused)
+            scope = request_ctx_in_scope(facts, call)
+            blank = None
+            if scope is None:
+                owner = blank_ctx_owner(facts, call)
+                if owner is None:
+                    continue
+                blank, scope = owner[0], ("blank", "_")
+            for site, outer in sites:
+                verdict = self._exempt(facts, call, site, outer, fn, scope)
+                if verdict is not True:
+                    yield self._finding(facts, call, root, site, outer, fn, scope, blank, verdict)
+                    break
+
+    def _finding(self, facts, call, root, site, outer, fn, scope, blank, latent):
+        """The finding for fresh root context `call` reaching `outer` at `site`;
+        `latent` is False or the reason it is held at low confidence."""
+        kind, name = scope
+        target = facts.text_of(outer.child_by_field_name("function"))
+        in_go = any(a.type == "go_statement" for a in _ancestors_within(facts, site, fn))
+        version = module_go_version(facts)
+        has_wc = version is not None and version >= WITHOUT_CANCEL_SINCE
+        local = f" (through `{facts.text_of(site)}`)" if site.id != call.id else ""
+        bound = local_binding(facts, call)
+        shadow = kind == "ctx" and bound is not None and bound[1].type == "short_var_declaration" \
+            and facts.text_of(bound[0]) == name
+        if kind == "blank":
+            have = "the ctx this function is given (its parameter is named `_`)"
+            suggest = "name the context parameter and pass it"
+        else:
             have = f"the caller's ctx (`{name}`)" if kind == "ctx" else f"the request's context (`{name}.Context()`)"
             pass_ = name if kind == "ctx" else f"{name}.Context()"
-            target = facts.text_of(outer.child_by_field_name("function"))
-            how = "started in a goroutine" if outer.parent is not None and outer.parent.type == "go_statement" else ""
-            suggest = f"pass {pass_}"
-            version = module_go_version(facts)
-            if version is not None and version >= WITHOUT_CANCEL_SINCE:
-                suggest += f", or context.WithoutCancel({pass_}) if the work must outlive the caller"
-            yield facts.finding(self, call, (
-                f"a fresh context.{root}() is passed to `{target}`{' ' + how if how else ''} while {have} is in "
-                f"scope: the caller's cancellation, deadline and trace never reach this call; {suggest}"))
+            if shadow:
+                have += ", which this declaration shadows,"
+                suggest = f"drop the shadowing declaration and pass the caller's `{name}`"
+            elif in_go and has_wc:
+                suggest = (f"the goroutine may outlive the caller: pass context.WithoutCancel({pass_}) (keeps its "
+                           "values and trace) with a deadline of its own")
+            else:
+                suggest = f"pass {pass_}"
+                if has_wc:
+                    suggest += f", or context.WithoutCancel({pass_}) if the work must outlive the caller"
+        if latent and "already be done" in latent and kind == "ctx":
+            suggest = f"pass {name} only if it is still live here"
+        how = " started in a goroutine" if outer.parent is not None and outer.parent.type == "go_statement" else ""
+        msg = (f"a fresh context.{root}() is passed{local} to `{target}`{how} while {have} is in scope: the "
+               f"caller's cancellation, deadline and trace never reach this call; {suggest}")
+        if latent:
+            msg += f" (latent: {latent})"
+        trace = [(site, f"the fresh context reaches `{target}` here")] if site.id != call.id else []
+        if blank is not None:
+            trace.insert(0, (blank, "the context the caller hands in is discarded (`_`)"))
+        return facts.finding(self, call, msg, confidence="low" if latent else "high", trace=trace)
 
-    def _exempt(self, facts, call, fn, scope) -> bool:
-        if facts.is_test_code:
-            return True  # test code: no request to propagate
+    def _exempt(self, facts, call, site, outer, fn, scope):
+        """True: no finding (the fresh context is right here); a string: the finding
+        is latent, for that reason; False: manifest."""
         new_go = (module_go_version(facts) or (0, 0)) >= WITHOUT_CANCEL_SINCE
-        outer = call.parent.parent
-        owner = request_ctx_owner(facts, call)[1]
-        for a in facts.ancestors(call):
-            if a.id == owner.id:
+        # `if ctx == nil { ctx = context.Background() }`: a default for a nil ctx (the
+        # `context` docs forbid nil), not a loss of the caller's.
+        if scope[0] == "ctx" and nil_default(facts, call, scope[1]):
+            return True
+        owner = request_ctx_owner(facts, call) or blank_ctx_owner(facts, call)
+        owner = owner[1] if owner is not None else None
+        latent = False
+        for a in facts.ancestors(site):
+            if owner is not None and a.id == owner.id:
                 break  # the function whose parameter is the request context
             # In a defer: cleanup that must run even when the caller's ctx is done.
             if a.type == "defer_statement":
@@ -141,16 +212,21 @@ report its noise (2 real of 43 in one project), hence the exemptions.
                     return True
             # In a goroutine: the work outlives the caller; before Go 1.21 a fresh
             # context is the only way to keep it running (no WithoutCancel).
-            if a.type == "go_statement" and not new_go:
-                return True
-            # On an error path (`if x != nil { ... }`): cleanup after a failure that
-            # the caller's context may have caused.
-            if a.type == "if_statement":
-                cond = a.child_by_field_name("condition")
-                cons = a.child_by_field_name("consequence")
-                if cond is not None and cons is not None and facts.is_inside(call, cons) \
-                        and cond.type == "binary_expression" and facts.text_of(cond).replace(" ", "").endswith("!=nil"):
+            if a.type == "go_statement":
+                if not new_go:
                     return True
+                latent = latent or "the goroutine may be meant to outlive the caller"
+            # On an error path (`if err != nil { ... }`, `if ctx.Err() != nil`): cleanup
+            # after a failure that the caller's context may have caused.
+            if a.type == "if_statement":
+                cons = a.child_by_field_name("consequence")
+                if cons is not None and facts.is_inside(site, cons):
+                    failure = tests_failure(facts, a.child_by_field_name("condition"))
+                    if failure:
+                        return True
+                    if failure is None:
+                        latent = latent or ("the guard may test an error (a value whose type is declared elsewhere): "
+                                            "cleanup after a failure may need a fresh context")
             if a.type in ("function_declaration", "method_declaration"):
                 break
         top = fn
@@ -162,6 +238,9 @@ report its noise (2 real of 43 in one project), hence the exemptions.
         # Test helpers (a *testing.T/B/F or testing.TB parameter): test code.
         if top is not None and has_testing_param(facts, top):
             return True
+        # A callee that must not be cancelled: a release (an unlock, a shutdown, a cleanup).
+        if is_release_call(facts, outer):
+            return True
         # The fresh context backs something that outlives the call (an object's
         # lifetime context, a fifo or stream a goroutine keeps using).
         chain = outer
@@ -172,17 +251,20 @@ report its noise (2 real of 43 in one project), hence the exemptions.
             return True
         if self._cancelled_by_hand(facts, outer, fn, scope):
             return True
+        # The derived context's cancel func is kept for a close path (`c.cancel = cancel`,
+        # `subs[id] = cancel`, read elsewhere in the package): a lifetime owned by the object.
+        if cancel_kept_for_close(facts, outer, fn):
+            return True
         # I/O on a connection taken over from the handler's ResponseWriter (websocket
         # Accept/Upgrade, Hijack): the request's context has no cancellation for it.
         if scope[0] == "request" and self._on_taken_over_connection(facts, outer, top):
             return True
         # Values copied from the caller's ctx onto the fresh one (`WithNamespace(
         # context.Background(), ns)` with `ns` read from ctx): a hand-made detachment.
-        if scope[0] == "ctx" and self._copies_values(facts, outer, call, scope[1], top):
+        if scope[0] == "ctx" and self._copies_values(facts, outer, site, scope[1], top):
             return True
         # The derived context becomes an object's lifetime context (`c.ctx, c.cancel =
         # context.WithCancel(context.Background())`, `T{ctx: ...}`): it must outlive the call.
-        outer = call.parent.parent
         if facts.context_func(outer.child_by_field_name("function")) is not None:
             p = outer.parent
             if p is not None and p.type == "expression_list" and p.parent is not None \
@@ -196,21 +278,35 @@ report its noise (2 real of 43 in one project), hence the exemptions.
         body = top.child_by_field_name("body") if top is not None else None
         if body is not None:
             for n in facts.walk(body):
-                if n.start_byte >= call.start_byte:
+                if n.start_byte >= site.start_byte:
                     break
                 if n.type == "unary_expression" and facts.text_of(n).replace(" ", "").endswith(".Done()") \
                         and facts.text_of(n).lstrip().startswith("<-"):
                     return True
-        # A documented detachment (the function's doc comment, the statement's comment).
-        stmt = call
-        for a in facts.ancestors(call):
-            if a.parent is not None and a.parent.type in ("block", "statement_list"):
-                stmt = a
-                break
+                # After a blocking run given the caller's ctx has returned (`mgr.Start(ctx)`,
+                # `srv.Run(ctx)`): such runs usually end when the ctx is done, so passing
+                # it on may be wrong; the names make the rule less sure, not silent.
+                if scope[0] == "ctx" and n.type == "call_expression" \
+                        and callee_name(facts, n) in BLOCKING_RUNS and not any(
+                            a.type in ("go_statement", "func_literal") for a in _ancestors_within(facts, n, top)):
+                    args = n.child_by_field_name("arguments")
+                    if args is not None and any(a.type == "identifier" and facts.text_of(a) == scope[1]
+                                                for a in args.named_children):
+                        latent = latent or (f"`{facts.text_of(n.child_by_field_name('function'))}` returned on line "
+                                            f"{n.start_point[0] + 1}: the caller's ctx may already be done")
+        # The caller's ctx is discarded (`_`) by a function that is not a handler: who
+        # calls it, and with what, is not shown.
+        if scope[0] == "blank" and not is_entry_point(facts, top):
+            latent = latent or "the function discards its ctx parameter; whether its callers hand in a live one is not shown"
+        # A documented detachment (the function's doc comment, the statement's comment)
+        # makes the rule less sure, not silent.
         decl = fn
         while decl is not None and decl.type == "func_literal":
             decl = facts.enclosing_function(decl)
-        return documents_detachment(facts, decl, stmt) or (fn is not None and documents_detachment(facts, fn, None))
+        if any(documents_detachment(facts, decl, _statement_of(n)) for n in (call, site)) \
+                or documents_detachment(facts, fn, None):
+            latent = latent or "a comment says the fresh context is deliberate"
+        return latent
 
     @staticmethod
     def _on_taken_over_connection(facts, outer, top) -> bool:
@@ -308,3 +404,40 @@ report its noise (2 real of 43 in one project), hence the exemptions.
                 if mine and names & writers:
                     return True
         return False
+
+
+def _ancestors_within(facts, node, fn):
+    """The ancestors of `node` up to (not including) function node `fn`."""
+    for a in facts.ancestors(node):
+        if a.id == fn.id:
+            return
+        yield a
+
+
+def _statement_of(node):
+    """The statement (a child of a block or statement list) that holds `node`."""
+    for a in (node, *GoFactsAncestors(node)):
+        if a.parent is not None and a.parent.type in ("block", "statement_list"):
+            return a
+    return node
+
+
+def GoFactsAncestors(node):  # noqa: N802 - a generator of tree-sitter parents
+    p = node.parent
+    while p is not None:
+        yield p
+        p = p.parent
+
+
+def nil_default(facts, call, name: str) -> bool:
+    """Is root context `call` inside `if name == nil { ... }` (a default for a nil
+    caller's ctx, such as `ctx, cancel = context.WithTimeout(context.Background(), d)`)?"""
+    for a in GoFactsAncestors(call):
+        if a.type == "if_statement":
+            cond, cons = a.child_by_field_name("condition"), a.child_by_field_name("consequence")
+            if cond is not None and cons is not None and cons.start_byte <= call.start_byte \
+                    and "".join(facts.text_of(cond).split()) in (f"{name}==nil", f"nil=={name}"):
+                return True
+        if a.type in ("function_declaration", "method_declaration", "func_literal"):
+            return False
+    return False

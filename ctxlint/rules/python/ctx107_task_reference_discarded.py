@@ -229,8 +229,11 @@ of this function"); ruff RUF006; bolna-ai/bolna#462.
             fix = Fix(description="keep the task in a module-level set until it is done",
                       safety=SAFE, codemod="keep_task_reference",
                       data={"line": value.lineno, "col": value.col_offset})
+            unseen = _coroutine_not_shown(facts, value)
             yield facts.finding(self, value, f"`{_what(facts, value)}()` result is discarded"
-                                f"{_in_del(facts, value)}: {_COSTS}", fix=fix)
+                                f"{_in_del(facts, value)}: {_COSTS}", fix=fix,
+                                confidence="low" if unseen else None,
+                                trace=[(value, unseen)] if unseen else ())
             return
         helper = handed_out(facts, value, TASK)
         if helper is not None:
@@ -395,3 +398,22 @@ def _in_del(facts, node: ast.AST) -> str:
 
 def _what(facts, call: ast.Call) -> str:
     return facts.dotted(call.func) or (call.func.attr if isinstance(call.func, ast.Attribute) else "create_task")
+
+
+def _coroutine_not_shown(facts, call: ast.Call) -> str | None:
+    """Why the harm of dropping the task `call` creates depends on code the project does
+    not show, else None: the coroutine it runs is not a def of this project (a library's,
+    a parameter, an attribute of an unknown object), so whether its failure goes unseen
+    cannot be told (the latent case of issue 32)."""
+    from ctxlint.semantic.python.calls import call_graph
+    from ctxlint.semantic.python.project_index import resolve_function
+    coro = call.args[0] if call.args else None
+    if isinstance(coro, ast.Await):
+        coro = coro.value
+    if not isinstance(coro, ast.Call):
+        return None  # a coroutine object made elsewhere: judged by the rule's own checks
+    if call_graph(facts).resolve(coro) is not None or resolve_function(facts, coro.func) is not None:
+        return None
+    what = facts.segment(coro.func) or "the coroutine"
+    return (f"`{what}` is not a def of this project: whether its failure would go unseen "
+            "is not shown (latent)")

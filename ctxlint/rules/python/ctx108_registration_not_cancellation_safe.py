@@ -230,6 +230,8 @@ reported); Python docs, "asyncio: Task Cancellation"
                 continue  # the request's own registration (and its terminal path) owns the entry
             if _owned_by_spawned_task(facts, graph, site, removal_methods):
                 continue  # the task stored in the entry removes it in its own `finally`
+            if _callers_clean_up(facts, graph, fn, c):
+                continue  # every caller removes the entry in `finally`/`except BaseException`
             if _settled_ids_reset_wholesale(facts, site):
                 continue  # a record of finished work's ids, reset wholesale elsewhere
             limit = None
@@ -1056,4 +1058,50 @@ def _hands_off(facts, graph, aw: ast.AST, names: set[str], removal_methods: set[
         for n in ast.walk(a):
             if isinstance(n, ast.Name) and n.id in names:
                 return True
+    return False
+
+
+def _callers_clean_up(facts, graph, fn, c, depth: int = 0) -> bool:
+    """Does every path into `fn` run under a cleanup that removes from container `c` on
+    cancellation: each caller (the module's call graph) calls `fn` inside a `try` whose
+    `finally` or `except BaseException`/`CancelledError`/bare `except` removes from `c`
+    (a removal site of `c`, or a call of a def whose summary removes from `c`), or is
+    itself called only so, up to three levels (lightllm's `generate` -> ... ->
+    `fetch_stream`, whose `finally: remove_req(...)`, fresh review)."""
+    if depth > 3:
+        return False
+    callers = graph.callers(fn)
+    if not callers:
+        return False
+    removal_nodes = {id(r.node) for r in c.removals}
+    for call, caller in callers:
+        if _under_cleanup(facts, graph, call, caller, c, removal_nodes):
+            continue
+        if not _callers_clean_up(facts, graph, caller, c, depth + 1):
+            return False
+    return True
+
+
+def _under_cleanup(facts, graph, call, caller, c, removal_nodes) -> bool:
+    for a in facts.ancestors(call):
+        if a is caller:
+            return False
+        if not isinstance(a, ast.Try):
+            continue
+        blocks = list(a.finalbody)
+        for h in a.handlers:
+            names = {facts.dotted(t) or "" for t in ([h.type] if not isinstance(h.type, ast.Tuple)
+                                                      else h.type.elts)} if h.type is not None else {""}
+            if names & {"", "BaseException", "asyncio.CancelledError", "CancelledError"}:
+                blocks.extend(h.body)
+        if not blocks or not any(call is n for st in a.body for n in ast.walk(st)):
+            continue
+        for st in blocks:
+            if isinstance(st, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith)):
+                continue  # a conditional cleanup (L07: `if q is not None`, never true mid-`add`)
+            for n in ast.walk(st):
+                if id(n) in removal_nodes:
+                    return True
+                if isinstance(n, ast.Call) and graph.removes_from(n, c):
+                    return True
     return False

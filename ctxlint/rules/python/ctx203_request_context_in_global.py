@@ -326,8 +326,10 @@ stored"); OpenTelemetry context propagation docs.
             what = request_scoped_value(facts, stmt.value, fn) or _filled_by_a_caller(facts, stmt.value, fn)
             if what and id(t) not in reported:
                 reported.add(id(t))
+                tier, trace = _tier(facts, stmt.value, what)
                 yield facts.finding(self, t, f"{what} is stored in {where}: it outlives the request "
-                                    "and the next request sees it (pass it explicitly instead)")
+                                    "and the next request sees it (pass it explicitly instead)",
+                                    confidence=tier, trace=trace)
         for c in facts.containers:
             if c.scope not in ("module", "class"):
                 continue
@@ -342,5 +344,36 @@ stored"); OpenTelemetry context propagation docs.
                 what = request_scoped_value(facts, site.value, fn)
                 if what:
                     reported.add(id(site.node))
+                    tier, trace = _tier(facts, site.value, what)
                     yield facts.finding(self, site.node, f"{what} is stored in long-lived `{c.name}`: it "
-                                        "outlives the request and keeps its context alive")
+                                        "outlives the request and keeps its context alive",
+                                        confidence=tier, trace=trace)
+
+
+#: Request attributes that carry who is asking (framework APIs: Starlette/Werkzeug/Django
+#: `headers`, `cookies`, `session`, Django/DRF/Starlette `user`/`auth`): an object built
+#: from them serves one caller's identity to the next request.
+IDENTITY_ATTRS = frozenset({"headers", "cookies", "session", "user", "auth", "credentials", "scope"})
+
+
+def _tier(facts, value: ast.AST, what: str) -> tuple[str, list]:
+    """("high", []) when the stored value is a request or context object itself, or an
+    object built from what identifies the caller (`IDENTITY_ATTRS`: K10's client built
+    with the request's Authorization header); ("low", [why]) for an object built from the
+    request's other data (a query parameter, a body field): whether it keeps anything of
+    the request the project does not show (issue 32's latent case)."""
+    if "built from" not in what or "request object" in what:
+        return "high", []  # the request, a context object, or an object holding the request
+    if any(f"`{a}`" in what for a in IDENTITY_ATTRS):
+        return "high", []  # the layer traced it to the caller's identity
+    if any(isinstance(n, ast.Attribute) and n.attr in IDENTITY_ATTRS for n in ast.walk(value)):
+        return "high", []
+    vals = [value]
+    if isinstance(value, ast.Name):
+        fn = facts.enclosing_function(value)
+        from ctxlint.semantic.python.requests import local_assignments
+        vals = list(local_assignments(facts, fn).get(value.id, ())) if fn is not None else vals
+    if any(isinstance(n, ast.Attribute) and n.attr in IDENTITY_ATTRS for v in vals for n in ast.walk(v)):
+        return "high", []
+    return "low", [(value, "an object built from the request's data, not from who is asking: whether it "
+                           "keeps anything of the request is not shown")]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import re
 
 from ctxlint.findings import SAFE, Fix
@@ -34,7 +35,15 @@ class CachedMethodHoldsSelf(Rule):
 ## What it does
 Flags `@functools.lru_cache`/`@functools.cache` (however imported) on an instance
 method when the module shows that keeping `self` in a class-wide cache keeps
-something alive that would otherwise be freed. The precondition is one of:
+something alive that would otherwise be freed. The cache may be applied through a
+project decorator, followed by value (`semantic/python/decorators.py`), never by its
+name: a helper returning `functools.lru_cache(maxsize=None)(fn)` (or a helper that
+returns one), a factory returning `lru_cache(maxsize=...)` (its `maxsize` read from the
+call), an alias bound once (`memo = lru_cache(maxsize=512)`), a `functools.wraps`
+wrapper that calls a cached copy of the method, and such a decorator imported from
+another module of the project. A project decorator that memoizes anywhere else (in the
+instance's own dict) is no class-wide cache. Such a finding offers no fix (the
+decorator is the project's to change) and its trace is the path to the cache. The precondition is one of:
 - *many or short-lived instances*: the class (or a subclass defined in the module)
   is constructed in a loop, or on every call of a function (a factory, a handler),
   other than as part of an owner (in `__init__`, stored on `self` or another
@@ -230,8 +239,16 @@ def _per_call_filler(facts, cls: ast.ClassDef, fn: ast.AST):
 
 
 def _where(facts, app) -> str:
-    """` in <module>` when the cache call is in another module of the project."""
-    return "" if app.site_facts is facts else f" in `{app.site_facts.path}`"
+    """` in <file>` when the cache call is in another module of the project (relative to
+    the working directory when it is below it)."""
+    if app.site_facts is facts:
+        return ""
+    path = str(app.site_facts.path)
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # another drive
+        rel = path
+    return f" in `{path if rel.startswith('..') else rel}`"
 
 
 def _what_it_keeps(facts, size: ast.AST) -> str:

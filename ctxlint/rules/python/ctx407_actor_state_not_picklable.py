@@ -63,14 +63,21 @@ actor's constructor argument (`Actor.remote(x)`) — when `x` is an instance of 
 class of this module that holds, in `self`, any of: a `threading`/`asyncio`/
 `multiprocessing` lock, event, condition or semaphore; an event loop or a
 thread; an open client, session, socket, connection or file; a ContextVar, a
-ContextVar's value or a copied Context; a CUDA tensor or a dict/list of them —
+ContextVar's value or a copied Context; a CUDA tensor or a dict/list of them; or,
+one object deeper, an instance of another class of this module that holds one of
+these and does not take over its own pickling (a config whose `registry` field holds
+a lock, also declared by a class-level annotation, or reached as `self.cfg.registry`) —
 and neither the class nor a base of this module defines `__getstate__`,
 `__reduce__` or `__reduce_ex__`. What a field holds is decided by where its
 value comes from (the constructor called, the device a tensor is moved to,
 followed through `self.` attributes and parameter defaults), never by its name.
 
 The object's class is followed through a module-level factory whose every `return`
-makes one class of the module (`table = build_table(n); ray.put(table)`).
+makes one class of the module (`table = build_table(n); ray.put(table)`). A field's
+value is followed through a local of the method (`lock = threading.Lock(); self._lock =
+lock`) and into dict/list/tuple displays (`self.clients = {"a": httpx.Client()}`). For
+a field one object deeper, the fix mends the class that holds the primitive, and the
+trace names each class on the way.
 
 ## Why is this bad
 Ray pickles every object it sends (cloudpickle). A lock, a loop or a socket

@@ -38,7 +38,12 @@ followed through the function's local assignments, reaches none of the scope ids
 (tenant, user, session, adapter/LoRA, cache salt, multimodal hash; configurable with
 `scope-ids` / `extend-scope-ids`) although the function can reach one: a parameter
 named as a scope id, an attribute path of a parameter (`req.lora_request.lora_int_id`,
-or a field of the parameter's annotated class in the same file), a scope
+or a field of the parameter's annotated class in the same file), an item path of a
+parameter by a string key (`kwargs["metadata"]["tenant_id"]`, `meta.get("user_id")`),
+such a path that a helper of this module reads from a parameter (or a part of one) it
+is handed (`self._call(kwargs, params)`; two helper levels and more; such a mapping
+scopes a key only where it is handed on whole, not where another of its items is read,
+`kwargs[k]`), a scope
 ContextVar read, or a scope the object holds and a setter switches
 (`use_adapter(a)` sets `self.active_adapter = a`; read here as `self.active_adapter`).
 The message names the missing scope plainly: "the key does not include the tenant
@@ -108,7 +113,9 @@ already found falsy by an earlier one) is not a missing scope id.
 
 A key holding the id of one unit of work, generated per run (`task_id`, `job_id`,
 `run_id`, `workflow_run_id`, as `request_id`; skyvern's memo by `task.workflow_run_id or
-task.task_id`), cannot be shared across tenants: it is not reported. A function named
+task.task_id`), cannot be shared across tenants: it is not reported. A web endpoint
+named like a key builder (`block_key`, a route handler) returns the response, not a
+key. A function named
 after the key it looks up with (`get_script_by_cache_key_value`) that only returns what
 it found and a flag (`return None, False`) builds no key.
 

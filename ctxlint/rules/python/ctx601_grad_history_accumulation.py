@@ -35,6 +35,12 @@ value (`loss.backward(); return loss`), or (a hint, for values from outside the
 file) a loss, a criterion result or a model output, not reduced by `.item()`, `float()`,
 `.detach()` or `.tolist()`, and `acc` lives across iterations (it is not reset
 inside the loop, as gradient-accumulation code does before its `backward()`).
+A call of a helper of this module that keeps its argument in a container outliving the
+call is an accumulation too, reported at the call (`self._log({"loss": loss})` where
+`_log` does `self.history.append(record)`; a module global, `METRICS[name].append(v)`
+through a local alias; the stored value may be built from the argument, and a second
+helper may do the store); a helper that stores `float(value)` keeps no graph. Only the
+calls in a loop that trains, or in a method that trains, are resolved.
 Nor does a loop keep what it bounds itself: one that iterates a literal
 display (`for model, opt in ((ref, ref_opt), (fsdp, fsdp_opt))`), or one that
 back-propagates in its body and re-binds the accumulator (or the dict holding

@@ -91,16 +91,36 @@ class CFG:
     def __init__(self, blocks: list[Block], body):
         self.blocks = blocks
         self.body = body
+        self._starts: list[int] | None = None
+        self._elems: list = []
+        self._scc: dict[int, int] | None = None
 
     def locate(self, node) -> tuple[Block, int] | None:
         """(block, index) of the element that is or contains `node` (a statement,
-        or a part of one, of this function, not of a nested func literal)."""
+        or a part of one, of this function, not of a nested func literal).
+
+        A binary search over the elements sorted by start offset (elements never
+        overlap), built once per graph."""
+        import bisect
+        if self._starts is None:
+            elems = sorted(((n.start_byte, n.end_byte, b, i) for b in self.blocks for i, n in enumerate(b.nodes)),
+                           key=lambda x: (x[0], -x[1]))
+            self._starts = [x[0] for x in elems]
+            self._elems = elems
         s, e = node.start_byte, node.end_byte
-        for b in self.blocks:
-            for i, n in enumerate(b.nodes):
-                if n.start_byte <= s and e <= n.end_byte:
-                    return b, i
+        k = bisect.bisect_right(self._starts, s) - 1
+        if k >= 0:
+            start, end, b, i = self._elems[k]
+            if start <= s and e <= end:
+                return b, i
         return None
+
+    def cyclic_component(self, block) -> int | None:
+        """An id of the strongly connected component of `block` when it lies on a
+        cycle (a loop), else None; Tarjan's algorithm, once per graph."""
+        if self._scc is None:
+            self._scc = _sccs(self.blocks)
+        return self._scc.get(block.index)
 
 
 class _Target:
@@ -325,3 +345,46 @@ def build_cfg(facts: GoFacts, fn) -> CFG | None:
     b.cur.ret = END
     return CFG(b.blocks, body)
 
+
+def _sccs(blocks: list[Block]) -> dict[int, int]:
+    """Block index -> component id for the blocks on a cycle (iterative Tarjan)."""
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on: set[int] = set()
+    stack: list[Block] = []
+    out: dict[int, int] = {}
+    counter = 0
+    for root in blocks:
+        if root.index in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            b, i = work.pop()
+            if i == 0:
+                index[b.index] = low[b.index] = counter
+                counter += 1
+                stack.append(b)
+                on.add(b.index)
+            if i < len(b.succs):
+                work.append((b, i + 1))
+                s = b.succs[i]
+                if s.index not in index:
+                    work.append((s, 0))
+                elif s.index in on:
+                    low[b.index] = min(low[b.index], index[s.index])
+                continue
+            if work:
+                parent = work[-1][0]
+                low[parent.index] = min(low[parent.index], low[b.index])
+            if low[b.index] == index[b.index]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w.index)
+                    comp.append(w)
+                    if w is b:
+                        break
+                if len(comp) > 1 or b in b.succs:
+                    for w in comp:
+                        out[w.index] = b.index
+    return out

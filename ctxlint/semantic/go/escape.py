@@ -534,7 +534,11 @@ def result_outlives_call(facts, call, fn) -> bool:
                     return True
                 tainted.update(facts.text_of(c) for c in left.named_children if c.type == "identifier")
         elif t == "keyed_element" and len(n.named_children) == 2 and mentions(facts, n.named_children[1], tainted):
-            return True
+            # a struct built from the result keeps it: a stream or a connection does (it
+            # is used as an object somewhere), plain data copied into a response does not
+            if is_ctx or any(_object_use(facts, fn, v) for v in tainted
+                             if mentions(facts, n.named_children[1], {v})):
+                return True
         elif t == "send_statement":
             v = n.child_by_field_name("value")
             if v is not None and mentions(facts, v, tainted):

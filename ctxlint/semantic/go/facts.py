@@ -31,11 +31,10 @@ from ctxlint.findings import Finding, Fix
 from ctxlint.languages.go import (
     FUNC_TYPES,
     INDEXED_TYPES,
-    parse_bytes,
     parse_error,
     query,
+    recover,
 )
-from ctxlint.languages.go import first_error as _first_error
 from ctxlint.semantic.go.cfg import CFG, build_cfg, is_noreturn_call
 from ctxlint.semantic.go.ctx import CANCEL_CONSTRUCTORS, CONTEXT_PRODUCERS
 
@@ -97,6 +96,30 @@ def _declares_name(facts, node, name: str) -> bool:
     return False
 
 
+def _declared_names(facts, node) -> list[str]:
+    """The names statement `node` declares (`:=`, `var`, `const`); see `_declares_name`."""
+    t = node.type
+    if t == "short_var_declaration":
+        left = node.child_by_field_name("left")
+        return [facts.text_of(c) for c in left.named_children if c.type == "identifier"] if left is not None else []
+    if t in ("var_declaration", "const_declaration"):
+        return [facts.text_of(n) for spec in facts.walk(node) if spec.type in ("var_spec", "const_spec")
+                for n in spec.children_by_field_name("name")]
+    return []
+
+
+def _list_declarations(facts, stmts) -> dict[str, object]:
+    """name -> the first statement of statement list `stmts` that declares it (cached
+    per list: scoping lookups stay linear in the size of a function)."""
+    def build():
+        out: dict[str, object] = {}
+        for st in stmts.named_children:
+            for n in _declared_names(facts, st):
+                out.setdefault(n, st)
+        return out
+    return facts.memo(f"decls:{stmts.id}", build)
+
+
 def _params_declare(facts, fn, name: str) -> bool:
     for fld in ("receiver", "parameters", "result"):
         pl = fn.child_by_field_name(fld)
@@ -116,11 +139,10 @@ def _visible_decl(facts, ident):
     for a in facts.ancestors(ident):
         t = a.type
         if t == "statement_list":
-            for st in a.named_children:
-                if st.start_byte > ident.start_byte:
-                    break
-                if _declares_name(facts, st, name) and (st.end_byte <= ident.start_byte or facts.is_inside(ident, st)):
-                    return st
+            st = _list_declarations(facts, a).get(name)
+            if st is not None and st.start_byte <= ident.start_byte \
+                    and (st.end_byte <= ident.start_byte or facts.is_inside(ident, st)):
+                return st
         elif t in ("if_statement", "expression_switch_statement", "type_switch_statement"):
             init = a.child_by_field_name("initializer")
             if init is not None and _declares_name(facts, init, name):
@@ -161,13 +183,15 @@ class GoFacts:
 
     language = "go"
 
-    def __init__(self, path: str, text: str, src: bytes, tree, config: Config):
+    def __init__(self, path: str, text: str, src: bytes, tree, config: Config, recovered=None):
         self.path = path
         self.text = text
         self.src = src
         self.tree = tree
         self.root = tree.root_node
         self.config = config
+        #: `languages.go.Recovered`: what of the file did not parse (None: parsed as a whole)
+        self.recovered = recovered
         self._memo: dict[str, object] = {}
         self._by_type: dict[str, list] = {}
 
@@ -319,8 +343,17 @@ class GoFacts:
 
     @cached_property
     def first_error(self):
-        """The first ERROR or MISSING node in document order, or None."""
-        return _first_error(self.tree)
+        """The first ERROR or MISSING node that `languages.go.recover` could not
+        confine to a function body (what CTX000 reports), or None."""
+        return self.recovered.error if self.recovered is not None else None
+
+    @property
+    def unchecked(self) -> list[tuple[int, str]]:
+        """(1-based line, label) of each declaration left out because its text does not
+        parse (syntax the grammar does not know, or a broken body): no rule saw it.
+        The label names it ("function `f`")."""
+        rec = self.recovered
+        return [(row + 1, name) for _, _, row, name in rec.skipped] if rec is not None else []
 
     # ------------------------------------------------------------ imports
     @cached_property
@@ -673,22 +706,35 @@ class GoFacts:
 
 # ------------------------------------------------------------------ entry
 def facts_for(path: str, text: str, config: Config | None = None) -> GoFacts:
-    """Parse `text` and return its `GoFacts` (tests and tools use this)."""
+    """Parse `text` and return its `GoFacts` (tests and tools use this).
+
+    The tree is `languages.go.recover`'s: syntax newer than the grammar is read
+    through a same-length repair, and a declaration that still does not parse is
+    left out (`GoFacts.unchecked`, `GoFacts.first_error`)."""
     src = text.encode("utf-8", "surrogatepass")
-    return GoFacts(path, text, src, parse_bytes(src), config or Config())
+    rec = recover(src)
+    return GoFacts(path, text, src, rec.tree, config or Config(), recovered=rec)
 
 
 def lint(path: str, text: str, rules: list, config: Config, tree=None) -> list[Finding]:
     """Lint one Go source with the given (already prefiltered) rules.
 
-    A file with tree-sitter ERROR/MISSING nodes yields only CTX000 at the first
-    one (rules would run on a broken tree). Never raises on bad input.
+    What tree-sitter cannot parse is isolated (`languages.go.recover`): a function
+    whose body holds an ERROR node is left out, with a notice (`note_unchecked`), and
+    the rest is linted. An error not confined to a function body (an unbalanced
+    bracket, a broken clause) is CTX000 at its first node, the rest is still linted;
+    when the isolation fails, the file yields CTX000 only. Never raises on bad input.
     """
     if not rules:
         return []
     facts = facts_for(path, text, config)
     err = parse_error(facts)
-    if err is not None:
-        return [err]
+    rec = facts.recovered
+    if rec is not None and not rec.clean:
+        return [err] if err is not None else []
+    from ctxlint.findings import note_unchecked
+    for line, name in facts.unchecked:
+        note_unchecked(line, f"{name} not checked: it has syntax the Go parser does not know (or a syntax error)")
     from ctxlint.rules import run_checks
-    return run_checks(facts, rules)
+    found = run_checks(facts, rules)
+    return [err, *found] if err is not None else found

@@ -17,6 +17,7 @@ from functools import cached_property
 from typing import Iterable
 
 from ctxlint.semantic.python.calls import function_index
+from ctxlint.semantic.python.requests import is_route_handler
 from ctxlint.semantic.python.facts import FunctionNode, PythonFacts
 
 #: Scope kind of each default scope id (CTX501 names the missing kind; CTX504
@@ -572,7 +573,9 @@ class CacheKeyFacts:
             tme = self._self_param(target)
             for sid, text in list(inner.ids.items()):
                 root = re.split(r"[.\[]", text, maxsplit=1)[0]
-                if sid in r.ids or root == tme or root not in tparams:
+                if sid in r.ids or root == tme or root not in tparams or root == text:
+                    # (a helper's parameter that is the id by its own name, `namespace`,
+                    # says nothing of the argument the caller hands it under another name)
                     continue
                 arg = graph.arg_for(call, target, tparams.index(root))
                 base = _item_root(arg) if arg is not None else None
@@ -991,7 +994,9 @@ class CacheKeyFacts:
         for fns in funcs.values():
             for fn in fns:
                 words = set(ident_words(fn.name))
-                if words & KEY_FN_WORDS and words & KEY_BUILDER_WORDS and self._returns_key_shape(fn):
+                if words & KEY_FN_WORDS and words & KEY_BUILDER_WORDS and self._returns_key_shape(fn) \
+                        and not is_route_handler(facts, fn):
+                    # (a web endpoint named like one, `block_key`, returns the response, not a key)
                     out.extend(self._builder_sinks(fn, True))
                     done.add(id(fn))
                 elif words & DIGEST_FN_WORDS or self.returns_builtin_hash(fn) or self.digest_used_as_key(fn):
@@ -1942,15 +1947,20 @@ def handed_whole(facts, n: ast.Name) -> bool:
 
 def _item_scope_id(n: ast.AST, ids) -> str | None:
     """The scope id an item read names by its string key: `meta["tenant_id"]`,
-    `meta.get("tenant_id")` / `meta.get("tenant_id", default)`; None otherwise."""
+    `meta.get("tenant_id")` / `meta.get("tenant_id", default)`, a header's spelling
+    (`headers["X-Tenant-ID"]`); None otherwise."""
     key = None
     if isinstance(n, ast.Subscript):
         key = n.slice
     elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" \
             and 1 <= len(n.args) <= 2 and not n.keywords:
         key = n.args[0]
-    if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value in ids:
-        return key.value
+    if isinstance(key, ast.Constant) and isinstance(key.value, str):
+        # a header's spelling names the same id (`headers["X-Tenant-ID"]` -> tenant_id)
+        k = key.value.strip().lower().replace("-", "_")
+        k = k[2:] if k.startswith("x_") else k
+        if k in ids:
+            return k
     return None
 
 

@@ -116,8 +116,11 @@ class FunctionSummary:
 
 
 def params_of(fn: ast.AST) -> list[str]:
-    """Positional parameter names of a def, `self`/`cls` included."""
-    a = fn.args
+    """Positional parameter names of a def, `self`/`cls` included ([] for a module or
+    class body, which has none)."""
+    a = getattr(fn, "args", None)
+    if a is None:
+        return []
     return [p.arg for p in (*a.posonlyargs, *a.args)]
 
 

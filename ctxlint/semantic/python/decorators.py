@@ -89,10 +89,17 @@ def _cache_qual(facts: "PythonFacts", e: ast.AST) -> str | None:
     return q if q in CACHE_QUALNAMES else None
 
 
-def _is_function_arg(a: ast.AST) -> bool:
+def _is_function_arg(a: ast.AST, facts: "PythonFacts | None" = None) -> bool:
     """Is the first positional argument of `lru_cache(a)` the function (3.8's
-    `lru_cache(user_function)`), not a `maxsize`? A literal is a size."""
-    return not isinstance(a, ast.Constant)
+    `lru_cache(user_function)`), not a `maxsize`? A literal is a size, and so is a
+    module-level name bound only to literals (`lru_cache(CACHE_SIZE)`)."""
+    if isinstance(a, ast.Constant):
+        return False
+    if facts is not None and isinstance(a, ast.Name) and a.id not in facts.imports:
+        vals = facts.module_assignments.get(a.id, ())
+        if vals and all(isinstance(v, ast.Constant) for v in vals):
+            return False
+    return True
 
 
 def applied_cache(facts: "PythonFacts", deco: ast.AST) -> CacheApplication | None:
@@ -158,7 +165,7 @@ class _Resolver:
             if q is not None:
                 # `lru_cache(maxsize=None)` is a decorator; `lru_cache(fn)` is already the
                 # cached function, not a decorator
-                return None if e.args and _is_function_arg(e.args[0]) else CacheApplication(e, facts, q)
+                return None if e.args and _is_function_arg(e.args[0], facts) else CacheApplication(e, facts, q)
             # a decorator factory: `@memoize(maxsize=None)` -> what `memoize` returns
             for ffacts, fdef, how in self._defs(facts, e.func, scope):
                 got = self._returned(ffacts, fdef, "decorator", depth - 1)
@@ -181,11 +188,15 @@ class _Resolver:
 
     # an expression: is it a function wrapped in a functools cache? ------------------
     def cached(self, facts, e, scope, depth) -> CacheApplication | None:
+        """`e` (in `scope`, a def or None for module level) evaluates to a function
+        wrapped in a functools cache: `lru_cache(fn)`, `lru_cache(maxsize=n)(fn)`, a
+        project decorator applied to it, `wraps(fn)(wrapper)` of such a wrapper, a local
+        bound to one, or a nested def that calls one (`_delegates`)."""
         if depth < 0 or e is None:
             return None
         if isinstance(e, ast.Call):
             q = _cache_qual(facts, e.func)
-            if q is not None and e.args and _is_function_arg(e.args[0]):
+            if q is not None and e.args and _is_function_arg(e.args[0], facts):
                 return CacheApplication(e, facts, q, True)  # `lru_cache(fn)`, `cache(fn)`
             qf = facts.qualname(e.func.func) if isinstance(e.func, ast.Call) \
                 and isinstance(e.func.func, (ast.Name, ast.Attribute)) else None

@@ -293,7 +293,7 @@ def _cross_module(facts: "PythonFacts", fn) -> list | None:
         return None
     if not isinstance(cls, (ast.ClassDef, ast.Module)):
         return None
-    files = pi.files_naming(facts, fn.name) or []
+    files = _files_spelling(facts, fn.name)
     me = __import__("os").path.abspath(facts.path)
     for path in files[:MAX_IMPORTERS]:
         tree = pi._tree(path)
@@ -328,6 +328,42 @@ def _cross_module(facts: "PythonFacts", fn) -> list | None:
             steps.append(other.step(call, f"`{_name(caller)}` calls `{fn.name}` of {Path_name(facts.path)}"))
             return [_shown_relative(t, facts.path) for t in steps]
     return None
+
+
+#: path -> (size, mtime_ns, identifiers): each module of a package is read once per
+#: process however many findings ask which modules spell a name (no quadratic rescans).
+_IDENTS: dict[str, tuple[int, int, frozenset]] = {}
+_IDENT = __import__("re").compile(rb"[A-Za-z_][A-Za-z_0-9]*")
+
+
+def _files_spelling(facts: "PythonFacts", name: str) -> list:
+    """The other `.py` files of this file's package tree whose identifiers include `name`
+    (`project_index._package_files` lists them and records the question, so a cached
+    finding is re-checked when the package changes)."""
+    from ctxlint.semantic.python import project_index as pi
+
+    def compute():
+        files = pi._package_files(facts, ("names", name), include_self=False) or []
+        out = []
+        for p in files:
+            try:
+                st = p.stat()
+            except OSError:
+                continue
+            key = str(p)
+            got = _IDENTS.get(key)
+            if got is None or got[0] != st.st_size or got[1] != st.st_mtime_ns:
+                try:
+                    words = frozenset(_IDENT.findall(p.read_bytes()))
+                except OSError:
+                    continue
+                if len(_IDENTS) > 20000:
+                    _IDENTS.clear()
+                got = _IDENTS[key] = (st.st_size, st.st_mtime_ns, words)
+            if name.encode() in got[2]:
+                out.append(p)
+        return out
+    return facts.memo(f"evidence.files_spelling:{name}", compute)
 
 
 def _shown_relative(step, here: str):

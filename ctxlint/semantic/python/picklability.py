@@ -41,6 +41,9 @@ FUNCS = FunctionNode
 #: Primitives", multiprocessing): `pickle` raises "cannot pickle '_thread.lock' object".
 _LOCK_MODULES = ("threading", "asyncio", "multiprocessing", "asyncio.locks")
 _LOCK_TYPES = frozenset({"Lock", "RLock", "Condition", "Event", "Semaphore", "BoundedSemaphore", "Barrier"})
+#: Thread-safe queues hold a lock (Python docs, queue: `Queue` is built on
+#: `threading.Condition`; `SimpleQueue` is a C type without pickling): pickle raises.
+QUEUE_TYPES = frozenset({"queue.Queue", "queue.LifoQueue", "queue.PriorityQueue", "queue.SimpleQueue"})
 #: Event loops and threads (asyncio "Event Loop" docs; threading.Thread).
 LOOP_FACTORIES = frozenset({"asyncio.new_event_loop", "asyncio.get_event_loop", "asyncio.get_running_loop",
                             "uvloop.new_event_loop"})
@@ -250,6 +253,8 @@ def _classify(facts: "PythonFacts", v: ast.AST, ann, cls: ast.ClassDef, fn, dept
         parts = q.rsplit(".", 1)
         if len(parts) == 2 and parts[0] in _LOCK_MODULES and parts[1] in _LOCK_TYPES:
             return "lock", f"a lock (`{q}`)"
+        if q in QUEUE_TYPES:
+            return "lock", f"a queue (`{q}`, which holds a lock)"
         if q in LOOP_FACTORIES:
             return "loop", "an event loop"
         if q in THREAD_TYPES:

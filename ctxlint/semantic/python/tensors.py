@@ -773,7 +773,11 @@ def helper_accumulation(facts, call: ast.Call) -> tuple[ast.AST, ast.AST, ast.AS
     from ctxlint.semantic.python.calls import call_graph
     graph = call_graph(facts)
     target = graph.resolve(call)
-    if target is None:
+    if target is None and isinstance(call.func, ast.Attribute):
+        # `self.recorder.log(loss)`: a method of the class of this module the receiver holds
+        from ctxlint.semantic.python.values import module_values
+        target = module_values(facts).callee(call)
+    if not isinstance(target, _FUNCS):
         return None
     for i, cont in param_accumulations(facts, target):
         arg = graph.arg_for(call, target, i)
