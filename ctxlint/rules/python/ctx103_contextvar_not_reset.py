@@ -120,6 +120,14 @@ the later tests of a run that has already failed (blind reviews: 14 of 15 such f
 harmless). A testing utility the package ships for its users (`pytest_plugin.py`,
 `testing.py`) is still checked: its leftovers reach their suites.
 
+A ContextVar imported from another module of the project (`from .ctxvars import
+current_tenant`, bound there once by `ContextVar(...)`) is followed there. The call of
+a function of the project that sets a ContextVar and returns the token (`token =
+bind_tenant(tid)`, through helpers, lambdas, `functools.partial`, other modules, or a
+returned tuple the caller unpacks) is judged like the `set()` itself, at that call,
+with the helper path as the finding's trace (function summaries,
+`semantic/python/summaries.py`).
+
 ## Why is this bad
 A worker thread (WSGI, a thread pool, a Celery worker) runs one request after
 another in the same Context. If a request raises between `set()` and `reset()`,

@@ -76,6 +76,14 @@ Nor an attach restored by value: `previous = context.get_current()` read before 
 `attach_captured_context`, held across a `yield` that may be finalised in another Context,
 where `detach(token)` raises); that re-attach is itself the restore and is not reported.
 
+The call of a function of the project that attaches and returns the token (`token =
+set_trace_context(span)`, one or two helper levels deep, a lambda, `functools.partial`,
+a function imported from another module of the project, or one item of a returned tuple
+that the caller unpacks: `span, token = open_scope(...)`) is judged like the `attach()`
+itself, at that call, with the helper path as the finding's trace (function summaries,
+`semantic/python/summaries.py`); the helper's own `return attach(...)` hands the token
+out and is not reported.
+
 Not checked: the project's own test modules (`test_*.py`, `*_test.py`, `conftest.py`,
 pytest's collection names: `PythonFacts.is_test_module`): an attached context left there
 reaches only the later tests of a run, as CTX103 skips them. A testing utility the package

@@ -52,6 +52,16 @@ Flags an asyncio Task whose only strong reference is thrown away:
 - the factory handed to a loop callback API whose return value is dropped:
   `loop.call_soon_threadsafe(asyncio.create_task, coro)` (the exemptions below look
   at `coro`, the argument after the factory).
+- the call of a function of the project that creates a task and returns it without
+  keeping it itself (a `spawn(coro)` helper wrapping `asyncio.create_task`, one or two
+  helper levels deep, through locals, `functools.partial`, a lambda, a decorator that
+  wraps the coroutine function and schedules each call, or a function imported from
+  another module of the project), dropped or bound to an unread local: the finding is
+  at that call, the helper path is its trace (function summaries,
+  `semantic/python/summaries.py`). A helper that also keeps the task (adds it to a
+  set, stores it) hands back a second reference, and its callers are not reported.
+  Through the CLI a file is checked only when it mentions `create_task` or
+  `ensure_future` (the rule's literal prefilter).
 Only the plain statement gets a fix.
 
 Not flagged: a task whose coroutine is an `async def` of this module (or of another
