@@ -370,7 +370,6 @@ NO_FIX: dict[str, str] = {
     # a value the storing method returns (or takes as a parameter) is not known to be kept by
     # anyone else (issue 35: mcp-agent's configured logger, returned and dropped), so no
     # WeakValueDictionary; and no lookup has a miss path, so no bound either
-    "CTX103/bad/imported_var_in_sync_middleware_pkg": "the set ends its `if` block: nothing follows it to wrap",
     "CTX401/bad/key_minted_per_instance.py": "no fix: the value is only returned, and no lookup has a miss path",
     "CTX401/bad/port_apps_routes_unregistered.py": "no fix: the value is only returned, and no lookup has a miss path",
     "CTX401/bad/review23_partial_adapter.py": "no fix: the value is only returned, and no lookup has a miss path",
