@@ -96,7 +96,11 @@ def test_cache_entry_of_the_wrong_shape_is_a_miss(tmp_path, corrupt):
     data = json.loads(cache.read_text())
     assert len(data) == 2
     for k, entry in data.items():
-        if entry:
+        if isinstance(entry, dict) and "findings" in entry:
+            # an entry whose findings read other modules (a latent finding asked who else
+            # reaches its function): corrupt its findings the same way
+            entry["findings"] = corrupt(entry["findings"]) if entry["findings"] else entry["findings"]
+        elif entry:
             data[k] = corrupt(entry)
     cache.write_text(json.dumps(data))  # json.dumps writes NaN as the JSON extension NaN
     second = cli(["check", "--output-format", "json", "."], tmp_path)

@@ -118,8 +118,14 @@ def test_ctx103_fix_data_follows_the_contract():
         return out
     """
     (f,) = lint(src)
-    assert f.fix is not None and f.fix.codemod == "contextvar_reset_finally" and f.fix.safety == "safe"
+    # no entry point reaches `handle`: a latent set may be meant to outlive it, so its fix
+    # is unsafe (issue 35); reached from a route, the same fix is safe
+    assert f.fix is not None and f.fix.codemod == "contextvar_reset_finally" and f.fix.safety == "unsafe"
     assert f.fix.data == {"line": 5, "col": 12, "var": "request_id"}
+    routed = src.replace("    def handle", "    import flask\n    app_ = flask.Flask(__name__)\n\n"
+                                          "    @app_.route('/h')\n    def handle")
+    (g,) = lint(routed)
+    assert g.confidence == "high" and g.fix.safety == "safe"
 
 
 def test_ctx103_exit_stack_callback_and_returned_token_are_owned():
