@@ -967,12 +967,12 @@ def otel_detach_finally(ctx: ModuleContext, data: dict) -> str:
 
 
 # ====================================================================== CTX106
-class _Escapes(cst.CSTVisitor):
-    """Finds return/yield (anywhere) and break/continue outside nested loops."""
+class _OwnScope(cst.CSTVisitor):
+    """A visitor of one block's own statements (not nested defs, lambdas or classes) that
+    sets `found` when a subclass sees what it looks for."""
 
     def __init__(self):
         self.found = False
-        self.loops = 0
 
     def visit_FunctionDef(self, node):
         return False
@@ -982,6 +982,14 @@ class _Escapes(cst.CSTVisitor):
 
     def visit_ClassDef(self, node):
         return False
+
+
+class _Escapes(_OwnScope):
+    """Finds return/yield (anywhere) and break/continue outside nested loops."""
+
+    def __init__(self):
+        super().__init__()
+        self.loops = 0
 
     def visit_Return(self, node):
         self.found = True
@@ -1010,22 +1018,10 @@ class _Escapes(cst.CSTVisitor):
             self.found = True
 
 
-class _Raises(cst.CSTVisitor):
+class _Raises(_OwnScope):
     """Finds `assert` and `raise` statements (outside nested defs and classes): in a
     `finally` they would run while the with-body's exception propagates, and an
     `AssertionError` or the raised error would replace it (aiostream's cleanup asserts)."""
-
-    def __init__(self):
-        self.found = False
-
-    def visit_FunctionDef(self, node):
-        return False
-
-    def visit_Lambda(self, node):
-        return False
-
-    def visit_ClassDef(self, node):
-        return False
 
     def visit_Assert(self, node):
         self.found = True
