@@ -504,7 +504,12 @@ def _syntax_only(display: str, text: str, language: str, config: Config) -> list
         from ctxlint.languages.python import compiles, parse
         if compiles(display, text):
             return []
-        err = parse(display, text)[1]
+        tree, err = parse(display, text)
+        if err is None and tree is not None:
+            # parsed but not compiled: what the compiler refuses inside a function body
+            from ctxlint.semantic.python.facts import PythonFacts
+            from ctxlint.semantic.python.lint import refused_in_functions
+            err = refused_in_functions(PythonFacts(display, text, tree, config))
     elif language == "go":
         from ctxlint.languages.go import parse_error
         from ctxlint.semantic.go.facts import facts_for

@@ -795,3 +795,27 @@ def test_6_kill9_of_the_sandbox_is_cleaned_up_by_the_next_run(tmp_path):
                          env=env, capture_output=True, text=True, timeout=200)
     assert nxt.returncode == 2, nxt.stderr
     assert wait_gone(pids, 10.0) == [] and list(tmpdir.glob("ctxlint-sandbox-*")) == []
+
+
+@pytest.mark.parametrize("src,msg", [
+    ("def f(xs):\n    for x in xs:\n        pass\n    break\n", "'break' outside loop"),
+    ("def g():\n    await h()\n", "'await' outside async function"),
+    ("class C:\n    def m(self):\n        continue\n", "'continue' not properly in loop"),
+])
+@pytest.mark.parametrize("select", [[], ["--select", "CTX5"]])
+def test_17_refused_inside_a_function_body_is_ctx000(tmp_path, src, msg, select):
+    """The compiler also refuses code inside function bodies that the parser accepts:
+    CTX000 with its message, whether rules run on the file or only the syntax check."""
+    (tmp_path / "r.py").write_text(src)
+    res = subprocess.run([*CTXLINT, "check", "--no-cache", "--output-format", "json", *select, "r.py"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    (f,) = json.loads(res.stdout)
+    assert f["code"] == "CTX000" and msg in f["message"]
+
+
+def test_17_valid_loops_and_async_code_are_not_refused(tmp_path):
+    (tmp_path / "ok.py").write_text("async def g(xs):\n    for x in xs:\n        if x:\n            continue\n"
+                                    "        await x\n    f = lambda: [y for y in xs]\n    while True:\n        break\n")
+    res = subprocess.run([*CTXLINT, "check", "--no-cache", "--output-format", "json", "ok.py"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert json.loads(res.stdout) == []

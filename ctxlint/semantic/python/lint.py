@@ -42,6 +42,46 @@ def run_rules(facts: PythonFacts, rules: list) -> list[Finding]:
     return out
 
 
+def refused_in_functions(facts: PythonFacts) -> Finding | None:
+    """CTX000 with the compiler's message for a file whose function bodies hold what the
+    parser accepts but the compiler refuses (`break`/`continue` outside a loop, `await`
+    in a plain `def` or lambda): `languages.python.refused` judges module and class level
+    code. Asks the compiler only when the type index (built for the rules anyway) holds a
+    candidate, so valid code is never CTX000 and pays one ancestor walk per such node."""
+    candidate = False
+    for n in facts.nodes(ast.Break, ast.Continue):
+        for a in facts.ancestors(n):
+            if isinstance(a, (ast.For, ast.AsyncFor, ast.While)):
+                break
+            if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)):
+                candidate = True
+                break
+        if candidate:
+            break
+    if not candidate:
+        for n in facts.nodes(ast.Await):
+            fn = next((a for a in facts.ancestors(n)
+                       if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))), None)
+            if fn is not None and not isinstance(fn, ast.AsyncFunctionDef):
+                candidate = True
+                break
+    if not candidate:
+        return None
+    import warnings
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(facts.text, facts.path, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        line = exc.lineno or 1
+        col = exc.offset or 1
+        return Finding("CTX000", "parse-error", facts.path, line, col, line, col + 1,
+                       f"Python refuses this file: {exc.msg}")
+    except Exception:  # ValueError, RecursionError, MemoryError: not a verdict on the code
+        return None
+    return None
+
+
 def lint(path: str, text: str, rules: list, config: Config, tree: ast.Module | None = None) -> list[Finding]:
     """Lint one Python source with the given (already prefiltered) rules.
 
@@ -60,6 +100,9 @@ def lint(path: str, text: str, rules: list, config: Config, tree: ast.Module | N
             return []  # valid code of a newer Python: `parse` left a notice
     facts = PythonFacts(path, text, tree, config)
     try:
+        refused = refused_in_functions(facts)
+        if refused is not None:
+            return [refused]
         return run_rules(facts, rules)
     finally:
         # The layer's memoized analyses point back at `facts` (a CallGraph keeps its
