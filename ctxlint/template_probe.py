@@ -15,7 +15,7 @@ import re
 import sys
 from pathlib import Path
 
-from ctxlint.languages.jinja import PARSE_EXTENSIONS
+from ctxlint.languages.jinja import known_extensions
 
 
 class StandIn:
@@ -193,7 +193,7 @@ def probe(text: str, name: str = "<template>", on_error=None) -> tuple[list[dict
                 record(exc)
                 return StandIn("unsafe-call")
 
-    env = ProbeEnvironment(extensions=list(PARSE_EXTENSIONS))
+    env = ProbeEnvironment(extensions=known_extensions())
     tree = env.parse(text)
     names = sorted(meta.find_undeclared_variables(tree))
     tmpl = env.from_string(text)
@@ -238,9 +238,9 @@ def probe_bounded(text: str, name: str = "<template>", seconds: float = PROBE_SE
     import json
     import subprocess
 
-    from ctxlint.languages.jinja import PARSE_EXTENSIONS  # noqa: F401 - the parse below needs them
+    from ctxlint.languages.jinja import known_extensions
     from jinja2.sandbox import ImmutableSandboxedEnvironment
-    ImmutableSandboxedEnvironment(extensions=list(PARSE_EXTENSIONS)).parse(text)  # raises TemplateSyntaxError
+    ImmutableSandboxedEnvironment(extensions=known_extensions()).parse(text)  # raises TemplateSyntaxError
 
     env = dict(os.environ)
     root = str(Path(__file__).resolve().parent.parent)

@@ -584,3 +584,21 @@ def test_custom_delimiters_hold_when_only_python_rules_are_selected(tmp_path):
     assert full == python_only == []
     _write(tmp_path, {"templates/latex.j2": "{% if x %}\n((* if question *))\n"})  # unclosed under both sets
     assert [k[2] for k in _keys(_lint(tmp_path, select=("CTX404", "CTX000")), tmp_path)] == ["CTX000"]
+
+
+def test_generation_tag_parses_and_an_unknown_tag_is_a_notice(tmp_path):
+    """Hugging Face chat templates' `{% generation %}` parses in `check` and renders in
+    `template-probe`; a tag of an extension ctxlint does not load is parsed generically
+    and named in a notice, never silence (issue 35, llama.cpp's templates)."""
+    import subprocess
+    import sys
+    (tmp_path / "chat.j2").write_text("{% for m in messages %}{% generation %}{{ m.content }}"
+                                      "{% endgeneration %}{% endfor %}\n")
+    (tmp_path / "odd.j2").write_text("{% foo bar %}x{% endfoo %}\n")
+    res = subprocess.run([sys.executable, "-m", "ctxlint", "check", "--no-cache", "chat.j2", "odd.j2"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "unknown Jinja tag 'foo'" in res.stderr and "generation" not in res.stderr
+    probe = subprocess.run([sys.executable, "-m", "ctxlint", "template-probe", "chat.j2"],
+                           cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert probe.returncode == 0 and "renders clean" in probe.stdout, probe.stdout + probe.stderr

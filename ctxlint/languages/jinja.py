@@ -29,23 +29,39 @@ PARSE_EXTENSIONS = ("jinja2.ext.loopcontrols", "jinja2.ext.do", "jinja2.ext.i18n
 _ENV_CACHE: dict[tuple, object] = {}
 
 
+_GENERATION: list = []
+
+
+def known_extensions() -> list:
+    """The extensions every parse (and `template-probe`'s render) loads: PARSE_EXTENSIONS
+    and `{% generation %}…{% endgeneration %}`, the assistant-mask tag of Hugging Face chat
+    templates (transformers' `apply_chat_template(return_assistant_tokens_mask=True)`),
+    whose body renders as plain template code."""
+    if not _GENERATION:
+        import jinja2
+        from jinja2.ext import Extension
+
+        class GenerationTag(Extension):
+            """`{% generation %}…{% endgeneration %}`: a plain body."""
+
+            tags = {"generation"}
+
+            def parse(self, parser):
+                lineno = next(parser.stream).lineno
+                body = parser.parse_statements(("name:endgeneration",), drop_needle=True)
+                return jinja2.nodes.Scope(body, lineno=lineno)
+
+        _GENERATION.append(GenerationTag)
+    return [*PARSE_EXTENSIONS, *_GENERATION]
+
+
 def _make_env(options: tuple, custom_tags: tuple = ()):
     """Build the parsing Environment; `custom_tags` are (tag, is_block) pairs of tags from
     extensions ctxlint cannot load (pdoc's `defaultmacro`), parsed generically."""
     import jinja2
     from jinja2.ext import Extension
 
-    class GenerationTag(Extension):
-        """`{% generation %}…{% endgeneration %}` (transformers' assistant-mask tag): a plain body."""
-
-        tags = {"generation"}
-
-        def parse(self, parser):
-            lineno = next(parser.stream).lineno
-            body = parser.parse_statements(("name:endgeneration",), drop_needle=True)
-            return jinja2.nodes.Scope(body, lineno=lineno)
-
-    exts: list = [*PARSE_EXTENSIONS, GenerationTag]
+    exts: list = known_extensions()
     if custom_tags:
         blocks = {t for t, is_block in custom_tags if is_block}
 
@@ -76,13 +92,21 @@ def parse_template(text: str, options: tuple = ()):
     Never raises: jinja2's TemplateSyntaxError (and anything odd the lexer raises on
     bad input) becomes the error tuple.
     """
+    tree, err, _ = parse_template_tags(text, options)
+    return tree, err
+
+
+def parse_template_tags(text: str, options: tuple = ()):
+    """`parse_template`, plus the tags of extensions ctxlint does not load that the parse
+    had to take generically (arguments skipped, body kept): (tree, error, tags), so the
+    caller can say so (a notice naming them) rather than stay silent."""
     import jinja2
     tags: tuple = ()
     for _ in range(8):
         key = (options, tags)
         env = _ENV_CACHE.get(key) or _ENV_CACHE.setdefault(key, _make_env(options, tags))
         try:
-            return env.parse(text), None
+            return env.parse(text), None, tuple(t for t, _ in tags)
         except jinja2.TemplateSyntaxError as exc:
             m = _UNKNOWN_TAG.search(exc.message or "")
             if m and m.group(1) not in {t for t, _ in tags} and not m.group(1).startswith("end"):
@@ -91,10 +115,10 @@ def parse_template(text: str, options: tuple = ()):
                 is_block = re.search(r"\bend" + re.escape(tag) + r"\b", text) is not None
                 tags = (*tags, (tag, is_block))
                 continue
-            return None, (exc.lineno or 1, exc.message or str(exc))
+            return None, (exc.lineno or 1, exc.message or str(exc)), ()
         except (RecursionError, MemoryError, ValueError, TypeError) as exc:
-            return None, (1, f"{type(exc).__name__}: {exc}")
-    return None, (1, "too many unknown tags")
+            return None, (1, f"{type(exc).__name__}: {exc}"), ()
+    return None, (1, "too many unknown tags"), ()
 
 
 _UNKNOWN_TAG = re.compile(r"unknown tag '(\w+)'")

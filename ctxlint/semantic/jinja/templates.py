@@ -507,13 +507,19 @@ def lint(path: str, text: str, rules: list, config: Config, options: dict | None
     Returns findings before suppression; a template that does not parse is one CTX000
     finding at jinja2's line. Never raises on bad input.
     """
+    from ctxlint.languages.jinja import parse_template_tags
     opts = tuple(sorted((options or {}).items()))
-    tree, err = parse_template(text, opts)
+    tree, err, unknown = parse_template_tags(text, opts)
     if err is not None:
         line, msg = err
         nlines = text.count("\n") + 1
         line = min(max(line, 1), nlines)
         return [Finding("CTX000", "parse-error", path, line, 1, line, 1, f"cannot parse Jinja template: {msg}")]
+    if unknown:
+        from ctxlint.findings import note
+        note(f"unknown Jinja tag{'s' if len(unknown) > 1 else ''} "
+             f"{', '.join(repr(t) for t in unknown)} (an extension ctxlint does not load): parsed "
+             "generically, their arguments are not checked")
     from ctxlint.rules import run_checks
     return run_checks(JinjaFacts(path, text, tree, config, dict(opts)), rules)
 
