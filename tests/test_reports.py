@@ -168,7 +168,7 @@ def test_sarif_with_no_findings_is_valid(tmp_path: Path):
 
 
 # ------------------------------------------------------------------ github
-COMMAND = re.compile(r"^::(error|warning) (?P<props>[^:]*)::(?P<msg>.*)$")
+COMMAND = re.compile(r"^::(error|warning|notice) (?P<props>[^:]*)::(?P<msg>.*)$")
 
 
 def test_github_workflow_commands(project: Path):
@@ -195,10 +195,14 @@ def test_github_escaping():
                 "key 100% shared\nacross tenants: a, b\r", fix=Fix("add the id", "unsafe", (Edit(0, 0, "x"),)))
     f2 = Finding("CTX001", "unused-noqa", "./x.py", 1, 1, 1, 9, "unused suppression for CTX107")
     out = github_report.render([f, f2], ReportContext()).splitlines()
-    assert out[0] == ("::error file=src/a%2Cb%3Ac.py,line=3,col=5,endLine=4,endColumn=2,"
+    assert out[0] == ("::warning file=src/a%2Cb%3Ac.py,line=3,col=5,endLine=4,endColumn=2,"
                       "title=CTX501 cache-key-missing-scope::key 100%25 shared%0Aacross tenants: a, b%0D"
                       " (fix available: add the id, unsafe)")
-    assert out[1].startswith("::warning file=x.py,line=1,col=1,")
+    assert out[1].startswith("::notice file=x.py,line=1,col=1,")
+    low = Finding("CTX107", "task-reference-discarded", "y.py", 2, 1, 2, 5, "m", confidence="low")
+    parse = Finding("CTX000", "parse-error", "z.py", 1, 1, 1, 2, "bad")
+    assert [line.split(" ", 1)[0] for line in github_report.render([low, parse], ReportContext()).splitlines()] \
+        == ["::notice", "::error"]  # as SARIF: latent a note, a file not analysed an error
     assert github_report.render([], ReportContext()) == ""
 
 

@@ -1,12 +1,13 @@
 """GitHub Actions reporter (`--output-format github`): one workflow command per finding.
 
-`::error file=PATH,line=L,col=C,endLine=EL,endColumn=EC,title=CTX501 rule-name::message`
+`::warning file=PATH,line=L,col=C,endLine=EL,endColumn=EC,title=CTX501 rule-name::message`
 makes GitHub annotate the pull request's diff at that range. Property values
 escape `%`, CR, LF, `:` and `,`; the message escapes `%`, CR and LF, as the
 Actions runner's `toolkit/core` `escapeProperty`/`escapeData` do ("Workflow
 commands for GitHub Actions", and actions/toolkit packages/core/src/command.ts).
-Rule findings are `error` annotations (they fail a CI gate); CTX001 (a stale
-suppression) is a `warning`.
+The level follows SARIF's: a manifest finding is a `warning`, a latent one (shown with
+`--min-confidence low`) and CTX001 (a stale suppression) a `notice`, CTX000 (a file not
+analysed) an `error`; the exit status, not the level, fails a CI gate.
 """
 
 from __future__ import annotations
@@ -41,10 +42,14 @@ def _path(path: str) -> str:
 
 
 def render(findings: list[Finding], ctx) -> str:
-    """One `::error …::message` line per finding (empty string when there are none)."""
+    """One `::warning …::message` line per finding (`::error` for CTX000, `::notice` for a
+    latent finding or CTX001); empty string when there are none."""
     out = []
     for f in findings:
-        kind = "warning" if f.code == "CTX001" else "error"
+        # as SARIF's levels: a file not analysed is an error, a manifest finding a
+        # warning, a latent one or a stale suppression a notice
+        kind = "error" if f.code == "CTX000" else (
+            "notice" if f.code == "CTX001" or f.confidence != "high" else "warning")
         props = [
             ("file", _path(f.path)),
             ("line", str(max(f.line, 1))),

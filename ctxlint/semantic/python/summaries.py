@@ -184,6 +184,9 @@ def _cache(facts: PythonFacts) -> dict:
 
 
 # ------------------------------------------------------------------ resolution
+_BUILTINS = __import__("builtins")
+
+
 def target(facts: PythonFacts, call: ast.Call, bound: tuple | None = None, depth: int = 0) -> Target | None:
     """The function of this project that `call` (a node of `facts`' module) runs, or
     None: a def or method of the module (`ModuleValues.callee`), a name bound to
@@ -197,6 +200,9 @@ def target(facts: PythonFacts, call: ast.Call, bound: tuple | None = None, depth
     if bound is not None and isinstance(f, ast.Name) and f.id == bound[0]:
         inner = bound[1]
         return Target(inner.facts, inner.fn, call, inner.offset, inner.bound)
+    if isinstance(f, ast.Name) and f.id not in facts.imports and f.id not in _module_def_names(facts) \
+            and hasattr(_BUILTINS, f.id) and _single_binding(facts, f) is None:
+        return None  # `len(x)`, `isinstance(...)`: a builtin runs no function of the project
     values = module_values(facts)
     if isinstance(f, ast.Name):
         src = _single_binding(facts, f)
@@ -479,10 +485,88 @@ def handed_out(facts: PythonFacts, call: ast.Call, kind: str) -> Flow | None:
     (`_activate(self.span)` returning `context.attach(...)`'s token; `spawn(coro)`
     returning `asyncio.create_task(coro)`); else None. The API call itself is not a
     handed-out value (the rules judge it directly)."""
+    if not _may_hand_out(facts, call, kind):
+        return None
     got = call_flow(facts, call)
     if kind in got.kinds or any(kind in i.kinds for i in got.items or ()):
         return got
     return None
+
+
+#: Text an API call that creates each owned kind spells (values.py's sources): a def that
+#: hands one out mentions it, or calls (by name) a def of the module that does.
+_KIND_SPELLING = {CV_TOKEN: ".set(", OTEL_TOKEN: "attach", TASK: "task", OTEL_SPAN: "span"}
+_WORD = __import__("re").compile(r"[A-Za-z_][A-Za-z_0-9]*")
+
+
+def _may_hand_out(facts: PythonFacts, call: ast.Call, kind: str) -> bool:
+    """A cheap gate before a summary: can `call` run a def that hands out `kind`? The
+    callee's name must be a def of this module that spells the kind's API (or calls, by
+    name, a def that does: closed over the module), or a name imported from elsewhere
+    (another module's helper, judged by its summary). Over-inclusive by construction:
+    only calls that cannot reach such a def are skipped (a module of 1,350 calls, one of
+    which could: transformers' trainer.py, 1.7 s -> a few ms)."""
+    f = call.func
+    name = f.id if isinstance(f, ast.Name) else (f.attr if isinstance(f, ast.Attribute) else None)
+    if name is None:
+        return True
+    if isinstance(f, ast.Name) and name in facts.imports:
+        return _from_project(facts, facts.imports[name])
+    root = f
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if isinstance(f, ast.Attribute) and isinstance(root, ast.Name) and root.id in facts.imports:
+        # `helpers.spawn(...)`: a function of an imported module of the project
+        return _from_project(facts, facts.imports[root.id]) or name in _producers(facts, kind)
+    if isinstance(f, ast.Name) and name not in _module_def_names(facts):
+        return not hasattr(__import__("builtins"), name)  # a local callable, not `len()`
+    return name in _producers(facts, kind)
+
+
+def _from_project(facts: PythonFacts, qual: str) -> bool:
+    """Is `qual` (an imported name's qualified name) from this project: a relative import,
+    or a package whose name is a directory on this file's path?"""
+    if qual.startswith("."):
+        return True
+    top = qual.split(".", 1)[0]
+    return bool(top) and top in __import__("pathlib").Path(facts.path or "").parts[:-1]
+
+
+def _module_def_names(facts: PythonFacts) -> frozenset:
+    return facts.memo("summaries.def_names", lambda: frozenset(
+        d.name for d in facts.nodes(ast.FunctionDef, ast.AsyncFunctionDef)))
+
+
+def _producers(facts: PythonFacts, kind: str) -> frozenset:
+    def compute():
+        spelling = _KIND_SPELLING.get(kind, "")
+        defs = facts.nodes(ast.FunctionDef, ast.AsyncFunctionDef)
+        text = {id(d): facts.segment(d) for d in defs}
+        words = {id(d): set(_WORD.findall(text[id(d)])) for d in defs}
+        out = {d.name for d in defs if spelling.lower() in text[id(d)].lower()}
+
+        def wrapped_by_producer(d) -> bool:
+            # `@fire_and_forget` (a def of the module that spells the API) or a decorator
+            # imported from the project (a relative import): it may schedule each call
+            for dec in d.decorator_list:
+                t = dec.func if isinstance(dec, ast.Call) else dec
+                root = t
+                while isinstance(root, ast.Attribute):
+                    root = root.value
+                n = t.id if isinstance(t, ast.Name) else getattr(t, "attr", "")
+                if n in out or (isinstance(root, ast.Name) and facts.imports.get(root.id, "x").startswith(".")):
+                    return True
+            return False
+        out |= {d.name for d in defs if d.decorator_list and wrapped_by_producer(d)}
+        changed = True
+        while changed:
+            changed = False
+            for d in defs:
+                if d.name not in out and words[id(d)] & out:
+                    out.add(d.name)
+                    changed = True
+        return frozenset(out)
+    return facts.memo(f"summaries.producers:{kind}", compute)
 
 
 def unpacked_target(facts: PythonFacts, call: ast.Call, got: Flow, kind: str) -> ast.Name | None:
