@@ -274,10 +274,7 @@ class _Resolver:
             return []
         s = scope
         while s is not None:
-            vals = [(n.value, s) for n in facts.walk(s)
-                    if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None
-                    and any(isinstance(t, ast.Name) and t.id == e.id
-                            for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
+            vals = [(v, s) for v in _assigned_in(facts, s).get(e.id, ())]
             params = {a.arg for a in (*s.args.posonlyargs, *s.args.args, *s.args.kwonlyargs)}
             if vals or e.id in params:
                 return vals
@@ -344,3 +341,17 @@ def _bound_from_call(got: CacheApplication, call: ast.Call, fdef) -> CacheApplic
             return CacheApplication(got.site, got.site_facts, got.qualname, got.takes_function, got.steps, val) \
                 if val is not None else got
     return got
+
+
+def _assigned_in(facts, scope) -> dict:
+    """name -> the values assigned to it anywhere in `scope` (`x = v`, `x: T = v`), in
+    source order: one walk per scope, memoized (was one walk per lookup)."""
+    def compute():
+        out: dict = {}
+        for n in facts.walk(scope):
+            if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None:
+                for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
+                    if isinstance(t, ast.Name):
+                        out.setdefault(t.id, []).append(n.value)
+        return out
+    return facts.memo(f"decorators.assigned:{id(scope)}", compute)
