@@ -548,7 +548,9 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] not in (*COMMANDS, "-h", "--help", "--version"):
         argv.insert(0, "check")
     if not argv:
-        argv = ["check"]
+        # as ruff: a bare `ctxlint` says how to use it (`ctxlint check` lints `.`)
+        build_parser().print_help(sys.stderr)
+        return EXIT_ERROR
     args = build_parser(argv[0] if argv[0] in COMMANDS else None).parse_args(argv)
     code = _dispatch(args)
     try:

@@ -74,6 +74,10 @@ def render(findings: list[Finding], ctx) -> str:
         # as ruff: what was found (fixed ones included) first, so a fixed run does not
         # read as a clean one, then what is left
         total = n + ctx.fixed
+        where = len({f.path for f in findings})
+        if n and not ctx.fixed and 0 < where < checked:
+            # "in 9 of 215 files": not as if every file checked held one (new-user trial)
+            files = f"{where} of {checked} files"
         summary = f"Found {total} finding{'s' if total != 1 else ''} in {files}"
         summary += f" ({ctx.fixed} fixed, {n} remaining)." if ctx.fixed else "."
         safe = sum(1 for f in findings if f.fix is not None and f.fix.safety == "safe")

@@ -208,7 +208,7 @@ SOURCES = {
     'ctxlint.semantic.go.cfg': (14743, '461c802111335167'),
     'ctxlint.semantic.go.ctx': (33323, 'b2f4a85f14a591a6'),
     'ctxlint.semantic.go.escape': (29610, '59a3f79cd4bdf3bd'),
-    'ctxlint.semantic.go.facts': (33681, '020faebc61adfac4'),
+    'ctxlint.semantic.go.facts': (34468, 'a92003e9d27a25f1'),
     'ctxlint.semantic.jinja.call_sites': (148591, 'b19255fc191a0d5f'),
     'ctxlint.semantic.jinja.templates': (25883, '94ccb430b7e58e04'),
     'ctxlint.semantic.python.asyncness': (9156, '05b1c1968b6fa639'),
