@@ -218,7 +218,7 @@ SOURCES = {
     'ctxlint.semantic.python.containers': (45063, '30d700ac5e18964b'),
     'ctxlint.semantic.python.decorators': (18046, '9571eb2d32e0aa29'),
     'ctxlint.semantic.python.driven': (6499, '457af4f32bd00208'),
-    'ctxlint.semantic.python.evidence': (23907, 'beaff97ba7f8ad67'),
+    'ctxlint.semantic.python.evidence': (23909, '469236092de991cb'),
     'ctxlint.semantic.python.facts': (28176, '2445cb1a83267348'),
     'ctxlint.semantic.python.flags': (6471, '1526fcaf2eeff088'),
     'ctxlint.semantic.python.hooks': (36732, 'f95fa6dc4180cfbc'),

@@ -325,7 +325,7 @@ def _cross_module(facts: "PythonFacts", fn) -> list | None:
             if path_steps is None:
                 continue
             steps = [other.step(n, m) for n, m in path_steps]
-            steps.append(other.step(call, f"`{_name(caller)}` calls `{fn.name}` of {Path_name(facts.path)}"))
+            steps.append(other.step(call, f"`{_name(caller)}` calls `{fn.name}` of {_file_name(facts.path)}"))
             return [_shown_relative(t, facts.path) for t in steps]
     return None
 
@@ -380,7 +380,7 @@ def _shown_relative(step, here: str):
     return TraceStep(rel, step.line, step.col, step.message)
 
 
-def Path_name(path: str) -> str:
+def _file_name(path: str) -> str:
     """The file name of `path`, for trace messages."""
     return "`" + path.replace("\\", "/").rsplit("/", 1)[-1] + "`"
 
