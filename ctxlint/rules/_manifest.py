@@ -170,7 +170,7 @@ SOURCES = {
     'ctxlint.rules.common.ctx001_unused_noqa': (4021, '05c93681c8ecf414'),
     'ctxlint.rules.go.ctx101_lost_cancel': (14550, 'f49c2adf3481b47f'),
     'ctxlint.rules.go.ctx102_defer_cancel_in_loop': (12694, '890bc397bf30898f'),
-    'ctxlint.rules.go.ctx201_context_in_global': (8187, 'fb37b8667559fd84'),
+    'ctxlint.rules.go.ctx201_context_in_global': (8309, 'a33a4de3c0bc0250'),
     'ctxlint.rules.go.ctx202_context_in_struct': (25632, '3ebb8f9182eaa509'),
     'ctxlint.rules.go.ctx206_context_not_propagated_go': (24018, '2f3a74f39e003d30'),
     'ctxlint.rules.go.ctx207_request_context_outlives_handler': (4999, '76c3d17a135ed7f5'),

@@ -87,6 +87,8 @@ structs"; distribution/distribution#2242.
         if ident is None or ident.type != "identifier":
             return None
         name = facts.text_of(ident)
+        if name == "_":
+            return None  # the blank identifier stores nothing, whatever `var _ I = T{}` declares
         spec = facts.package_var_names.get(name)
         if spec is None or spec.id in reported:
             return None
