@@ -50,16 +50,6 @@ EVICT_WORDS = frozenset({"evict", "expire", "prune", "trim", "purge", "cleanup",
 #: Methods whose first positional argument is the key.
 _KEYED = frozenset({"setdefault", "pop", "discard", "remove", "add", "__setitem__",
                     "__delitem__", "get", "__getitem__", "put", "put_nowait"})
-#: Hint: class-name head nouns of classes whose instances live as long as the process
-#: (vLLM's LLMEngine/Scheduler/KVCacheManager, sglang's TokenizerManager/Scheduler,
-#: FastAPI/Starlette apps, HTTP clients, connection pools). Used only where the value
-#: facts (module-level instantiation, a registry's per-call keys) say nothing.
-LONG_LIVED_CLASS_WORDS: tuple[str, ...] = (
-    "engine", "scheduler", "manager", "server", "frontend", "registry", "cache", "pool",
-    "router", "service", "allocator", "tracker", "controller", "orchestrator", "coordinator",
-    "executor", "worker", "store", "broker", "dispatcher", "gateway", "daemon", "app",
-    "backend", "client", "connector", "limiter",
-)
 #: Builtins that only read a container passed to them (no escape).
 _READ_ONLY_CALLS = frozenset({"len", "list", "tuple", "sorted", "set", "frozenset", "iter", "any",
                               "all", "sum", "min", "max", "enumerate", "zip", "isinstance", "print",
@@ -119,9 +109,9 @@ class LongLivedContainer:
             class that is instantiated at module level, that indexes its containers by
             per-call keys in one method and removes by per-call keys in another (a registry:
             `_serves_many_keys`), that an `async def` fills under its own call's key and
-            empties again itself (a registry of its concurrent calls: `_registers_own_calls`), or,
-            as a documented hint, whose name says it is long-lived
-            (`LONG_LIVED_CLASS_WORDS`); never for an instance container of a class
+            empties again itself (a registry of its concurrent calls: `_registers_own_calls`),
+            or that is built once (`lifetime`: never decided by the class's name); never for an
+            instance container of a class
             whose every instance is an entry of a container that drops its entries
             (`per_invocation`).
         per_invocation: True for an instance container of a class whose every
@@ -349,16 +339,6 @@ def _singleton_accessor(facts: "PythonFacts", cls: ast.ClassDef) -> bool:
                                 and t.value.id == "cls" for t in n.targets):
                     return True
     return False
-
-
-def _is_long_lived_class(name: str) -> bool:
-    """By the CamelCase words of the name: `LLMEngine`, `TokenizerManager`, `KVCachePool`."""
-    import re
-    words = [w.lower() for w in re.findall(r"[A-Z]+(?=[A-Z][a-z]|\d|$)|[A-Z]?[a-z]+|\d+", name)]
-    if not words:
-        return False
-    head = words[-1]  # the head noun: `ConnectorMetadata` is metadata, `KVConnector` a connector
-    return head in LONG_LIVED_CLASS_WORDS or (head.endswith("s") and head[:-1] in LONG_LIVED_CLASS_WORDS)
 
 
 def collect_containers(facts: "PythonFacts") -> list[LongLivedContainer]:

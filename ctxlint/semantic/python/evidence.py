@@ -474,8 +474,3 @@ def reach_trace(facts: "PythonFacts", fn) -> tuple[str, list]:
     where = fn if fn is not None else 1
     return "low", [(where, f"no entry point of this module (route, handler, task, thread) reaches "
                            f"`{_name(fn)}`: the harm depends on callers the project does not show")]
-
-
-def to_steps(facts: "PythonFacts", steps) -> list["TraceStep"]:
-    """`(node, message)` pairs as `TraceStep`s of this file."""
-    return [facts.step(n, m) for n, m in steps]

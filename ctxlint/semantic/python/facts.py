@@ -409,8 +409,8 @@ class PythonFacts:
     @cached_property
     def long_lived_containers(self) -> list["LongLivedContainer"]:
         """The containers that outlive a request: module and class level, and `self.`
-        attributes of long-lived classes (engine/scheduler/manager/server/frontend/
-        registry/cache/pool/... by name, or instantiated at module level)."""
+        attributes of classes whose lifetime the allocation site shows (built at import
+        time, a singleton) or that serve many calls' keys (`LongLivedContainer.lifetime`)."""
         return [c for c in self.containers if c.long_lived]
 
     def container_at(self, expr: ast.AST) -> "LongLivedContainer | None":
@@ -442,7 +442,7 @@ class PythonFacts:
                 confidence = ""
                 reach_from = node if isinstance(node, FunctionNode) else self.enclosing_function(node)
         end_node = end or node
-        return Finding(
+        f = Finding(
             code=rule.code,
             name=rule.name,
             path=self.path,
@@ -454,13 +454,8 @@ class PythonFacts:
             fix=fix,
             confidence=confidence,
             trace=tuple(self.step(*t) if isinstance(t, tuple) else t for t in trace),
-        ) if reach_from is None else _pending_reach(Finding(
-            code=rule.code, name=rule.name, path=self.path,
-            line=getattr(node, "lineno", 1), col=getattr(node, "col_offset", 0) + 1,
-            end_line=getattr(end_node, "end_lineno", None) or getattr(node, "lineno", 1),
-            end_col=(getattr(end_node, "end_col_offset", None) or getattr(node, "col_offset", 0)) + 1,
-            message=message, fix=fix, confidence="",
-            trace=tuple(self.step(*t) if isinstance(t, tuple) else t for t in trace)), reach_from)
+        )
+        return f if reach_from is None else _pending_reach(f, reach_from)
 
     def step(self, where, message: str) -> "TraceStep":
         """A `TraceStep` of this file at `where` (an `ast` node or a 1-based line)."""
